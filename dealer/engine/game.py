@@ -1,0 +1,53 @@
+"""Which deck and which hand order a set of rules plays with (RULES.md section 1)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from dealer.engine.cards import Card, DeckKind, is_in_deck
+from dealer.engine.errors import RuleViolation
+from dealer.engine.ranking import Ranker
+from dealer.engine.rules import Rules
+from dealer.engine.state import HandState
+
+
+def deck_kind_for(rules: Rules) -> DeckKind:
+    """The 36-card deck for Texas 6+ (S0), the 52-card deck otherwise."""
+    return DeckKind.SIXPLUS if rules.game == "sixplus" else DeckKind.STANDARD
+
+
+def ranker_for(rules: Rules) -> Ranker:
+    """The hand ranker for the game, with the 6+ category options applied."""
+    return _ranker(deck_kind_for(rules), rules.sixplus_flush_beats_full_house,
+                   rules.sixplus_trips_beat_straight)
+
+
+@cache
+def _ranker(kind: DeckKind, flush_over_full: bool, trips_over_straight: bool) -> Ranker:
+    return Ranker(deck=kind, flush_beats_full_house=flush_over_full,
+                  trips_beat_straight=trips_over_straight)
+
+
+def seen_cards(state: HandState) -> set[Card]:
+    """Every known card already on the board or in a hand."""
+    seen = {c for c in state.board if c is not None}
+    for hole in state.holes:
+        seen.update(c for c in hole or () if c is not None)
+    for shown in state.shown:
+        seen.update(shown or ())
+    return seen
+
+
+def check_cards_fit(rules: Rules, cards: tuple[Card | None, ...], seen: set[Card]) -> None:
+    """Refuse a card from outside the game's deck or one already seen elsewhere in the hand."""
+    kind = deck_kind_for(rules)
+    fresh: set[Card] = set()
+    for card in cards:
+        if card is None:
+            continue
+        if not is_in_deck(card, kind):
+            raise RuleViolation(f"{card} is not in the 36-card Texas 6+ deck.",
+                                code="card_not_in_deck")
+        if card in seen or card in fresh:
+            raise RuleViolation(f"{card} is already in play in this hand.", code="duplicate_card")
+        fresh.add(card)

@@ -1,0 +1,383 @@
+"""The hand as an immutable state machine: `start_hand(setup)` then `apply(state, action)`.
+
+`apply` returns a new state or raises `RuleViolation` with a stable code and a sentence a dealer
+understands. Nothing here mutates a state, reads a clock or draws a random number.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from dealer.engine import betting, showdown
+from dealer.engine.actions import BETTING_KINDS, Action, Kind
+from dealer.engine.cards import Card
+from dealer.engine.errors import RuleViolation
+from dealer.engine.game import check_cards_fit, seen_cards
+from dealer.engine.pots import uncalled_excess
+from dealer.engine.setup import HandSetup
+from dealer.engine.state import STREET_NAMES, HandState, Phase, replace_at
+
+
+def start_hand(setup: HandSetup) -> HandState:
+    """Post the forced bets and open preflop betting (RULES.md section 3).
+
+    Antes go in first and are counted in the pot layers; with `bb_ante` the big blind's own blind
+    comes before its ante (T). A live blind is posted at its nominal size, or all-in for less; the
+    bet to match stays the full blind (`short_blind=allin_post`, R). Dead posts go to the middle.
+    """
+    players = setup.players
+    count = len(players)
+    stacks = [p.stack for p in players]
+    bets = [0] * count
+    contributed = [0] * count
+    dead = 0
+    shortfall = 0
+    blind_first = setup.rules.bb_ante
+    for i, player in enumerate(players):
+        if not blind_first:
+            ante = min(player.ante, stacks[i])
+            stacks[i] -= ante
+            contributed[i] += ante
+        posted = min(player.blind, stacks[i])
+        stacks[i] -= posted
+        bets[i] = posted
+        contributed[i] += posted
+        shortfall += player.blind - posted
+        if blind_first:
+            ante = min(player.ante, stacks[i])
+            stacks[i] -= ante
+            contributed[i] += ante
+        paid_dead = min(player.dead, stacks[i])
+        stacks[i] -= paid_dead
+        dead += paid_dead
+    high = max(p.blind for p in players)
+    extra = shortfall
+    if setup.rules.pl_sb_as_bb and any(p.blind == setup.small_blind for p in players):
+        extra += setup.big_blind - setup.small_blind
+    state = HandState(
+        setup=setup,
+        phase=Phase.BETTING,
+        street=0,
+        stacks=tuple(stacks),
+        bets=tuple(bets),
+        contributed=tuple(contributed),
+        folded=(False,) * count,
+        dead=dead,
+        high=high,
+        full_level=high,
+        last_full_raise=max(setup.big_blind, high),
+        raise_count=(1 if high > 0 else 0) + (1 if high > setup.big_blind else 0),
+        capped=False,
+        acted=(-1,) * count,
+        actor=None,
+        aggressor=None,
+        river_aggressor=None,
+        pl_preflop_extra=extra,
+        board=(),
+        holes=tuple(p.hole for p in players),
+        shown=(None,) * count,
+        mucked=(False,) * count,
+        claims=(False,) * count,
+        turn_actions=0,
+        chip_actions=0,
+        awards=(),
+        log=(),
+    )
+    return _open_round(state, first=(setup.bring_in_index + 1) % count)
+
+
+def apply(state: HandState, action: Action) -> HandState:
+    """Apply one action and return the new state (the input state is never changed)."""
+    if state.is_over:
+        raise RuleViolation("This hand is over: start the next hand.", code="hand_over")
+    kind = action.kind
+    if kind in BETTING_KINDS:
+        new = _apply_betting(state, action)
+    elif kind == Kind.DEAL_BOARD:
+        new = _deal_board(state, action.cards)
+    elif kind == Kind.DEAL_HOLE:
+        new = _deal_hole(state, _player(state, action), action.cards)
+    elif kind in (Kind.SHOW, Kind.MUCK, Kind.CLAIM_BOARD):
+        new = showdown.apply_showdown_action(state, action)
+        new = _replace(new, log=new.log + (action,))
+        return showdown.settle_if_done(new)
+    elif kind == Kind.KILL:
+        new = _kill(state, _player(state, action))
+    elif kind == Kind.MISDEAL:
+        new = _misdeal(state)
+    else:  # pragma: no cover - Kind is closed
+        raise RuleViolation(f"Unknown action '{kind}'.", code="unknown_action")
+    return _replace(new, log=new.log + (action,))
+
+
+def _replace(state: HandState, **changes: Any) -> HandState:
+    return dataclasses.replace(state, **changes)
+
+
+def _player(state: HandState, action: Action) -> int:
+    if action.player is None or not 0 <= action.player < state.player_count:
+        raise RuleViolation("Say which player this is for.", code="player_required")
+    return action.player
+
+
+# --- betting ------------------------------------------------------------------------------------
+
+def _apply_betting(state: HandState, action: Action) -> HandState:
+    if state.phase != Phase.BETTING or state.actor is None:
+        raise RuleViolation("No betting action is due now.", code="not_betting")
+    player = state.actor
+    if action.player is not None and action.player != player:
+        raise RuleViolation(f"It is player {player + 1}'s turn, not player {action.player + 1}'s.",
+                            code="not_your_turn")
+    owed = betting.to_call(state, player)
+    kind = action.kind
+    if kind == Kind.ALL_IN:
+        total = state.bets[player] + state.stacks[player]
+        if total <= state.high:
+            kind = Kind.CALL
+        else:
+            return _aggress(state, player, total, kind)
+    if kind == Kind.FOLD:
+        return _after_action(_replace(state, folded=replace_at(state.folded, player, True)), player,
+                             chips=False)
+    if kind == Kind.CHECK:
+        if owed:
+            raise RuleViolation(f"Player {player + 1} cannot check: {owed} to call.",
+                                code="cannot_check")
+        return _after_action(_mark_acted(state, player), player, chips=False)
+    if kind == Kind.CALL:
+        if not owed:
+            raise RuleViolation("There is nothing to call: check instead.", code="cannot_call")
+        return _after_action(_put_in(_mark_acted(state, player), player, owed), player,
+                             chips=True)
+    if action.amount is None:
+        raise RuleViolation("Give the amount to bet or raise to.", code="amount_required")
+    return _aggress(state, player, action.amount, kind)
+
+
+def _aggress(state: HandState, player: int, total: int, kind: Kind) -> HandState:
+    """A bet or raise to `total` (all-ins included), after checking its size."""
+    refusal = betting.raise_refusal(state, player)
+    if refusal is not None:
+        raise RuleViolation(refusal[1], code=refusal[0])
+    is_bet = state.high == 0
+    word = "Bet" if is_bet else "Raise to"
+    if kind == Kind.BET and not is_bet:
+        raise RuleViolation(f"There is already a bet of {state.high}: raise, call or fold.",
+                            code="bet_not_allowed")
+    if kind == Kind.RAISE and is_bet:
+        raise RuleViolation("There is no bet to raise yet: bet instead.", code="raise_not_allowed")
+    low, top = betting.raise_bounds(state, player)
+    all_in_to = state.bets[player] + state.stacks[player]
+    if total > all_in_to:
+        raise RuleViolation(f"{word} {total} is more than player {player + 1} has "
+                            f"({all_in_to} in all).", code="not_enough_chips")
+    if total < low:
+        name = "minimum bet of" if is_bet else "minimum raise to"
+        raise RuleViolation(f"{word} {total} is below the {name} {low}.", code="below_minimum")
+    if total > top:
+        limit = {"pot_limit": "pot-limit maximum", "fixed_limit": "fixed-limit size"}
+        name = limit.get(state.setup.rules.structure, "maximum")
+        raise RuleViolation(f"{word} {total} is above the {name} of {top}.",
+                            code="above_maximum")
+    return _after_action(_raise_to(state, player, total), player, chips=True)
+
+
+def _raise_to(state: HandState, player: int, total: int) -> HandState:
+    rules = state.setup.rules
+    increment = total - state.high
+    full_level, last_full_raise, count = state.full_level, state.last_full_raise, state.raise_count
+    if rules.structure == "fixed_limit":
+        unit = betting.limit_unit(state)
+        full = total >= state.full_level + unit or (
+            rules.fl_short_allin == "half_bet" and 2 * increment >= unit)
+    else:
+        full = increment >= state.last_full_raise
+        if full:
+            last_full_raise = increment
+    if full:
+        full_level = total
+        count += 1
+    new = _put_in(state, player, total - state.bets[player])
+    new = _replace(new, high=total, full_level=full_level, last_full_raise=last_full_raise,
+                   raise_count=count, aggressor=player)
+    if rules.structure == "fixed_limit" and count >= rules.fl_cap_bets and not betting.headsup_lift(
+            new):
+        new = _replace(new, capped=True)
+    return _mark_acted(new, player)
+
+
+def _put_in(state: HandState, player: int, amount: int) -> HandState:
+    amount = min(amount, state.stacks[player])
+    return _replace(
+        state,
+        stacks=replace_at(state.stacks, player, state.stacks[player] - amount),
+        bets=replace_at(state.bets, player, state.bets[player] + amount),
+        contributed=replace_at(state.contributed, player, state.contributed[player] + amount),
+    )
+
+
+def _mark_acted(state: HandState, player: int) -> HandState:
+    return _replace(state, acted=replace_at(state.acted, player, max(state.high, state.bets[player])))
+
+
+def _after_action(state: HandState, player: int, *, chips: bool) -> HandState:
+    state = _replace(state, turn_actions=state.turn_actions + 1,
+                     chip_actions=state.chip_actions + (1 if chips else 0))
+    return _advance(state, player + 1)
+
+
+def _advance(state: HandState, start: int) -> HandState:
+    """Hand the turn to the next player who owes a decision, or close the round."""
+    if len(state.in_hand()) <= 1:
+        return _close_round(state)
+    count = state.player_count
+    for step in range(count):
+        candidate = (start + step) % count
+        if state.needs_to_act(candidate):
+            return _replace(state, actor=candidate)
+    return _close_round(state)
+
+
+def _open_round(state: HandState, first: int) -> HandState:
+    """Start a betting round; skip it when fewer than two players can still bet.
+
+    As in PHH's reference implementation, a player whose every opponent is all-in for no more than
+    the player's own bet has nothing to decide and is passed over (effective stack of zero).
+    """
+    count = state.player_count
+    acted = list(state.acted)
+    deciders = []
+    for i in range(count):
+        if not state.can_act(i):
+            continue
+        others = [state.bets[j] + state.stacks[j] for j in range(count)
+                  if j != i and not state.folded[j]]
+        if not others or max(others) <= state.bets[i]:
+            acted[i] = state.high
+        else:
+            deciders.append(i)
+    state = _replace(state, acted=tuple(acted), phase=Phase.BETTING, actor=None)
+    if not deciders or (len(deciders) == 1 and state.bets[deciders[0]] >= state.high):
+        return _close_round(state)
+    return _advance(state, first)
+
+
+def _close_round(state: HandState) -> HandState:
+    """End the betting round: return an uncalled bet, then deal on, show down or award."""
+    state = _return_uncalled(_replace(state, actor=None))
+    if state.street == 3:
+        state = _replace(state, river_aggressor=state.aggressor)
+    if len(state.in_hand()) <= 1:
+        return showdown.award_uncontested(state)
+    if state.street == 3:
+        return showdown.begin(state)
+    return _replace(state, phase=Phase.DEALING)
+
+
+def _return_uncalled(state: HandState) -> HandState:
+    player, excess = uncalled_excess(state.contributed)
+    if player is None:
+        return state
+    excess = min(excess, state.bets[player])
+    if excess <= 0:
+        return state
+    return _replace(
+        state,
+        stacks=replace_at(state.stacks, player, state.stacks[player] + excess),
+        bets=replace_at(state.bets, player, state.bets[player] - excess),
+        contributed=replace_at(state.contributed, player, state.contributed[player] - excess),
+    )
+
+
+# --- cards ---------------------------------------------------------------------------------------
+
+def _deal_board(state: HandState, cards: tuple[Card | None, ...]) -> HandState:
+    due = state.board_cards_due()
+    if state.phase != Phase.DEALING:
+        raise RuleViolation(f"No board card is due now: {_what_is_due(state)}.",
+                            code="board_not_due")
+    if len(cards) != due:
+        street = STREET_NAMES[state.street + 1]
+        raise RuleViolation(f"The {street} is {due} card{'s' if due > 1 else ''}, "
+                            f"not {len(cards)}.", code="wrong_card_count")
+    _check_new_cards(state, cards)
+    state = _replace(
+        state, board=state.board + cards, street=state.street + 1, bets=(0,) * state.player_count,
+        high=0, full_level=0, last_full_raise=state.setup.big_blind, raise_count=0, capped=False,
+        acted=(-1,) * state.player_count, aggressor=None)
+    if state.street == 3 and not _betting_possible(state):
+        return showdown.begin(state)
+    return _open_round(state, first=0)
+
+
+def _betting_possible(state: HandState) -> bool:
+    return sum(1 for i in range(state.player_count) if state.can_act(i)) >= 2
+
+
+def _deal_hole(state: HandState, player: int, cards: tuple[Card | None, ...]) -> HandState:
+    if len(cards) != 2:
+        raise RuleViolation("A hold'em hand is two hole cards.", code="wrong_card_count")
+    known = state.holes[player]
+    if known is not None and any(
+            a is not None and b is not None and a != b for a, b in zip(known, cards, strict=True)):
+        raise RuleViolation(f"Player {player + 1}'s hole cards were already entered differently.",
+                            code="cards_conflict")
+    _check_new_cards(_replace(state, holes=replace_at(state.holes, player, None)), cards)
+    return _replace(state, holes=replace_at(state.holes, player, cards))
+
+
+def _check_new_cards(state: HandState, cards: tuple[Card | None, ...]) -> None:
+    check_cards_fit(state.setup.rules, cards, seen_cards(state))
+
+
+def _what_is_due(state: HandState) -> str:
+    if state.phase == Phase.BETTING and state.actor is not None:
+        return f"player {state.actor + 1} is to act"
+    if state.phase == Phase.SHOWDOWN:
+        return "the showdown is under way"
+    return "the hand is over"
+
+
+# --- dealer-error operations -------------------------------------------------------------------
+
+def _kill(state: HandState, player: int) -> HandState:
+    """Dead hand (R): the player is out of the pot and their chips stay in it."""
+    if state.folded[player]:
+        raise RuleViolation(f"Player {player + 1}'s hand is already out of play.",
+                            code="already_folded")
+    state = _replace(state, folded=replace_at(state.folded, player, True))
+    if state.phase == Phase.BETTING:
+        if len(state.in_hand()) <= 1 or state.actor == player:
+            start = player + 1 if state.actor == player else (state.actor or 0)
+            return _advance(state, start)
+        return state
+    if len(state.in_hand()) <= 1:
+        return showdown.award_uncontested(_return_uncalled(state))
+    if state.phase == Phase.SHOWDOWN:
+        return showdown.settle_if_done(state)
+    return state
+
+
+def _misdeal(state: HandState) -> HandState:
+    """Void the hand (T): every chip goes back, the button and blinds stay for the redeal."""
+    if threshold_passed(state):
+        raise RuleViolation("Too late for a misdeal: substantial action has taken place, so the "
+                            "hand plays on (RULES.md 8).", code="misdeal_too_late")
+    count = state.player_count
+    return _replace(state, phase=Phase.VOID, actor=None, stacks=state.starting_stacks,
+                    bets=(0,) * count, contributed=(0,) * count, dead=0)
+
+
+def threshold_passed(state: HandState) -> bool:
+    """RULES.md 5.6: has the action gone far enough that a misdeal is no longer possible?
+
+    `two_acted` (S2; R): two players have acted in turn after the blinds. `tda_substantial` (T 36):
+    two actions in turn of which one put chips in, or any three actions. Blinds never count.
+    """
+    if state.street > 0:
+        return True
+    if state.setup.rules.action_threshold == "two_acted":
+        return state.turn_actions >= 2
+    return state.turn_actions >= 3 or (state.turn_actions >= 2 and state.chip_actions >= 1)

@@ -1,0 +1,134 @@
+"""The immutable state of one hand. Transitions live in `hand.py`, `betting.py` and `showdown.py`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TypeVar
+
+from dealer.engine.actions import Action
+from dealer.engine.cards import Card
+from dealer.engine.pots import Pot, side_pots
+from dealer.engine.setup import HandSetup
+
+T = TypeVar("T")
+
+STREET_NAMES = ("preflop", "flop", "turn", "river")
+BOARD_SIZES = (0, 3, 4, 5)  # board cards showing during each street
+
+
+class Phase(StrEnum):
+    BETTING = "betting"  # a player is due to act
+    DEALING = "dealing"  # the next board card(s) are due
+    SHOWDOWN = "showdown"  # hands are shown or mucked
+    COMPLETE = "complete"  # every pot is awarded
+    VOID = "void"  # misdeal: every chip returned
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Award:
+    """One pot's outcome: winners in odd-chip order with their shares and hand descriptions."""
+
+    pot: int  # 0 = main pot, 1.. side pots
+    amount: int
+    winners: tuple[int, ...]
+    shares: tuple[int, ...]
+    hands: tuple[str, ...]  # description of each winner's hand ("" when won uncontested)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandState:
+    """Where a hand stands. Chips: `stacks` behind, `bets` this street, `contributed` in total."""
+
+    setup: HandSetup
+    phase: Phase
+    street: int  # 0 preflop .. 3 river
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    contributed: tuple[int, ...]
+    folded: tuple[bool, ...]
+    dead: int  # dead money in the middle (RULES.md 6.1)
+    high: int  # the bet to match on this street (a short blind still counts in full)
+    full_level: int  # the last full bet level (fixed limit counts raises from it)
+    last_full_raise: int  # size of the last full bet or raise (no limit, pot limit)
+    raise_count: int  # bets and raises this street, the big blind counting as the bet
+    capped: bool  # fixed limit: this street reached its cap while 3+ players could act
+    acted: tuple[int, ...]  # the bet level each player last acted at this street; -1 = not yet
+    actor: int | None
+    aggressor: int | None  # the last player to bet or raise this street
+    river_aggressor: int | None  # the last bettor or raiser of the river (shows first)
+    pl_preflop_extra: int  # pot-limit pot count additions preflop (T 54-B, pl_sb_as_bb)
+    board: tuple[Card | None, ...]
+    holes: tuple[tuple[Card | None, ...] | None, ...]
+    shown: tuple[tuple[Card, ...] | None, ...]
+    mucked: tuple[bool, ...]
+    claims: tuple[bool, ...]  # "playing the board" declared (RULES.md 7)
+    turn_actions: int  # betting actions in turn after the blinds (RULES.md 5.6)
+    chip_actions: int  # of those, the ones that put chips in
+    awards: tuple[Award, ...]
+    log: tuple[Action, ...]
+
+    # --- derived views -------------------------------------------------------------------
+    @property
+    def player_count(self) -> int:
+        return len(self.stacks)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase in (Phase.COMPLETE, Phase.VOID)
+
+    @property
+    def street_name(self) -> str:
+        return STREET_NAMES[self.street]
+
+    @property
+    def all_in(self) -> tuple[bool, ...]:
+        return tuple(s == 0 and not f for s, f in zip(self.stacks, self.folded, strict=True))
+
+    @property
+    def pot_total(self) -> int:
+        """Everything in the middle, this street's bets included."""
+        return sum(self.contributed) + self.dead
+
+    @property
+    def starting_stacks(self) -> tuple[int, ...]:
+        return tuple(p.stack for p in self.setup.players)
+
+    @property
+    def finishing_stacks(self) -> tuple[int, ...] | None:
+        """Stacks after the hand, or None while it is still being played."""
+        return self.stacks if self.is_over else None
+
+    @property
+    def net(self) -> tuple[int, ...]:
+        """Chips won (positive) or lost by each player so far, counting what is in the pot."""
+        return tuple(s - p.stack for s, p in zip(self.stacks, self.setup.players, strict=True))
+
+    def pots(self) -> tuple[Pot, ...]:
+        """Main and side pots as they stand (RULES.md 6.3)."""
+        return side_pots(self.contributed, self.folded, self.all_in, self.dead)
+
+    def in_hand(self) -> tuple[int, ...]:
+        """Players who have not folded."""
+        return tuple(i for i, f in enumerate(self.folded) if not f)
+
+    def can_act(self, player: int) -> bool:
+        """Not folded and with chips behind: the player can still take part in betting."""
+        return not self.folded[player] and self.stacks[player] > 0
+
+    def needs_to_act(self, player: int) -> bool:
+        """Still owes a decision this street: never acted, or facing a bet above their own."""
+        return self.can_act(player) and (
+            self.acted[player] < 0 or self.bets[player] < self.high
+        )
+
+    def board_cards_due(self) -> int:
+        """How many board cards the dealer turns next (3 for the flop, 1 for turn and river)."""
+        if self.phase != Phase.DEALING:
+            return 0
+        return BOARD_SIZES[self.street + 1] - BOARD_SIZES[self.street]
+
+
+def replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """A copy of the tuple with one item replaced."""
+    return values[:index] + (value,) + values[index + 1:]
