@@ -1,0 +1,1 @@
+"""Admin registrations for hands and their events (none yet)."""

@@ -1,0 +1,1 @@
+"""The dealer tablet pages (none yet)."""

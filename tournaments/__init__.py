@@ -1,0 +1,1 @@
+"""The floor: tournaments, blind schedules, players, tables, seats, clock, payouts, standings."""

@@ -1,0 +1,1 @@
+"""Admin registrations for the tournament floor models (none yet)."""
