@@ -182,3 +182,23 @@ def _apply_half_rule(blinds: list[int], stacks: Sequence[int], bb_index: int,
     next_index = (bb_index + 1) % len(blinds)
     blinds[next_index] = stakes.big_blind
     return next_index
+
+
+def missed_blind_posts(rules: Rules, *, missed_small: bool, missed_big: bool, small_blind: int,
+                       big_blind: int) -> tuple[int, int]:
+    """What a returning player posts as (live, dead) under `missed_blind_policy` (RULES.md 4).
+
+    Missing the big blind (or both) costs the big blind live and the small blind dead (S0, S2, S3;
+    W14). Missing only the small blind costs the small blind dead (`missed_sb_fallback=sb_dead`, R)
+    or a big-blind-sized live amount (`bb_live_s3`; S3's penalty, always under
+    `S3_blind_penalties`; W15, A1). In tournaments absent players are blinded off, so nothing is
+    ever owed (T).
+    """
+    policy = rules.missed_blind_policy
+    if policy == "TDA_tournament" or not (missed_small or missed_big):
+        return 0, 0
+    if missed_big:
+        return big_blind, small_blind
+    if policy == "S3_blind_penalties" or rules.missed_sb_fallback == "bb_live_s3":
+        return big_blind, 0
+    return 0, small_blind
