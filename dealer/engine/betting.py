@@ -41,7 +41,7 @@ class LegalActions:
 
 
 def limit_unit(state: HandState) -> int:
-    """Fixed-limit bet size: the small bet preflop and on the flop, double on turn and river (S3)."""
+    """Fixed-limit bet size: the small bet preflop and on the flop, doubled later (S3)."""
     small = state.setup.small_bet
     return small if state.street < 2 else 2 * small
 
@@ -91,15 +91,22 @@ def raise_refusal(state: HandState, player: int) -> tuple[str, str] | None:
         i != player and not state.folded[i] and state.bets[i] + state.stacks[i] > state.high
         for i in range(state.player_count)
     ):
-        return ("nobody_to_raise", "Nobody left in the hand has chips to call a raise: "
-                "call or fold.")
+        return (
+            "nobody_to_raise",
+            "Nobody left in the hand has chips to call a raise: call or fold.",
+        )
     rules = state.setup.rules
     if state.acted[player] >= 0 and not _reopened(state, player):
-        return ("action_not_reopened", f"{name} already acted and the all-in since then was "
-                "not a full raise, so betting is not reopened: call or fold (T 47).")
+        return (
+            "action_not_reopened",
+            f"{name} already acted and the all-in since then was "
+            "not a full raise, so betting is not reopened: call or fold (T 47).",
+        )
     if rules.structure == "fixed_limit" and _capped_now(state):
-        return ("betting_capped", f"Betting is capped at {rules.fl_cap_bets} bets this round: "
-                "call or fold.")
+        return (
+            "betting_capped",
+            f"Betting is capped at {rules.fl_cap_bets} bets this round: call or fold.",
+        )
     return None
 
 

@@ -18,8 +18,9 @@ def button_draw(cards: Sequence[Card], tiebreak: str = "suit") -> int:
     if not cards:
         raise ConfigError("Deal at least one card for the button draw.", code="empty_draw")
     if tiebreak not in ("suit", "deal_order"):
-        raise ConfigError(f"Unknown draw tie-break '{tiebreak}': use suit or deal_order.",
-                          code="bad_option_value")
+        raise ConfigError(
+            f"Unknown draw tie-break '{tiebreak}': use suit or deal_order.", code="bad_option_value"
+        )
     if len(set(cards)) != len(cards):
         raise ConfigError("The same card appears twice in the draw.", code="duplicate_card")
     top = max(card.rank for card in cards)

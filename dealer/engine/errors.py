@@ -18,7 +18,7 @@ class EngineError(Exception):
         return {"code": self.code, "detail": self.detail}
 
 
-class RuleViolation(EngineError):
+class RuleViolation(EngineError):  # noqa: N818 - the rulebook's word, used across the API
     """An action the rules of the hand do not allow at this moment (API answer: 409)."""
 
     code = "rule_violation"

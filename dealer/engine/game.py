@@ -18,14 +18,18 @@ def deck_kind_for(rules: Rules) -> DeckKind:
 
 def ranker_for(rules: Rules) -> Ranker:
     """The hand ranker for the game, with the 6+ category options applied."""
-    return _ranker(deck_kind_for(rules), rules.sixplus_flush_beats_full_house,
-                   rules.sixplus_trips_beat_straight)
+    return _ranker(
+        deck_kind_for(rules),
+        rules.sixplus_flush_beats_full_house,
+        rules.sixplus_trips_beat_straight,
+    )
 
 
 @cache
 def _ranker(kind: DeckKind, flush_over_full: bool, trips_over_straight: bool) -> Ranker:
-    return Ranker(deck=kind, flush_beats_full_house=flush_over_full,
-                  trips_beat_straight=trips_over_straight)
+    return Ranker(
+        deck=kind, flush_beats_full_house=flush_over_full, trips_beat_straight=trips_over_straight
+    )
 
 
 def seen_cards(state: HandState) -> set[Card]:
@@ -46,8 +50,9 @@ def check_cards_fit(rules: Rules, cards: tuple[Card | None, ...], seen: set[Card
         if card is None:
             continue
         if not is_in_deck(card, kind):
-            raise RuleViolation(f"{card} is not in the 36-card Texas 6+ deck.",
-                                code="card_not_in_deck")
+            raise RuleViolation(
+                f"{card} is not in the 36-card Texas 6+ deck.", code="card_not_in_deck"
+            )
         if card in seen or card in fresh:
             raise RuleViolation(f"{card} is already in play in this hand.", code="duplicate_card")
         fresh.add(card)

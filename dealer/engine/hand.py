@@ -100,7 +100,7 @@ def apply(state: HandState, action: Action) -> HandState:
         new = _deal_hole(state, _player(state, action), action.cards)
     elif kind in (Kind.SHOW, Kind.MUCK, Kind.CLAIM_BOARD):
         new = showdown.apply_showdown_action(state, action)
-        new = _replace(new, log=new.log + (action,))
+        new = _replace(new, log=(*new.log, action))
         return showdown.settle_if_done(new)
     elif kind == Kind.KILL:
         new = _kill(state, _player(state, action))
@@ -108,7 +108,7 @@ def apply(state: HandState, action: Action) -> HandState:
         new = _misdeal(state)
     else:  # pragma: no cover - Kind is closed
         raise RuleViolation(f"Unknown action '{kind}'.", code="unknown_action")
-    return _replace(new, log=new.log + (action,))
+    return _replace(new, log=(*new.log, action))
 
 
 def _replace(state: HandState, **changes: Any) -> HandState:
@@ -123,13 +123,16 @@ def _player(state: HandState, action: Action) -> int:
 
 # --- betting ------------------------------------------------------------------------------------
 
+
 def _apply_betting(state: HandState, action: Action) -> HandState:
     if state.phase != Phase.BETTING or state.actor is None:
         raise RuleViolation("No betting action is due now.", code="not_betting")
     player = state.actor
     if action.player is not None and action.player != player:
-        raise RuleViolation(f"It is player {player + 1}'s turn, not player {action.player + 1}'s.",
-                            code="not_your_turn")
+        raise RuleViolation(
+            f"It is player {player + 1}'s turn, not player {action.player + 1}'s.",
+            code="not_your_turn",
+        )
     owed = betting.to_call(state, player)
     kind = action.kind
     if kind == Kind.ALL_IN:
@@ -139,18 +142,19 @@ def _apply_betting(state: HandState, action: Action) -> HandState:
         else:
             return _aggress(state, player, total, kind)
     if kind == Kind.FOLD:
-        return _after_action(_replace(state, folded=replace_at(state.folded, player, True)), player,
-                             chips=False)
+        return _after_action(
+            _replace(state, folded=replace_at(state.folded, player, True)), player, chips=False
+        )
     if kind == Kind.CHECK:
         if owed:
-            raise RuleViolation(f"Player {player + 1} cannot check: {owed} to call.",
-                                code="cannot_check")
+            raise RuleViolation(
+                f"Player {player + 1} cannot check: {owed} to call.", code="cannot_check"
+            )
         return _after_action(_mark_acted(state, player), player, chips=False)
     if kind == Kind.CALL:
         if not owed:
             raise RuleViolation("There is nothing to call: check instead.", code="cannot_call")
-        return _after_action(_put_in(_mark_acted(state, player), player, owed), player,
-                             chips=True)
+        return _after_action(_put_in(_mark_acted(state, player), player, owed), player, chips=True)
     if action.amount is None:
         raise RuleViolation("Give the amount to bet or raise to.", code="amount_required")
     return _aggress(state, player, action.amount, kind)
@@ -164,23 +168,25 @@ def _aggress(state: HandState, player: int, total: int, kind: Kind) -> HandState
     is_bet = state.high == 0
     word = "Bet" if is_bet else "Raise to"
     if kind == Kind.BET and not is_bet:
-        raise RuleViolation(f"There is already a bet of {state.high}: raise, call or fold.",
-                            code="bet_not_allowed")
+        raise RuleViolation(
+            f"There is already a bet of {state.high}: raise, call or fold.", code="bet_not_allowed"
+        )
     if kind == Kind.RAISE and is_bet:
         raise RuleViolation("There is no bet to raise yet: bet instead.", code="raise_not_allowed")
     low, top = betting.raise_bounds(state, player)
     all_in_to = state.bets[player] + state.stacks[player]
     if total > all_in_to:
-        raise RuleViolation(f"{word} {total} is more than player {player + 1} has "
-                            f"({all_in_to} in all).", code="not_enough_chips")
+        raise RuleViolation(
+            f"{word} {total} is more than player {player + 1} has ({all_in_to} in all).",
+            code="not_enough_chips",
+        )
     if total < low:
         name = "minimum bet of" if is_bet else "minimum raise to"
         raise RuleViolation(f"{word} {total} is below the {name} {low}.", code="below_minimum")
     if total > top:
         limit = {"pot_limit": "pot-limit maximum", "fixed_limit": "fixed-limit size"}
         name = limit.get(state.setup.rules.structure, "maximum")
-        raise RuleViolation(f"{word} {total} is above the {name} of {top}.",
-                            code="above_maximum")
+        raise RuleViolation(f"{word} {total} is above the {name} of {top}.", code="above_maximum")
     return _after_action(_raise_to(state, player, total), player, chips=True)
 
 
@@ -191,7 +197,8 @@ def _raise_to(state: HandState, player: int, total: int) -> HandState:
     if rules.structure == "fixed_limit":
         unit = betting.limit_unit(state)
         full = total >= state.full_level + unit or (
-            rules.fl_short_allin == "half_bet" and 2 * increment >= unit)
+            rules.fl_short_allin == "half_bet" and 2 * increment >= unit
+        )
     else:
         full = increment >= state.last_full_raise
         if full:
@@ -200,10 +207,19 @@ def _raise_to(state: HandState, player: int, total: int) -> HandState:
         full_level = total
         count += 1
     new = _put_in(state, player, total - state.bets[player])
-    new = _replace(new, high=total, full_level=full_level, last_full_raise=last_full_raise,
-                   raise_count=count, aggressor=player)
-    if rules.structure == "fixed_limit" and count >= rules.fl_cap_bets and not betting.headsup_lift(
-            new):
+    new = _replace(
+        new,
+        high=total,
+        full_level=full_level,
+        last_full_raise=last_full_raise,
+        raise_count=count,
+        aggressor=player,
+    )
+    if (
+        rules.structure == "fixed_limit"
+        and count >= rules.fl_cap_bets
+        and not betting.headsup_lift(new)
+    ):
         new = _replace(new, capped=True)
     return _mark_acted(new, player)
 
@@ -219,12 +235,17 @@ def _put_in(state: HandState, player: int, amount: int) -> HandState:
 
 
 def _mark_acted(state: HandState, player: int) -> HandState:
-    return _replace(state, acted=replace_at(state.acted, player, max(state.high, state.bets[player])))
+    return _replace(
+        state, acted=replace_at(state.acted, player, max(state.high, state.bets[player]))
+    )
 
 
 def _after_action(state: HandState, player: int, *, chips: bool) -> HandState:
-    state = _replace(state, turn_actions=state.turn_actions + 1,
-                     chip_actions=state.chip_actions + (1 if chips else 0))
+    state = _replace(
+        state,
+        turn_actions=state.turn_actions + 1,
+        chip_actions=state.chip_actions + (1 if chips else 0),
+    )
     return _advance(state, player + 1)
 
 
@@ -252,8 +273,9 @@ def _open_round(state: HandState, first: int) -> HandState:
     for i in range(count):
         if not state.can_act(i):
             continue
-        others = [state.bets[j] + state.stacks[j] for j in range(count)
-                  if j != i and not state.folded[j]]
+        others = [
+            state.bets[j] + state.stacks[j] for j in range(count) if j != i and not state.folded[j]
+        ]
         if not others or max(others) <= state.bets[i]:
             acted[i] = state.high
         else:
@@ -293,20 +315,33 @@ def _return_uncalled(state: HandState) -> HandState:
 
 # --- cards ---------------------------------------------------------------------------------------
 
+
 def _deal_board(state: HandState, cards: tuple[Card | None, ...]) -> HandState:
     due = state.board_cards_due()
     if state.phase != Phase.DEALING:
-        raise RuleViolation(f"No board card is due now: {_what_is_due(state)}.",
-                            code="board_not_due")
+        raise RuleViolation(
+            f"No board card is due now: {_what_is_due(state)}.", code="board_not_due"
+        )
     if len(cards) != due:
         street = STREET_NAMES[state.street + 1]
-        raise RuleViolation(f"The {street} is {due} card{'s' if due > 1 else ''}, "
-                            f"not {len(cards)}.", code="wrong_card_count")
+        raise RuleViolation(
+            f"The {street} is {due} card{'s' if due > 1 else ''}, not {len(cards)}.",
+            code="wrong_card_count",
+        )
     _check_new_cards(state, cards)
     state = _replace(
-        state, board=state.board + cards, street=state.street + 1, bets=(0,) * state.player_count,
-        high=0, full_level=0, last_full_raise=state.setup.big_blind, raise_count=0, capped=False,
-        acted=(-1,) * state.player_count, aggressor=None)
+        state,
+        board=state.board + cards,
+        street=state.street + 1,
+        bets=(0,) * state.player_count,
+        high=0,
+        full_level=0,
+        last_full_raise=state.setup.big_blind,
+        raise_count=0,
+        capped=False,
+        acted=(-1,) * state.player_count,
+        aggressor=None,
+    )
     if state.street == 3 and not _betting_possible(state):
         return showdown.begin(state)
     return _open_round(state, first=0)
@@ -321,9 +356,12 @@ def _deal_hole(state: HandState, player: int, cards: tuple[Card | None, ...]) ->
         raise RuleViolation("A hold'em hand is two hole cards.", code="wrong_card_count")
     known = state.holes[player]
     if known is not None and any(
-            a is not None and b is not None and a != b for a, b in zip(known, cards, strict=True)):
-        raise RuleViolation(f"Player {player + 1}'s hole cards were already entered differently.",
-                            code="cards_conflict")
+        a is not None and b is not None and a != b for a, b in zip(known, cards, strict=True)
+    ):
+        raise RuleViolation(
+            f"Player {player + 1}'s hole cards were already entered differently.",
+            code="cards_conflict",
+        )
     _check_new_cards(_replace(state, holes=replace_at(state.holes, player, None)), cards)
     return _replace(state, holes=replace_at(state.holes, player, cards))
 
@@ -342,11 +380,13 @@ def _what_is_due(state: HandState) -> str:
 
 # --- dealer-error operations -------------------------------------------------------------------
 
+
 def _kill(state: HandState, player: int) -> HandState:
     """Dead hand (R): the player is out of the pot and their chips stay in it."""
     if state.folded[player]:
-        raise RuleViolation(f"Player {player + 1}'s hand is already out of play.",
-                            code="already_folded")
+        raise RuleViolation(
+            f"Player {player + 1}'s hand is already out of play.", code="already_folded"
+        )
     state = _replace(state, folded=replace_at(state.folded, player, True))
     if state.phase == Phase.BETTING:
         if len(state.in_hand()) <= 1 or state.actor == player:
@@ -363,11 +403,21 @@ def _kill(state: HandState, player: int) -> HandState:
 def _misdeal(state: HandState) -> HandState:
     """Void the hand (T): every chip goes back, the button and blinds stay for the redeal."""
     if threshold_passed(state):
-        raise RuleViolation("Too late for a misdeal: substantial action has taken place, so the "
-                            "hand plays on (RULES.md 8).", code="misdeal_too_late")
+        raise RuleViolation(
+            "Too late for a misdeal: substantial action has taken place, so the "
+            "hand plays on (RULES.md 8).",
+            code="misdeal_too_late",
+        )
     count = state.player_count
-    return _replace(state, phase=Phase.VOID, actor=None, stacks=state.starting_stacks,
-                    bets=(0,) * count, contributed=(0,) * count, dead=0)
+    return _replace(
+        state,
+        phase=Phase.VOID,
+        actor=None,
+        stacks=state.starting_stacks,
+        bets=(0,) * count,
+        contributed=(0,) * count,
+        dead=0,
+    )
 
 
 def threshold_passed(state: HandState) -> bool:

@@ -43,8 +43,9 @@ def side_pots(
     live = [i for i in range(len(contributions)) if not folded[i]]
     if not live:
         return (Pot(amount=sum(contributions) + dead, eligible=()),)
-    levels = sorted({contributions[i] for i in live if all_in[i]} |
-                    {max(contributions[i] for i in live)})
+    levels = sorted(
+        {contributions[i] for i in live if all_in[i]} | {max(contributions[i] for i in live)}
+    )
     pots: list[Pot] = []
     previous = 0
     for level in levels:

@@ -25,7 +25,12 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "button_mode": ("moving", "dead"),
     "heads_up_button_posts": ("small", "big"),
     "short_blind": ("allin_post", "half_rule"),
-    "missed_blind_policy": ("S2_casino", "S0_missed_blinds", "S3_blind_penalties", "TDA_tournament"),
+    "missed_blind_policy": (
+        "S2_casino",
+        "S0_missed_blinds",
+        "S3_blind_penalties",
+        "TDA_tournament",
+    ),
     "missed_sb_fallback": ("sb_dead", "bb_live_s3"),
     "fl_short_allin": ("half_bet", "full_bet"),
     "pl_formula": ("standard", "s0_literal"),
@@ -127,8 +132,9 @@ def make_rules(profile: str = "casino_cash", overrides: Mapping[str, Any] | None
     """Build the rules from a profile plus single-key overrides, refusing anything invalid."""
     if profile not in PROFILES:
         names = ", ".join(sorted(PROFILES))
-        raise ConfigError(f"Unknown rule profile '{profile}': choose one of {names}.",
-                          code="unknown_profile")
+        raise ConfigError(
+            f"Unknown rule profile '{profile}': choose one of {names}.", code="unknown_profile"
+        )
     overrides = dict(overrides or {})
     for key in overrides:
         if key not in _FIELDS or key == "profile":
@@ -150,19 +156,25 @@ def _check_value(key: str, value: Any) -> Any:
     if key in CHOICES:
         if value not in CHOICES[key]:
             allowed = ", ".join(CHOICES[key])
-            raise ConfigError(f"Rule option '{key}' cannot be '{value}': use one of {allowed}.",
-                              code="bad_option_value")
+            raise ConfigError(
+                f"Rule option '{key}' cannot be '{value}': use one of {allowed}.",
+                code="bad_option_value",
+            )
         return value
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise ConfigError(f"Rule option '{key}' must be true or false, not '{value}'.",
-                              code="bad_option_value")
+            raise ConfigError(
+                f"Rule option '{key}' must be true or false, not '{value}'.",
+                code="bad_option_value",
+            )
         return value
     if key in NUMBERS:
         low, high = NUMBERS[key]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ConfigError(f"Rule option '{key}' must be a whole number from {low} to {high}.",
-                              code="bad_option_value")
+            raise ConfigError(
+                f"Rule option '{key}' must be a whole number from {low} to {high}.",
+                code="bad_option_value",
+            )
         return value
     raise ConfigError(f"Rule option '{key}' cannot be set.", code="unknown_option")
 
@@ -172,12 +184,18 @@ def check_rules(rules: Rules) -> None:
     if rules.game != "sixplus" and (
         rules.sixplus_flush_beats_full_house or rules.sixplus_trips_beat_straight
     ):
-        raise ConfigError("The options sixplus_flush_beats_full_house and "
-                          "sixplus_trips_beat_straight apply only to Texas 6+ (game=sixplus).",
-                          code="bad_option_combination")
+        raise ConfigError(
+            "The options sixplus_flush_beats_full_house and "
+            "sixplus_trips_beat_straight apply only to Texas 6+ (game=sixplus).",
+            code="bad_option_combination",
+        )
     if rules.is_tournament and rules.straddle_allowed:
-        raise ConfigError("Straddles are for cash tables only: straddle_allowed must be false "
-                          "in a tournament.", code="bad_option_combination")
+        raise ConfigError(
+            "Straddles are for cash tables only: straddle_allowed must be false in a tournament.",
+            code="bad_option_combination",
+        )
     if (rules.missed_blind_policy == "TDA_tournament") != rules.is_tournament:
-        raise ConfigError("missed_blind_policy=TDA_tournament goes with mode=tournament, and "
-                          "only there.", code="bad_option_combination")
+        raise ConfigError(
+            "missed_blind_policy=TDA_tournament goes with mode=tournament, and only there.",
+            code="bad_option_combination",
+        )

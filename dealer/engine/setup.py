@@ -40,7 +40,7 @@ class Stakes:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerSetup:
     """One player dealt in. `blind` is a live forced bet at its nominal size (a short stack posts
-    what it has); `dead` is dead money posted (a missed small blind); `ante` is this player's ante."""
+    what it has); `dead` is dead money posted (a missed small blind); `ante` is their ante."""
 
     stack: int
     seat: int = 0
@@ -77,20 +77,27 @@ def check_setup(setup: HandSetup) -> None:
     """Refuse a set-up that cannot be dealt, with a sentence the director can act on."""
     count = len(setup.players)
     if not 2 <= count <= MAX_PLAYERS:
-        raise ConfigError(f"A hand needs 2 to {MAX_PLAYERS} players, not {count}.",
-                          code="bad_player_count")
+        raise ConfigError(
+            f"A hand needs 2 to {MAX_PLAYERS} players, not {count}.", code="bad_player_count"
+        )
     if setup.big_blind <= 0 or setup.small_blind < 0 or setup.small_blind > setup.big_blind:
-        raise ConfigError("Blinds must be positive, with the small blind at most the big blind.",
-                          code="bad_blinds")
+        raise ConfigError(
+            "Blinds must be positive, with the small blind at most the big blind.",
+            code="bad_blinds",
+        )
     if setup.small_bet <= 0 or setup.unit <= 0:
-        raise ConfigError("The limit bet size and the chip unit must be positive.",
-                          code="bad_stakes")
+        raise ConfigError(
+            "The limit bet size and the chip unit must be positive.", code="bad_stakes"
+        )
     if not 0 <= setup.bring_in_index < count:
         raise ConfigError("The big blind position is not one of the players.", code="bad_blinds")
     for index, player in enumerate(setup.players):
         if player.stack < 1 or min(player.blind, player.dead, player.ante) < 0:
-            raise ConfigError(f"Player {index + 1} has no chips or a negative post: only players "
-                              "with chips are dealt in.", code="bad_stack")
+            raise ConfigError(
+                f"Player {index + 1} has no chips or a negative post: only players "
+                "with chips are dealt in.",
+                code="bad_stack",
+            )
 
 
 def half_rule_blind(stack: int, blind: int, unit: int) -> str:
@@ -129,8 +136,10 @@ def deal_setup(
     if count < 2:
         raise ConfigError("A hand needs at least 2 players with chips.", code="bad_player_count")
     if straddle and not rules.straddle_allowed:
-        raise ConfigError("Straddles are not allowed at this table (straddle_allowed=false).",
-                          code="straddle_not_allowed")
+        raise ConfigError(
+            "Straddles are not allowed at this table (straddle_allowed=false).",
+            code="straddle_not_allowed",
+        )
     if straddle and count < 3:
         raise ConfigError("A straddle needs at least 3 players.", code="straddle_not_allowed")
     blinds = [0] * count
@@ -173,8 +182,9 @@ def deal_setup(
     )
 
 
-def _apply_half_rule(blinds: list[int], stacks: Sequence[int], bb_index: int,
-                     stakes: Stakes) -> int:
+def _apply_half_rule(
+    blinds: list[int], stacks: Sequence[int], bb_index: int, stakes: Stakes
+) -> int:
     """W17: a big blind with less than half of it goes all-in; the next player posts the blind."""
     if half_rule_blind(stacks[bb_index], stakes.big_blind, stakes.unit) != "short":
         return bb_index
@@ -184,8 +194,9 @@ def _apply_half_rule(blinds: list[int], stacks: Sequence[int], bb_index: int,
     return next_index
 
 
-def missed_blind_posts(rules: Rules, *, missed_small: bool, missed_big: bool, small_blind: int,
-                       big_blind: int) -> tuple[int, int]:
+def missed_blind_posts(
+    rules: Rules, *, missed_small: bool, missed_big: bool, small_blind: int, big_blind: int
+) -> tuple[int, int]:
     """What a returning player posts as (live, dead) under `missed_blind_policy` (RULES.md 4).
 
     Missing the big blind (or both) costs the big blind live and the small blind dead (S0, S2, S3;

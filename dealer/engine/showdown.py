@@ -31,8 +31,9 @@ def showdown_order(state: HandState) -> tuple[int, ...]:
     first = state.river_aggressor if state.river_aggressor in live else live[0]
     clockwise = sorted(live, key=lambda i: (i - first) % state.player_count)
     pots = state.pots()
-    depth = {i: max((k for k, pot in enumerate(pots) if i in pot.eligible), default=0)
-             for i in live}
+    depth = {
+        i: max((k for k, pot in enumerate(pots) if i in pot.eligible), default=0) for i in live
+    }
     return tuple(sorted(clockwise, key=lambda i: -depth[i]))
 
 
@@ -90,44 +91,62 @@ def _show(state: HandState, player: int, cards: tuple[Card | None, ...]) -> Hand
     if not cards and known is not None:
         cards = known
     if len(cards) != 2 or any(c is None for c in cards):
-        raise RuleViolation("To win, both hole cards must be tabled face up (R): enter both.",
-                            code="both_cards_required")
-    if known is not None and any(k is not None and k != c for k, c in zip(known, cards,
-                                                                           strict=True)):
-        raise RuleViolation(f"Player {player + 1}'s shown cards differ from the cards dealt.",
-                            code="cards_conflict")
+        raise RuleViolation(
+            "To win, both hole cards must be tabled face up (R): enter both.",
+            code="both_cards_required",
+        )
+    if known is not None and any(
+        k is not None and k != c for k, c in zip(known, cards, strict=True)
+    ):
+        raise RuleViolation(
+            f"Player {player + 1}'s shown cards differ from the cards dealt.", code="cards_conflict"
+        )
     others = replace_at(state.holes, player, None)
     check_cards_fit(state.setup.rules, cards, seen_cards(_replace(state, holes=others)))
     shown = tuple(c for c in cards if c is not None)
-    return _replace(state, shown=replace_at(state.shown, player, shown),
-                    holes=replace_at(state.holes, player, cards))
+    return _replace(
+        state,
+        shown=replace_at(state.shown, player, shown),
+        holes=replace_at(state.holes, player, cards),
+    )
 
 
 def _check_muck(state: HandState, player: int) -> None:
     rules = state.setup.rules
     if rules.table_all_in and any(state.all_in) and betting_finished(state):
-        raise RuleViolation("A player is all-in and the betting is over: every hand is tabled "
-                            "(T 16).", code="must_table")
+        raise RuleViolation(
+            "A player is all-in and the betting is over: every hand is tabled (T 16).",
+            code="must_table",
+        )
     for index, pot in enumerate(_award_pots(state)):
         contenders = [i for i in pot.eligible if not state.mucked[i]]
         if contenders == [player]:
             what = "main pot" if index == 0 else f"side pot {index}"
-            raise RuleViolation(f"Player {player + 1} is the last live hand for the {what} and "
-                                "wins it without showing.", code="last_live_hand")
+            raise RuleViolation(
+                f"Player {player + 1} is the last live hand for the {what} and "
+                "wins it without showing.",
+                code="last_live_hand",
+            )
 
 
 def _check_claim(state: HandState, player: int) -> None:
     policy = state.setup.rules.play_board_claim
     if policy == "table_both":
-        raise RuleViolation("At this table a player playing the board must table both cards "
-                            "(play_board_claim=table_both).", code="must_table")
+        raise RuleViolation(
+            "At this table a player playing the board must table both cards "
+            "(play_board_claim=table_both).",
+            code="must_table",
+        )
     if policy == "muck_ok" and state.raise_count > 1:
-        raise RuleViolation("Mucking while playing the board is allowed only after the last "
-                            "round was checked around or a bet was called (S2).",
-                            code="claim_not_allowed")
+        raise RuleViolation(
+            "Mucking while playing the board is allowed only after the last "
+            "round was checked around or a bet was called (S2).",
+            code="claim_not_allowed",
+        )
     if len(state.board) < 5 or any(c is None for c in state.board):
-        raise RuleViolation("Enter the whole board before a player claims it.",
-                            code="board_unknown")
+        raise RuleViolation(
+            "Enter the whole board before a player claims it.", code="board_unknown"
+        )
 
 
 def settle_if_done(state: HandState) -> HandState:
@@ -178,10 +197,15 @@ def _award(state: HandState, pots: Sequence[Pot]) -> HandState:
         shares = split_pot(pot.amount, ordered, state.setup.unit)
         for player, share in shares.items():
             stacks[player] += share
-        awards.append(Award(
-            pot=index, amount=pot.amount, winners=tuple(ordered),
-            shares=tuple(shares[p] for p in ordered),
-            hands=tuple(_describe(state, p) if len(contenders) > 1 else "" for p in ordered)))
+        awards.append(
+            Award(
+                pot=index,
+                amount=pot.amount,
+                winners=tuple(ordered),
+                shares=tuple(shares[p] for p in ordered),
+                hands=tuple(_describe(state, p) if len(contenders) > 1 else "" for p in ordered),
+            )
+        )
     return _replace(state, phase=Phase.COMPLETE, stacks=tuple(stacks), awards=tuple(awards))
 
 

@@ -1,4 +1,4 @@
-"""The immutable state of one hand. Transitions live in `hand.py`, `betting.py` and `showdown.py`."""
+"""The immutable state of one hand; the transitions live in `hand.py` and `showdown.py`."""
 
 from __future__ import annotations
 
@@ -118,9 +118,7 @@ class HandState:
 
     def needs_to_act(self, player: int) -> bool:
         """Still owes a decision this street: never acted, or facing a bet above their own."""
-        return self.can_act(player) and (
-            self.acted[player] < 0 or self.bets[player] < self.high
-        )
+        return self.can_act(player) and (self.acted[player] < 0 or self.bets[player] < self.high)
 
     def board_cards_due(self) -> int:
         """How many board cards the dealer turns next (3 for the flop, 1 for turn and river)."""
@@ -131,4 +129,4 @@ class HandState:
 
 def replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """A copy of the tuple with one item replaced."""
-    return values[:index] + (value,) + values[index + 1:]
+    return (*values[:index], value, *values[index + 1 :])

@@ -23,20 +23,30 @@ from dealer.engine.setup import HandSetup, PlayerSetup, half_rule_blind, missed_
 from tests.engine.scripted import play
 
 
-def hand(structure: str, stacks: list[int], *, sb: int, bb: int, small_bet: int = 0,
-         profile: str = "casino_cash", straddle: bool = False, **options: object) -> HandState:
+def hand(
+    structure: str,
+    stacks: list[int],
+    *,
+    sb: int,
+    bb: int,
+    small_bet: int = 0,
+    profile: str = "casino_cash",
+    straddle: bool = False,
+    **options: object,
+) -> HandState:
     rules = make_rules(profile, {"structure": structure, **options})
     stakes = Stakes(small_blind=sb, big_blind=bb, small_bet=small_bet)
     return start_hand(deal_setup(rules, stakes, stacks, straddle=straddle))
 
 
-def legal(state: HandState):  # noqa: ANN201 - test shorthand
+def legal(state: HandState):
     actions = legal_actions(state)
     assert actions is not None
     return actions
 
 
 # --- W1: S0 fixed limit, "1/2" (scaled by 10: bets of 10 preflop and flop, 20 on turn and river)
+
 
 def test_w1_s0_fixed_limit_bet_sizes_and_four_bet_cap() -> None:
     state = hand("fixed_limit", [1000] * 4, sb=5, bb=10, small_bet=10)
@@ -61,6 +71,7 @@ def test_w1_s0_fixed_limit_bet_sizes_and_four_bet_cap() -> None:
 
 # --- W2 / X1: S0's pot-limit example
 
+
 def _w2_flop(**options: object) -> HandState:
     state = hand("pot_limit", [500, 500], sb=1, bb=2, **options)
     state = play(state, "r5 c | /As Kd 7c")  # pot 10
@@ -77,6 +88,7 @@ def test_w2_x1_pl_formula_s0_literal_reproduces_the_seed_total() -> None:
 
 
 # --- W3 / W4 / X3: S1 no-limit minimum raise is the increment, not "twice"
+
 
 def _w3_flop() -> HandState:
     state = hand("no_limit", [1000] * 3, sb=5, bb=10)
@@ -99,10 +111,12 @@ def test_w4_s1_minimum_raise_is_the_last_increment_not_twice_the_total() -> None
 
 # --- W5 / X10: S2 fixed-limit all-in for less than a bet
 
+
 def _w5_river(option: str) -> HandState:
     state = hand("fixed_limit", [100, 23, 100], sb=2, bb=5, small_bet=5, fl_short_allin=option)
     state = play(state, "c c x | /As Kd 7c | x x x | /2h | x x x | /3d | b10 a")
-    assert state.bets[1] == 18 and state.stacks[1] == 0
+    assert state.bets[1] == 18
+    assert state.stacks[1] == 0
     return state
 
 
@@ -122,10 +136,13 @@ def test_w5_r_half_bet_rule_short_allin_of_half_a_bet_counts_as_a_raise() -> Non
 def test_w5_full_bet_rule_original_bettor_may_not_reraise_after_action_only_allin() -> None:
     state = play(_w5_river("full_bet"), "c")
     options = legal(state)
-    assert options.actor == 0 and options.call == 8 and options.min_raise_to is None
+    assert options.actor == 0
+    assert options.call == 8
+    assert options.min_raise_to is None
 
 
 # --- W6 / X2: S2 pot limit, the "$1000 pot" read as $100
+
 
 def test_w6_s2_pot_limit_maximum_after_bet_and_call_is_500() -> None:
     state = hand("pot_limit", [2000] * 4, sb=5, bb=10)
@@ -137,16 +154,21 @@ def test_w6_s2_pot_limit_maximum_after_bet_and_call_is_500() -> None:
 
 # --- W7 / W8: S3 20/40 fixed limit
 
+
 def test_w7_s3_preflop_call_complete_and_big_blind_option() -> None:
     state = hand("fixed_limit", [1000] * 3, sb=10, bb=20, small_bet=20)
     options = legal(state)
     assert (options.call, options.min_raise_to, options.max_raise_to) == (20, 40, 40)
     state = play(state, "c")
     options = legal(state)
-    assert options.actor == 0 and options.call == 10 and options.min_raise_to == 40
+    assert options.actor == 0
+    assert options.call == 10
+    assert options.min_raise_to == 40
     state = play(state, "c")
     options = legal(state)
-    assert options.actor == 1 and options.can_check and options.min_raise_to == 40
+    assert options.actor == 1
+    assert options.can_check
+    assert options.min_raise_to == 40
 
 
 def test_w8_s3_flop_bet_raise_reraise_cap_then_refused_and_turn_unit_40() -> None:
@@ -160,6 +182,7 @@ def test_w8_s3_flop_bet_raise_reraise_cap_then_refused_and_turn_unit_40() -> Non
 
 # --- W9 / W10 / X16: S3 pot limit on the flop
 
+
 def _w9(**options: object) -> HandState:
     state = hand("pot_limit", [5000] * 4, sb=10, bb=20, small_bet=20, **options)
     state = play(state, "r50 c c c | /As Kd 7c")
@@ -169,7 +192,8 @@ def _w9(**options: object) -> HandState:
 
 def test_w9_s3_pot_limit_call_20_max_raise_to_260() -> None:
     options = legal(_w9())
-    assert options.call == 20 and options.max_raise_to == 260
+    assert options.call == 20
+    assert options.max_raise_to == 260
 
 
 def test_w10_s3_after_raise_to_180_next_max_is_760_and_min_340() -> None:
@@ -194,6 +218,7 @@ def test_x16_pl_min_bet_street_limit_on_the_turn_is_the_big_bet() -> None:
 
 # --- W11: S3 who shows first
 
+
 def _w11(river: str) -> HandState:
     state = hand("fixed_limit", [1000] * 3, sb=10, bb=20, small_bet=20)
     return play(state, f"c c x | /As Kd 7c | x x x | /2h | x x x | /3d | {river}")
@@ -215,6 +240,7 @@ def test_w11_checked_around_first_clockwise_from_button_shows_first() -> None:
 
 # --- W12 / 6.5: odd chip
 
+
 def _w12(**options: object) -> HandState:
     rules = make_rules("casino_cash", options)
     holes = [parse_cards("Qc Qd"), parse_cards("Jh Th"), parse_cards("Js Td")]
@@ -228,15 +254,19 @@ def _w12(**options: object) -> HandState:
 def test_w12_s3_odd_chip_to_first_tied_winner_clockwise_from_button() -> None:
     state = _w12()
     (award,) = state.awards
-    assert award.amount == 25 and award.winners == (1, 2) and award.shares == (13, 12)
+    assert award.amount == 25
+    assert award.winners == (1, 2)
+    assert award.shares == (13, 12)
 
 
 def test_w12_r_odd_chip_high_card_by_suit_goes_to_the_jack_of_spades() -> None:
     (award,) = _w12(odd_chip="high_card_by_suit").awards
-    assert award.winners == (2, 1) and award.shares == (13, 12)
+    assert award.winners == (2, 1)
+    assert award.shares == (13, 12)
 
 
 # --- W13 / X4: heads-up blinds
+
 
 def test_w13_default_heads_up_button_posts_small_blind_and_acts_first_preflop() -> None:
     state = hand("no_limit", [100, 100], sb=1, bb=2)
@@ -256,30 +286,41 @@ def test_w13_x4_s0_heads_up_dealer_posts_big_blind() -> None:
 
 # --- W14 / W15 / X11: make-up posts after missed blinds
 
+
 @pytest.mark.parametrize("profile", ["casino_cash", "texas_6plus"])
 def test_w14_return_after_missing_both_blinds_posts_big_live_and_small_dead(profile: str) -> None:
     rules = make_rules(profile)
-    assert missed_blind_posts(rules, missed_small=True, missed_big=True, small_blind=5,
-                              big_blind=10) == (10, 5)
+    assert missed_blind_posts(
+        rules, missed_small=True, missed_big=True, small_blind=5, big_blind=10
+    ) == (10, 5)
 
 
 def test_w14_make_up_post_is_live_with_the_option_and_small_blind_dead() -> None:
     rules = make_rules("casino_cash")
-    players = (PlayerSetup(stack=100, blind=5), PlayerSetup(stack=100, blind=10),
-               PlayerSetup(stack=100), PlayerSetup(stack=100, blind=10, dead=5))
-    setup = HandSetup(rules=rules, players=players, small_blind=5, big_blind=10, small_bet=10,
-                      bring_in_index=1)
+    players = (
+        PlayerSetup(stack=100, blind=5),
+        PlayerSetup(stack=100, blind=10),
+        PlayerSetup(stack=100),
+        PlayerSetup(stack=100, blind=10, dead=5),
+    )
+    setup = HandSetup(
+        rules=rules, players=players, small_blind=5, big_blind=10, small_bet=10, bring_in_index=1
+    )
     state = play(start_hand(setup), "c")
-    assert state.dead == 5 and state.contributed[3] == 10
+    assert state.dead == 5
+    assert state.contributed[3] == 10
     options = legal(state)
-    assert options.actor == 3 and options.can_check and options.min_raise_to == 20
+    assert options.actor == 3
+    assert options.can_check
+    assert options.min_raise_to == 20
 
 
 def test_w15_x11_missing_only_small_blind_fallbacks() -> None:
     def posts(profile: str, **options: object) -> tuple[int, int]:
         rules = make_rules(profile, options)
-        return missed_blind_posts(rules, missed_small=True, missed_big=False, small_blind=10,
-                                  big_blind=20)
+        return missed_blind_posts(
+            rules, missed_small=True, missed_big=False, small_blind=10, big_blind=20
+        )
 
     assert posts("casino_cash") == (0, 10)  # sb_dead (R)
     assert posts("casino_cash", missed_sb_fallback="bb_live_s3") == (20, 0)
@@ -289,14 +330,19 @@ def test_w15_x11_missing_only_small_blind_fallbacks() -> None:
 
 # --- W16: S4 straddle
 
+
 def test_w16_s4_straddle_utg_plus_one_acts_first_and_straddler_has_the_option() -> None:
     state = hand("no_limit", [100] * 5, sb=1, bb=2, straddle=True)
     assert state.setup.players[2].blind == 4
     options = legal(state)
-    assert options.actor == 3 and options.call == 4 and options.min_raise_to == 8
+    assert options.actor == 3
+    assert options.call == 4
+    assert options.min_raise_to == 8
     state = play(state, "c c c c")
     options = legal(state)
-    assert options.actor == 2 and options.can_check and options.min_raise_to == 8
+    assert options.actor == 2
+    assert options.can_check
+    assert options.min_raise_to == 8
 
 
 def test_straddle_refused_where_not_allowed() -> None:
@@ -307,6 +353,7 @@ def test_straddle_refused_where_not_allowed() -> None:
 
 
 # --- W17 / X13: short blinds
+
 
 def test_w17_s2_half_rule_classifies_short_blinds() -> None:
     assert half_rule_blind(6, 10, 1) == "full"
@@ -319,14 +366,18 @@ def test_w17_s2_half_rule_stack_3_next_player_posts_the_big_blind() -> None:
     assert [p.blind for p in state.setup.players] == [5, 3, 10, 0]
     assert state.stacks[1] == 0
     options = legal(state)
-    assert options.actor == 3 and options.call == 10
+    assert options.actor == 3
+    assert options.call == 10
 
 
 def test_w17_x13_allin_post_short_blind_still_counts_as_the_full_blind() -> None:
     state = hand("fixed_limit", [100, 6, 100, 100], sb=5, bb=10)
-    assert state.bets[1] == 6 and state.stacks[1] == 0
+    assert state.bets[1] == 6
+    assert state.stacks[1] == 0
     options = legal(state)
-    assert options.actor == 2 and options.call == 10 and options.min_raise_to == 20
+    assert options.actor == 2
+    assert options.call == 10
+    assert options.min_raise_to == 20
 
 
 def test_w17_player_without_chips_is_not_dealt_in() -> None:
