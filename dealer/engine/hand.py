@@ -6,9 +6,6 @@ understands. Nothing here mutates a state, reads a clock or draws a random numbe
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
-
 from dealer.engine import betting, showdown
 from dealer.engine.actions import BETTING_KINDS, Action, Kind
 from dealer.engine.cards import Card
@@ -16,7 +13,7 @@ from dealer.engine.errors import RuleViolation
 from dealer.engine.game import check_cards_fit, seen_cards
 from dealer.engine.pots import uncalled_excess
 from dealer.engine.setup import HandSetup
-from dealer.engine.state import STREET_NAMES, HandState, Phase, replace_at
+from dealer.engine.state import STREET_NAMES, HandState, Phase, evolve, replace_at
 
 
 def start_hand(setup: HandSetup) -> HandState:
@@ -111,8 +108,7 @@ def apply(state: HandState, action: Action) -> HandState:
     return _replace(new, log=(*new.log, action))
 
 
-def _replace(state: HandState, **changes: Any) -> HandState:
-    return dataclasses.replace(state, **changes)
+_replace = evolve
 
 
 def _player(state: HandState, action: Action) -> int:
@@ -299,7 +295,8 @@ def _close_round(state: HandState) -> HandState:
 
 
 def _return_uncalled(state: HandState) -> HandState:
-    player, excess = uncalled_excess(state.contributed)
+    # Only this street's bets can be uncalled: totals would count a big-blind ante as a bet.
+    player, excess = uncalled_excess(state.bets)
     if player is None:
         return state
     excess = min(excess, state.bets[player])

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
-from typing import Any
 
 from dealer.engine.actions import Action, Kind
 from dealer.engine.cards import Card, suit_strength
 from dealer.engine.errors import RuleViolation
 from dealer.engine.game import check_cards_fit, ranker_for, seen_cards
 from dealer.engine.pots import Pot, side_pots, split_pot
-from dealer.engine.state import Award, HandState, Phase, replace_at
+from dealer.engine.state import Award, HandState, Phase, evolve, replace_at
 
-
-def _replace(state: HandState, **changes: Any) -> HandState:
-    return dataclasses.replace(state, **changes)
+_replace = evolve
 
 
 def showdown_order(state: HandState) -> tuple[int, ...]:
@@ -101,8 +97,9 @@ def _show(state: HandState, player: int, cards: tuple[Card | None, ...]) -> Hand
         raise RuleViolation(
             f"Player {player + 1}'s shown cards differ from the cards dealt.", code="cards_conflict"
         )
-    others = replace_at(state.holes, player, None)
-    check_cards_fit(state.setup.rules, cards, seen_cards(_replace(state, holes=others)))
+    if cards != known:  # cards entered at the deal were checked then
+        others = replace_at(state.holes, player, None)
+        check_cards_fit(state.setup.rules, cards, seen_cards(_replace(state, holes=others)))
     shown = tuple(c for c in cards if c is not None)
     return _replace(
         state,
@@ -153,6 +150,12 @@ def settle_if_done(state: HandState) -> HandState:
     """Award every pot once each contender has shown, mucked or claimed the board."""
     if state.phase != Phase.SHOWDOWN:
         return state
+    live = state.in_hand()
+    if not any(state.mucked):
+        # Without a muck the main pot is contested by every live hand: settle only when all
+        # of them are resolved (the common case, checked without building the pots).
+        if len(live) > 1 and not all(_resolved(state, i) for i in live):
+            return state
     pots = _award_pots(state)
     for pot in pots:
         contenders = [i for i in pot.eligible if not state.mucked[i]]
