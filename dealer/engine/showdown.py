@@ -151,11 +151,10 @@ def settle_if_done(state: HandState) -> HandState:
     if state.phase != Phase.SHOWDOWN:
         return state
     live = state.in_hand()
-    if not any(state.mucked):
-        # Without a muck the main pot is contested by every live hand: settle only when all
-        # of them are resolved (the common case, checked without building the pots).
-        if len(live) > 1 and not all(_resolved(state, i) for i in live):
-            return state
+    # Without a muck the main pot is contested by every live hand: settle only when all of them
+    # are resolved (the common case, checked without building the pots).
+    if not any(state.mucked) and len(live) > 1 and not all(_resolved(state, i) for i in live):
+        return state
     pots = _award_pots(state)
     for pot in pots:
         contenders = [i for i in pot.eligible if not state.mucked[i]]
