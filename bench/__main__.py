@@ -1,0 +1,26 @@
+"""`python -m bench`: every benchmark in turn (the figures go into docs/performance.md)."""
+
+from __future__ import annotations
+
+import platform
+import sys
+
+from bench import bench_eval, bench_hands
+
+
+def main() -> None:
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, "
+        f"{platform.processor() or 'unknown CPU'}"
+    )
+    print()
+    print("== 7-card evaluation (bench/bench_eval.py) ==")
+    bench_eval.main()
+    print()
+    print("== Whole hands with showdowns (bench/bench_hands.py) ==")
+    bench_hands.main()
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
