@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from dealer.engine import (
@@ -39,7 +41,7 @@ def hand(
     small_bet: int = 0,
     profile: str = "casino_cash",
     holes: str = "",
-    **options: object,
+    **options: Any,
 ) -> HandState:
     rules = make_rules(profile, {"structure": structure, **options})
     stakes = Stakes(small_blind=sb, big_blind=bb, ante=ante, small_bet=small_bet)
@@ -205,7 +207,7 @@ def test_x7_muck_ok_claim_allowed_only_after_check_or_bet_and_call() -> None:
 # --- X8: fixed-limit cap heads-up ----------------------------------------------------------------
 
 
-def _heads_up_flop(**options: object) -> HandState:
+def _heads_up_flop(**options: Any) -> HandState:
     state = hand([1000, 1000], structure="fixed_limit", sb=5, bb=10, **options)
     return play(state, "c x | /As Kd 7c | b10 r20 r30 r40")
 

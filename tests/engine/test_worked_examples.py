@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from dealer.engine import (
@@ -32,7 +34,7 @@ def hand(
     small_bet: int = 0,
     profile: str = "casino_cash",
     straddle: bool = False,
-    **options: object,
+    **options: Any,
 ) -> HandState:
     rules = make_rules(profile, {"structure": structure, **options})
     stakes = Stakes(small_blind=sb, big_blind=bb, small_bet=small_bet)
@@ -72,7 +74,7 @@ def test_w1_s0_fixed_limit_bet_sizes_and_four_bet_cap() -> None:
 # --- W2 / X1: S0's pot-limit example
 
 
-def _w2_flop(**options: object) -> HandState:
+def _w2_flop(**options: Any) -> HandState:
     state = hand("pot_limit", [500, 500], sb=1, bb=2, **options)
     state = play(state, "r5 c | /As Kd 7c")  # pot 10
     assert state.pot_total == 10
@@ -183,7 +185,7 @@ def test_w8_s3_flop_bet_raise_reraise_cap_then_refused_and_turn_unit_40() -> Non
 # --- W9 / W10 / X16: S3 pot limit on the flop
 
 
-def _w9(**options: object) -> HandState:
+def _w9(**options: Any) -> HandState:
     state = hand("pot_limit", [5000] * 4, sb=10, bb=20, small_bet=20, **options)
     state = play(state, "r50 c c c | /As Kd 7c")
     assert state.pot_total == 200
@@ -241,7 +243,7 @@ def test_w11_checked_around_first_clockwise_from_button_shows_first() -> None:
 # --- W12 / 6.5: odd chip
 
 
-def _w12(**options: object) -> HandState:
+def _w12(**options: Any) -> HandState:
     rules = make_rules("casino_cash", options)
     holes = [parse_cards("Qc Qd"), parse_cards("Jh Th"), parse_cards("Js Td")]
     setup = deal_setup(rules, Stakes(small_blind=5, big_blind=10), [1000] * 3, holes=holes)
@@ -316,7 +318,7 @@ def test_w14_make_up_post_is_live_with_the_option_and_small_blind_dead() -> None
 
 
 def test_w15_x11_missing_only_small_blind_fallbacks() -> None:
-    def posts(profile: str, **options: object) -> tuple[int, int]:
+    def posts(profile: str, **options: Any) -> tuple[int, int]:
         rules = make_rules(profile, options)
         return missed_blind_posts(
             rules, missed_small=True, missed_big=False, small_blind=10, big_blind=20
