@@ -1,0 +1,484 @@
+"""Playing a PHH hand through the engine, and writing a hand the engine played as PHH.
+
+Import is strict: every action is applied with `apply`, so an illegal action raises the engine's
+`RuleViolation` (its code, and its sentence prefixed with the action), and a history that stops
+early is `hand_incomplete` in `verify`. Nothing is repaired or guessed. See docs/phh.md.
+
+Mapping of PHH actions (players are `pN`, N = our index + 1):
+- `d dh pN CARDS` deals hole cards (`????` = unknown), `d db CARDS` the next board cards;
+- `pN f` folds, `pN cc` checks or calls (whichever is due), `pN cbr X` bets X when nothing is bet
+  on this street (`state.high == 0`) and raises to X otherwise (X is the street total);
+- `pN sm CARDS` shows, `pN sm -` shows the cards dealt, `pN sm` mucks. A show with an unknown card
+  (`pN sm ????`) keeps the hand face down: it cannot win (R: both cards face up to win), so it is
+  a muck, which is also the outcome in pokerkit. Once the pots are awarded at a showdown, a last
+  `sm` by a player still in the hand is accepted and changes nothing (pokerkit asks the last live
+  hand to show or muck even when every other hand was mucked; our engine has already paid it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dealer.engine.actions import (
+    Action,
+    Kind,
+    bet,
+    call,
+    check,
+    deal_board,
+    deal_hole,
+    fold,
+    muck,
+    raise_to,
+    show,
+)
+from dealer.engine.betting import legal_actions
+from dealer.engine.cards import Card, CardError, format_cards, parse_cards_unknown
+from dealer.engine.errors import EngineError, RuleViolation
+from dealer.engine.game import check_cards_fit, seen_cards
+from dealer.engine.hand import apply, start_hand
+from dealer.engine.phh.history import CODES, HandHistory, PhhError, dumps_phh
+from dealer.engine.rules import Rules, make_rules
+from dealer.engine.setup import HandSetup, PlayerSetup
+from dealer.engine.showdown import showdown_order
+from dealer.engine.state import STREET_NAMES, HandState, Phase, replace_at
+
+UNIT_FIELD = "_unit"  # our user-defined field: the chip unit when it is not 1 (odd-chip splits)
+
+
+class ReplayError(PhhError):
+    """An action of the history that cannot be applied. `number` counts actions from 1."""
+
+    def __init__(self, detail: str, *, code: str, number: int, action: str) -> None:
+        super().__init__(detail, code=code)
+        self.number = number
+        self.action = action
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhhAction:
+    """One parsed PHH action. `player` is our index (None for a board deal).
+
+    For `sm`, `cards` is None for a muck, () for `-` (the cards dealt) and the cards otherwise.
+    """
+
+    text: str  # the action without its commentary, single-spaced
+    verb: str  # "dh", "db", "f", "cc", "cbr" or "sm"
+    player: int | None = None
+    amount: int | None = None
+    cards: tuple[Card | None, ...] | None = None
+
+
+_PLAYER = re.compile(r"p([1-9][0-9]*)")
+_AMOUNT = re.compile(r"([0-9]+)(?:\.0*)?")
+_UNSUPPORTED = {"pb": "posting a bring-in (stud)", "sd": "standing pat or discarding (draw)"}
+
+
+def parse_action(text: str, player_count: int) -> PhhAction | None:
+    """Parse one PHH action; None for a no-op (empty, or only a `# commentary`)."""
+    words = text.split("#", 1)[0].split()
+    if not words:
+        return None
+    shown = " ".join(words)
+    if words[0] == "d":
+        if len(words) == 3 and words[1] == "db":
+            return PhhAction(text=shown, verb="db", cards=_cards(words[2]))
+        if len(words) == 4 and words[1] == "dh":
+            player = _player(words[2], player_count)
+            return PhhAction(text=shown, verb="dh", player=player, cards=_cards(words[3]))
+        raise PhhError("A dealer action is 'd dh pN CARDS' or 'd db CARDS'.", code="bad_action")
+    player = _player(words[0], player_count)
+    verb, args = (words[1], words[2:]) if len(words) > 1 else ("", [])
+    if verb in ("f", "cc") and not args:
+        return PhhAction(text=shown, verb=verb, player=player)
+    if verb == "cbr" and len(args) == 1:
+        match = _AMOUNT.fullmatch(args[0])
+        if match is None:
+            raise PhhError(
+                f"'{args[0]}' is not an amount: this engine counts whole chips.", code="bad_action"
+            )
+        return PhhAction(text=shown, verb="cbr", player=player, amount=int(match.group(1)))
+    if verb == "sm" and len(args) <= 1:
+        cards: tuple[Card | None, ...] | None = None
+        if args:
+            cards = () if args[0] == "-" else _cards(args[0])
+            if cards and len(cards) != 2:
+                raise PhhError("A hold'em hand shows its two hole cards.", code="bad_action")
+        return PhhAction(text=shown, verb="sm", player=player, cards=cards)
+    if verb in _UNSUPPORTED:
+        raise PhhError(
+            f"'{verb}' ({_UNSUPPORTED[verb]}) is not an action of Texas hold'em.",
+            code="unsupported_action",
+        )
+    raise PhhError(
+        "An action is 'pN f', 'pN cc', 'pN cbr AMOUNT', 'pN sm [CARDS|-]', 'd dh pN CARDS' or "
+        "'d db CARDS'.",
+        code="bad_action",
+    )
+
+
+def _player(word: str, count: int) -> int:
+    match = _PLAYER.fullmatch(word)
+    if match is None:
+        raise PhhError(f"'{word}' is not a player: write p1 to p{count}.", code="bad_action")
+    number = int(match.group(1))
+    if number > count:
+        raise PhhError(f"There is no {word} in a {count}-player hand.", code="bad_action")
+    return number - 1
+
+
+def _cards(word: str) -> tuple[Card | None, ...]:
+    try:
+        return parse_cards_unknown(word)
+    except CardError as error:
+        raise PhhError(error.message, code=error.code) from None
+
+
+# --- import ----------------------------------------------------------------------------------
+
+
+def default_rules(history: HandHistory) -> Rules:
+    """The rules a PHH hand is played under unless told otherwise: `casino_cash` with the
+    variant's betting structure."""
+    return make_rules("casino_cash", {"structure": history.structure})
+
+
+def history_to_setup(history: HandHistory, rules: Rules | None = None) -> HandSetup:
+    """The engine set-up for a PHH hand (players in PHH order; the last one has the button).
+
+    Each player's blind or straddle and ante come from the file (heads-up reversed, so p1 posts
+    the big blind). `min_bet` (NT, PT) is our big blind and minimum bet; FT's `small_bet` is our
+    small bet (the big bet is twice it) and stands for the big blind. Preflop action starts left
+    of the largest blind or straddle posted (the later player on a tie), as in pokerkit.
+    """
+    if rules is None:
+        rules = default_rules(history)
+    elif rules.structure != history.structure or rules.game != "holdem":
+        raise PhhError(
+            f"Variant {history.variant} is {history.structure} Texas hold'em; the rules given "
+            f"are {rules.structure} {rules.game}.",
+            code="rules_mismatch",
+        )
+    count = history.player_count
+    blinds = history.effective_blinds
+    antes = history.effective_antes
+    big = history.min_bet if history.min_bet is not None else history.small_bet
+    assert big is not None  # history_from_fields requires one of them
+    positive = [b for b in blinds if 0 < b <= big]
+    players = tuple(
+        PlayerSetup(
+            stack=history.starting_stacks[i],
+            seat=history.seats[i] if history.seats else i + 1,
+            name=history.players[i] if history.players else f"p{i + 1}",
+            blind=blinds[i],
+            ante=antes[i],
+        )
+        for i in range(count)
+    )
+    return HandSetup(
+        rules=rules,
+        players=players,
+        small_blind=min(positive, default=0),
+        big_blind=big,
+        small_bet=history.small_bet or big,
+        unit=_unit(history),
+        button_index=count - 1,
+        bring_in_index=phh_bring_in(blinds, antes, history.starting_stacks),
+    )
+
+
+def _unit(history: HandHistory) -> int:
+    unit: object = history.extra.get(UNIT_FIELD, 1)
+    if isinstance(unit, bool) or not isinstance(unit, int) or unit < 1:
+        raise PhhError(
+            f"The field '{UNIT_FIELD}' must be a positive whole number.", code="bad_field"
+        )
+    return unit
+
+
+def phh_bring_in(blinds: Sequence[int], antes: Sequence[int], stacks: Sequence[int]) -> int:
+    """The player preflop action starts after: the largest blind or straddle actually posted
+    (after the ante), the later player on a tie; the button when nobody posts a blind."""
+
+    def posted(i: int) -> int:
+        return min(blinds[i], max(0, stacks[i] - antes[i])) if blinds[i] > 0 else 0
+
+    return max(range(len(blinds)), key=lambda i: (posted(i), i))
+
+
+def apply_action(state: HandState, action: PhhAction) -> HandState:
+    """Apply one parsed PHH action with the engine (see the module docstring for the mapping)."""
+    player = action.player
+    if action.verb == "db":
+        assert action.cards is not None
+        return apply(state, deal_board(action.cards))
+    assert player is not None
+    if action.verb == "dh":
+        assert action.cards is not None
+        return apply(state, deal_hole(player, action.cards))
+    if action.verb == "f":
+        return apply(state, fold(player))
+    if action.verb == "cc":
+        owed = state.actor is not None and state.high > state.bets[state.actor]
+        return apply(state, call(player) if owed else check(player))
+    if action.verb == "cbr":
+        assert action.amount is not None
+        chosen = bet if state.high == 0 else raise_to
+        return apply(state, chosen(action.amount, player))
+    return _show_or_muck(state, player, action.cards)
+
+
+def _show_or_muck(
+    state: HandState, player: int, cards: tuple[Card | None, ...] | None
+) -> HandState:
+    if cards == ():
+        cards = state.holes[player] or (None, None)
+    if cards is not None:
+        _check_shown_cards(state, player, cards)
+    if _paid_at_showdown(state, player):
+        return state
+    if cards is None or any(c is None for c in cards):
+        return apply(state, muck(player))
+    return apply(state, show(player, cards))
+
+
+def _paid_at_showdown(state: HandState, player: int) -> bool:
+    """The pots were awarded at a showdown and this player, still in, had not shown or mucked."""
+    return (
+        state.phase == Phase.COMPLETE
+        and len(state.in_hand()) >= 2
+        and not state.folded[player]
+        and state.shown[player] is None
+        and not state.mucked[player]
+        and not state.claims[player]
+    )
+
+
+def _check_shown_cards(state: HandState, player: int, cards: tuple[Card | None, ...]) -> None:
+    known = state.holes[player]
+    if known is not None and any(
+        k is not None and c is not None and k != c for k, c in zip(known, cards, strict=True)
+    ):
+        raise RuleViolation(
+            f"Player {player + 1}'s shown cards differ from the cards dealt.", code="cards_conflict"
+        )
+    others = dataclasses.replace(state, holes=replace_at(state.holes, player, None))
+    check_cards_fit(state.setup.rules, cards, seen_cards(others))
+
+
+def replay(history: HandHistory, rules: Rules | None = None) -> HandState:
+    """Apply every action of the history, strictly, and return the state reached (which may be
+    mid-hand: see `verify`). Raises `ReplayError` for the first action that cannot be applied."""
+    state = start_hand(history_to_setup(history, rules))
+    for number, text in enumerate(history.actions, 1):
+        try:
+            action = parse_action(text, history.player_count)
+            if action is not None:
+                state = apply_action(state, action)
+        except EngineError as error:
+            shown = " ".join(text.split("#", 1)[0].split()) or text.strip()
+            raise ReplayError(
+                f"action {number} ({shown}): {error.detail}",
+                code=error.code,
+                number=number,
+                action=shown,
+            ) from None
+    return state
+
+
+def verify(history: HandHistory, rules: Rules | None = None) -> HandState:
+    """Replay the history and require a finished hand (every pot awarded) whose finishing stacks
+    match the file's `finishing_stacks` when it gives them."""
+    state = replay(history, rules)
+    if not state.is_over:
+        raise PhhError(
+            f"The history stops before the hand is over: {what_is_due(state)}.",
+            code="hand_incomplete",
+        )
+    stacks = list(state.stacks)
+    if history.finishing_stacks is not None and history.finishing_stacks != stacks:
+        raise PhhError(
+            f"The file's finishing stacks {history.finishing_stacks} differ from the replay's "
+            f"{stacks}.",
+            code="finishing_stacks_mismatch",
+        )
+    return state
+
+
+def what_is_due(state: HandState) -> str:
+    """What the hand waits for, in words with PHH player names."""
+    if state.phase == Phase.BETTING and state.actor is not None:
+        return f"p{state.actor + 1} is to act"
+    if state.phase == Phase.DEALING:
+        due = state.board_cards_due()
+        street = STREET_NAMES[state.street + 1]
+        return f"the {street} ({due} card{'s' if due > 1 else ''}) is to be dealt"
+    if state.phase == Phase.SHOWDOWN:
+        waiting = [
+            f"p{i + 1}"
+            for i in showdown_order(state)
+            if state.shown[i] is None and not state.mucked[i] and not state.claims[i]
+        ]
+        return f"{', '.join(waiting)} to show or muck"
+    return "the hand is over"
+
+
+def decision(state: HandState) -> dict[str, object]:
+    """The betting decision due now, as the CLI's `legal` prints it (raise-to totals, as PHH's
+    `cbr` uses them; None when no bet or raise is possible). Raises `PhhError` when no betting
+    decision is due: `hand_over`, `board_due` or `showdown_due`."""
+    legal = legal_actions(state)
+    if legal is None:
+        code = {Phase.DEALING: "board_due", Phase.SHOWDOWN: "showdown_due"}.get(
+            state.phase, "hand_over"
+        )
+        raise PhhError(f"No betting decision is due: {what_is_due(state)}.", code=code)
+    return {
+        "actor": f"p{legal.actor + 1}",
+        "can_fold": legal.can_fold,
+        "can_check": legal.can_check,
+        "call": legal.call,
+        "min_raise_to": legal.min_raise_to,
+        "max_raise_to": legal.max_raise_to,
+    }
+
+
+# --- export ----------------------------------------------------------------------------------
+
+
+def history_from_state(
+    state: HandState,
+    *,
+    players: Sequence[str] | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> HandHistory:
+    """The PHH history of a hand our engine played (finished or not).
+
+    Every player's hole cards are dealt first (`????` where unknown), then the log follows in
+    order. A show is written with its cards, a muck as a bare `sm`. Raises `PhhError`
+    (`not_representable`) for what PHH cannot say: dead posts, a kill, a board claim, a misdeal,
+    or a preflop order PHH would not derive from the blinds; `unsupported_variant` for Texas 6+.
+    """
+    setup = state.setup
+    rules = setup.rules
+    if rules.game != "holdem":
+        raise PhhError(
+            "Texas 6+ has no PHH variant here (PHH's NS ranks hands differently).",
+            code="unsupported_variant",
+        )
+    count = setup.player_count
+    stacks = [p.stack for p in setup.players]
+    blinds = [p.blind for p in setup.players]
+    antes = [p.ante for p in setup.players]
+    if any(p.dead for p in setup.players):
+        raise PhhError("PHH has no dead posts (missed blinds).", code="not_representable")
+    if phh_bring_in(blinds, antes, stacks) != setup.bring_in_index:
+        raise PhhError(
+            "PHH starts preflop action left of the largest blind; this hand started elsewhere.",
+            code="not_representable",
+        )
+    variant = CODES[rules.structure]
+    history = HandHistory(
+        variant=variant,
+        antes=_heads_up_file_order(antes),
+        blinds_or_straddles=_heads_up_file_order(blinds),
+        starting_stacks=stacks,
+        actions=_export_actions(state),
+    )
+    if variant == "FT":
+        history.small_bet = setup.small_bet
+        history.big_bet = 2 * setup.small_bet
+    else:
+        history.min_bet = setup.big_blind
+    if any(antes) and len(set(antes)) == 1:
+        history.ante_trimming_status = True  # antes count in the pot layers, as in RULES.md 6
+    names = [p.name for p in setup.players]
+    if players is not None:
+        history.players = list(players)
+    elif all(names) and names != [f"p{i + 1}" for i in range(count)]:
+        history.players = names
+    if all(p.seat > 0 for p in setup.players):
+        history.seats = [p.seat for p in setup.players]
+    if state.is_over:
+        history.finishing_stacks = list(state.stacks)
+    if setup.unit != 1:
+        history.extra[UNIT_FIELD] = setup.unit
+    history.extra.update(extra or {})
+    return history
+
+
+def state_to_phh(
+    state: HandState,
+    *,
+    players: Sequence[str] | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> str:
+    """The PHH text of a hand our engine played (see `history_from_state`)."""
+    return dumps_phh(history_from_state(state, players=players, extra=extra))
+
+
+def _heads_up_file_order(values: list[int]) -> list[int]:
+    return list(reversed(values)) if len(values) == 2 else values
+
+
+def _export_actions(state: HandState) -> list[str]:
+    setup = state.setup
+    holes: list[tuple[Card | None, ...]] = [p.hole or (None, None) for p in setup.players]
+    for action in state.log:
+        if action.kind == Kind.DEAL_HOLE and action.player is not None:
+            known = holes[action.player]
+            holes[action.player] = tuple(
+                new if new is not None else old
+                for old, new in zip(known, action.cards, strict=True)
+            )
+    lines = [f"d dh p{i + 1} {format_cards(hole, sep='')}" for i, hole in enumerate(holes)]
+    current = start_hand(
+        dataclasses.replace(
+            setup, players=tuple(dataclasses.replace(p, hole=None) for p in setup.players)
+        )
+    )
+    for i, hole in enumerate(holes):
+        current = apply(current, deal_hole(i, hole))
+    for action in state.log:
+        if action.kind == Kind.DEAL_HOLE:
+            continue
+        text = _action_text(current, action)
+        current = apply(current, action)
+        if action.kind == Kind.SHOW:
+            assert action.player is not None
+            shown = current.shown[action.player]
+            assert shown is not None
+            text = f"p{action.player + 1} sm {format_cards(shown, sep='')}"
+        lines.append(text)
+    return lines
+
+
+def _action_text(state: HandState, action: Action) -> str:
+    kind = action.kind
+    if kind == Kind.DEAL_BOARD:
+        return f"d db {format_cards(action.cards, sep='')}"
+    player = action.player if action.player is not None else state.actor
+    if player is None:
+        raise PhhError(f"The action '{action}' has no player.", code="not_representable")
+    name = f"p{player + 1}"
+    if kind == Kind.FOLD:
+        return f"{name} f"
+    if kind in (Kind.CHECK, Kind.CALL):
+        return f"{name} cc"
+    if kind in (Kind.BET, Kind.RAISE):
+        return f"{name} cbr {action.amount}"
+    if kind == Kind.ALL_IN:
+        total = state.bets[player] + state.stacks[player]
+        return f"{name} cc" if total <= state.high else f"{name} cbr {total}"
+    if kind == Kind.MUCK:
+        return f"{name} sm"
+    if kind == Kind.SHOW:
+        return f"{name} sm"  # the cards are filled in once the show is applied
+    raise PhhError(
+        f"PHH has no action for '{kind.value}' (a dead hand, a board claim or a misdeal).",
+        code="not_representable",
+    )
