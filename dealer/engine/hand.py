@@ -19,9 +19,12 @@ from dealer.engine.state import STREET_NAMES, HandState, Phase, evolve, replace_
 def start_hand(setup: HandSetup) -> HandState:
     """Post the forced bets and open preflop betting (RULES.md section 3).
 
-    Antes go in first and are counted in the pot layers; with `bb_ante` the big blind's own blind
-    comes before its ante (T). A live blind is posted at its nominal size, or all-in for less; the
-    bet to match stays the full blind (`short_blind=allin_post`, R). Dead posts go to the middle.
+    When every player antes the same, the antes go in first and count in the pot layers (RULES.md
+    6.1). An ante asked of only some players, such as the big-blind ante (`bb_ante`, T), is paid
+    after that player's blind and is dead money in the main pot: it is paid for the table, so it
+    must not keep a caller out of the main pot. A live blind is posted at its nominal size, or
+    all-in for less; the bet to match stays the full blind (`short_blind=allin_post`, R). Dead
+    posts go to the middle.
     """
     players = setup.players
     count = len(players)
@@ -30,9 +33,9 @@ def start_hand(setup: HandSetup) -> HandState:
     contributed = [0] * count
     dead = 0
     shortfall = 0
-    blind_first = setup.rules.bb_ante
+    table_ante = setup.rules.bb_ante or len({p.ante for p in players}) > 1
     for i, player in enumerate(players):
-        if not blind_first:
+        if not table_ante:
             ante = min(player.ante, stacks[i])
             stacks[i] -= ante
             contributed[i] += ante
@@ -41,10 +44,10 @@ def start_hand(setup: HandSetup) -> HandState:
         bets[i] = posted
         contributed[i] += posted
         shortfall += player.blind - posted
-        if blind_first:
+        if table_ante:
             ante = min(player.ante, stacks[i])
             stacks[i] -= ante
-            contributed[i] += ante
+            dead += ante
         paid_dead = min(player.dead, stacks[i])
         stacks[i] -= paid_dead
         dead += paid_dead

@@ -942,16 +942,14 @@ def test_big_blind_ante_call_keeps_the_ante_in_the_pot_in_the_engine():
     setup = deal_setup(rules, Stakes(small_blind=25, big_blind=50, ante=50), [1000] * 3)
     state = play(start_hand(setup), raise_to(150), fold(), call())
     assert state.phase == Phase.DEALING
-    assert state.contributed == (25, 200, 150)
+    assert state.contributed == (25, 150, 150)
+    assert state.dead == 50
     assert state.stacks == (975, 800, 850)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open question: pot layers count a big-blind ante (RULES.md 6.1), so a caller who "
-    "matched every bet of an all-in big blind is not eligible for the main pot",
-)
-def test_all_in_big_blind_with_an_ante_can_lose_the_main_pot_to_a_caller():
+def test_t_big_blind_ante_is_dead_money_so_a_caller_can_win_the_main_pot():
+    """The big-blind ante is paid for the table: it joins the main pot as dead money and does not
+    count in the all-in big blind's layer (a caller who matched every bet contests the main pot)."""
     text = """
 variant = "NT"
 antes = [0, 50, 0]

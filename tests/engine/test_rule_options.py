@@ -292,10 +292,11 @@ def test_s2_antes_are_dead_and_counted_in_the_pot_layers() -> None:
     assert legal_actions(state).call == 10  # type: ignore[union-attr]
 
 
-def test_t_big_blind_ante_paid_by_the_big_blind_after_its_blind() -> None:
+def test_t_big_blind_ante_paid_after_the_blind_as_dead_money() -> None:
     state = hand([100, 15, 100], ante=10, bb_ante=True, profile="tda_tournament")
     assert state.bets[1] == 10
-    assert state.contributed[1] == 15
+    assert state.contributed[1] == 10
+    assert state.dead == 5
     assert state.stacks[1] == 0
 
 
