@@ -4,6 +4,8 @@ overtime on the last level, restart safety, announcement scheduling, schedule va
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 
@@ -515,3 +517,12 @@ def test_states_are_immutable_values() -> None:
     assert replace(state, level_index=1) != state
     with pytest.raises(AttributeError):
         state.level_index = 3  # type: ignore[misc]
+
+
+# --- purity ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", ["tournaments.clock", "tournaments.payouts", "tournaments.icm"])
+def test_floor_module_is_pure_python_without_django(module: str) -> None:
+    check = f"import sys, {module}; sys.exit('django' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", check], check=False).returncode == 0
