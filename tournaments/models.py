@@ -1,4 +1,276 @@
-"""Tournament floor models (Tournament, BlindSchedule, Level, Player, Entry, Table, Seat, ...).
+"""The tournament floor: schedules, tournaments, players and entries, tables and seats, audit log.
 
-None yet: they come with the floor issues.
+Models hold fields, constraints and small derived properties only; every write goes through
+`tournaments.services`. Chips are integers, money is Decimal.
 """
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class BlindSchedule(models.Model):
+    """A reusable template of levels. A tournament copies it, so editing never changes an event."""
+
+    name = models.CharField(max_length=120, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LevelFields(models.Model):
+    """What a level is, shared by schedule templates and a tournament's own copy."""
+
+    order = models.PositiveIntegerField()
+    small_blind = models.PositiveIntegerField(default=0)
+    big_blind = models.PositiveIntegerField(default=0)
+    ante = models.PositiveIntegerField(default=0)
+    bb_ante = models.BooleanField(default=False)
+    duration = models.PositiveIntegerField(help_text="seconds")
+    is_break = models.BooleanField(default=False)
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["order"]
+
+
+class BlindLevel(LevelFields):
+    schedule = models.ForeignKey(BlindSchedule, on_delete=models.CASCADE, related_name="levels")
+
+    class Meta(LevelFields.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["schedule", "order"], name="unique_schedule_level"),
+            models.CheckConstraint(condition=Q(duration__gt=0), name="schedule_level_duration"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.schedule} #{self.order}"
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned"
+        REGISTERING = "registering"
+        RUNNING = "running"
+        PAUSED = "paused"
+        FINISHED = "finished"
+
+    class Game(models.TextChoices):
+        HOLDEM = "holdem", "Texas Hold'em"
+        SIXPLUS = "sixplus", "Texas 6+"
+
+    class Structure(models.TextChoices):
+        NO_LIMIT = "no_limit", "No limit"
+        POT_LIMIT = "pot_limit", "Pot limit"
+        FIXED_LIMIT = "fixed_limit", "Fixed limit"
+
+    name = models.CharField(max_length=120)
+    game = models.CharField(max_length=10, choices=Game.choices, default=Game.HOLDEM)
+    structure = models.CharField(
+        max_length=12, choices=Structure.choices, default=Structure.NO_LIMIT
+    )
+    rule_profile = models.CharField(max_length=30, default="tda_tournament")
+    rule_overrides = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PLANNED)
+    buy_in = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
+    fee = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
+    starting_stack = models.PositiveIntegerField(default=10000)
+    seats_per_table = models.PositiveSmallIntegerField(default=9)
+    late_registration_level = models.PositiveSmallIntegerField(
+        default=0, help_text="late registration is open until the end of this level (0: none)"
+    )
+    max_entries_per_player = models.PositiveSmallIntegerField(
+        default=1, help_text="1: no re-entry; 2: one re-entry; and so on"
+    )
+    rebuy_price = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
+    rebuy_chips = models.PositiveIntegerField(default=0)
+    rebuy_until_level = models.PositiveSmallIntegerField(default=0)
+    addon_price = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
+    addon_chips = models.PositiveIntegerField(default=0)
+    guarantee = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal("0"))
+    payout_percentages = models.JSONField(
+        default=list, blank=True, help_text="percent per place, summing to 100; empty: standard"
+    )
+    payout_unit = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("1"))
+    icm_enabled = models.BooleanField(default=True)
+    hand_for_hand = models.BooleanField(default=False)
+    break_order = models.JSONField(default=list, blank=True)
+    # The clock, as timestamps (DESIGN.md): the level in force with its end, or its remaining time.
+    clock_level = models.PositiveSmallIntegerField(default=0)
+    clock_ends_at = models.DateTimeField(null=True, blank=True)
+    clock_remaining = models.PositiveIntegerField(null=True, blank=True)
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seats_per_table__gte=2, seats_per_table__lte=10),
+                name="tournament_seats_per_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(starting_stack__gt=0), name="tournament_starting_stack"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TournamentLevel(LevelFields):
+    """The tournament's own copy of its schedule."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="levels")
+
+    class Meta(LevelFields.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "order"], name="unique_tournament_level"),
+            models.CheckConstraint(condition=Q(duration__gt=0), name="tournament_level_duration"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} #{self.order}"
+
+
+class Player(models.Model):
+    """A person who plays. Only the name is public; nothing else personal is stored."""
+
+    name = models.CharField(max_length=80, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Table(models.Model):
+    """A physical table of a tournament (cash tables will reuse it)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="tables", null=True, blank=True
+    )
+    number = models.PositiveIntegerField()
+    seat_count = models.PositiveSmallIntegerField(default=9)
+    button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    small_blind_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the seat that posted the small blind in the last hand"
+    )
+    big_blind_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the seat that posted the big blind in the last hand"
+    )
+    is_broken = models.BooleanField(default=False)
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="dealer_tables",
+    )
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_table_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+
+class Entry(models.Model):
+    """One buy-in of a player in a tournament: a re-entry is a new entry."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        BUSTED = "busted"
+        UNREGISTERED = "unregistered"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveSmallIntegerField(default=1, help_text="1 = first entry")
+    status = models.CharField(max_length=14, choices=Status.choices, default=Status.ACTIVE)
+    chips = models.PositiveIntegerField(default=0)
+    table = models.ForeignKey(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="entries"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    rebuys = models.PositiveSmallIntegerField(default=0)
+    addon = models.BooleanField(default=False)
+    late = models.BooleanField(default=False)
+    busted_at = models.DateTimeField(null=True, blank=True)
+    bust_stack = models.PositiveIntegerField(
+        null=True, blank=True, help_text="stack at the start of the hand the entry busted on"
+    )
+    bust_group = models.PositiveIntegerField(
+        null=True, blank=True, help_text="entries busted together (same hand) share a group"
+    )
+    finishing_place = models.PositiveIntegerField(null=True, blank=True)
+    prize = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "player__name", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=Q(status="active"),
+                name="one_active_entry_per_player",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "player", "number"], name="unique_entry_number"
+            ),
+            models.UniqueConstraint(
+                fields=["table", "seat"], condition=Q(status="active"), name="one_entry_per_seat"
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "status", "-chips"], name="entry_standings")]
+
+    def __str__(self) -> str:
+        return f"{self.player.name} #{self.number}" if self.number > 1 else self.player.name
+
+
+class ButtonDraw(models.Model):
+    """The high-card draw for a table's first button, with the cards dealt (RULES.md 2)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="button_draws")
+    seats = models.JSONField(help_text="seat numbers in the order the cards were dealt")
+    cards = models.CharField(max_length=40, help_text="one card per seat, in deal order")
+    tiebreak = models.CharField(max_length=12)
+    winner_seat = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.table}: button to seat {self.winner_seat}"
+
+
+class AuditEvent(models.Model):
+    """Every director action: who, what, when, and the details to reconstruct it."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_events"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    action = models.CharField(max_length=60)
+    detail = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%H:%M:%S} {self.action}"

@@ -1,0 +1,166 @@
+"""Read-only views of a tournament: standings, payouts, seat lookup, the clock summary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, Q, Sum
+
+from tournaments import icm
+from tournaments.models import Entry, Tournament
+from tournaments.services.busts import prize_table
+from tournaments.services.clocks import clock_view
+from tournaments.services.errors import FloorError, from_value_error
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StandingRow:
+    rank: int
+    entry_id: int
+    name: str
+    chips: int
+    table: int | None
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Standings:
+    players_left: int
+    entries: int
+    total_chips: int
+    average_stack: int
+    places_paid: int
+    next_payout: Decimal | None  # what the next player out receives
+    prize_pool: Decimal
+    rows: tuple[StandingRow, ...]
+
+
+def tournament_list(*, public: bool = False) -> Any:
+    queryset = Tournament.objects.all()
+    if public:
+        queryset = queryset.exclude(status=Tournament.Status.PLANNED)
+    return queryset.annotate(
+        players_left=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE))
+    )
+
+
+def tournament_standings(tournament: Tournament, *, limit: int | None = None) -> Standings:
+    """Rank by chips (two queries: totals, then the rows in chip order)."""
+    active = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
+    totals = Entry.objects.filter(tournament=tournament).aggregate(
+        left=Count("pk", filter=Q(status=Entry.Status.ACTIVE)),
+        entries=Count("pk", filter=~Q(status=Entry.Status.UNREGISTERED)),
+        chips=Sum("chips", filter=Q(status=Entry.Status.ACTIVE)),
+    )
+    rows_qs = active.order_by("-chips", "pk").values_list(
+        "pk", "player__name", "chips", "table__number", "seat"
+    )
+    if limit is not None:
+        rows_qs = rows_qs[:limit]
+    rows = tuple(
+        StandingRow(rank=i + 1, entry_id=pk, name=name, chips=chips, table=table, seat=seat)
+        for i, (pk, name, chips, table, seat) in enumerate(rows_qs)
+    )
+    prizes = prize_table(tournament) if totals["entries"] else ()
+    left = totals["left"] or 0
+    paid = len(prizes)
+    next_payout = prizes[left - 1] if 0 < left <= paid else None
+    chips = totals["chips"] or 0
+    return Standings(
+        players_left=left,
+        entries=totals["entries"],
+        total_chips=chips,
+        average_stack=chips // left if left else 0,
+        places_paid=paid,
+        next_payout=next_payout,
+        prize_pool=sum(prizes, Decimal(0)),
+        rows=rows,
+    )
+
+
+def tournament_payouts(tournament: Tournament) -> list[dict[str, Any]]:
+    """Each paid place with its prize and, once decided, who finished there."""
+    prizes = prize_table(tournament)
+    finished: dict[int | None, list[dict[str, Any]]] = {}
+    for place, name, prize in Entry.objects.filter(
+        tournament=tournament, finishing_place__isnull=False
+    ).values_list("finishing_place", "player__name", "prize"):
+        finished.setdefault(place, []).append({"name": name, "prize": prize})
+    return [
+        {"place": i + 1, "prize": prize, "players": finished.get(i + 1, [])}
+        for i, prize in enumerate(prizes)
+    ]
+
+
+def tournament_icm(tournament: Tournament) -> list[dict[str, Any]]:
+    """An ICM deal (Malmuth-Harville) for the players left, at most 10."""
+    if not tournament.icm_enabled:
+        raise FloorError(
+            "icm_disabled", "The ICM deal calculator is switched off for this tournament."
+        )
+    standings = tournament_standings(tournament)
+    prizes = prize_table(tournament)
+    stacks = [row.chips for row in standings.rows]
+    try:
+        equities = icm.icm_equities(stacks, prizes[: len(stacks)])
+        chop = icm.chip_chop(stacks, prizes[: len(stacks)])
+    except ValueError as error:
+        raise from_value_error(error, status=409) from error
+    return [
+        {"name": row.name, "chips": row.chips, "icm": eq, "chip_chop": ch}
+        for row, eq, ch in zip(standings.rows, equities, chop, strict=True)
+    ]
+
+
+def seat_lookup(tournament: Tournament, query: str) -> list[dict[str, Any]]:
+    """Players whose name contains the query, with their table and seat (public)."""
+    query = " ".join(query.split())
+    if len(query) < 2:
+        return []
+    return [
+        {"name": name, "table": table, "seat": seat, "status": status}
+        for name, table, seat, status in Entry.objects.filter(
+            tournament=tournament, player__name__icontains=query
+        )
+        .exclude(status=Entry.Status.UNREGISTERED)
+        .order_by("player__name", "-number")
+        .values_list("player__name", "table__number", "seat", "status")[:20]
+    ]
+
+
+def clock_summary(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    """What the big-screen clock shows: level, time left, next level, players, prize pool."""
+    view = clock_view(tournament, now)
+    standings = tournament_standings(tournament, limit=0)
+
+    def level(lv: Any) -> dict[str, Any] | None:
+        if lv is None:
+            return None
+        return {
+            "small_blind": lv.small_blind,
+            "big_blind": lv.big_blind,
+            "ante": lv.ante,
+            "bb_ante": lv.bb_ante,
+            "is_break": lv.is_break,
+            "note": lv.note,
+            "minutes": lv.duration // 60,
+        }
+
+    return {
+        "tournament": tournament.name,
+        "status": view.status.value,
+        "label": view.label,
+        "level": level(view.level),
+        "next_level": level(view.next_level),
+        "seconds_left": view.seconds_left,
+        "overtime_seconds": view.overtime_seconds,
+        "running": view.status.value == "running",
+        "players_left": standings.players_left,
+        "entries": standings.entries,
+        "average_stack": standings.average_stack,
+        "prize_pool": str(standings.prize_pool),
+        "places_paid": standings.places_paid,
+    }

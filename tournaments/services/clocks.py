@@ -1,0 +1,169 @@
+"""The tournament clock: start, pause, resume, set level, add or remove time, announcements.
+
+The clock is stored as timestamps (DESIGN.md) and derived on read by `tournaments.clock`. Each
+change schedules a level-change announcement at the level's end, after the transaction commits;
+the task carries the level it expects, so a stale or repeated task does nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import clock
+from tournaments.models import Tournament
+from tournaments.services.audit import audit_record
+from tournaments.services.entries import clock_state, lock_tournament
+from tournaments.services.errors import FloorError, from_value_error
+from tournaments.services.events import levels_as_clock
+
+
+def tournament_levels(tournament: Tournament) -> tuple[clock.Level, ...]:
+    return levels_as_clock(tournament.levels.all())
+
+
+def clock_view(tournament: Tournament, now: datetime) -> clock.ClockView:
+    """What the clock shows now (read-only; nothing needs to have been stored)."""
+    return clock.view(clock_state(tournament), tournament_levels(tournament), now)
+
+
+def _store(tournament: Tournament, state: clock.ClockState) -> None:
+    tournament.clock_level = state.level_index
+    tournament.clock_ends_at = state.ends_at
+    tournament.clock_remaining = state.remaining
+    tournament.clock_started_at = state.started_at
+    tournament.save(
+        update_fields=[
+            "clock_level",
+            "clock_ends_at",
+            "clock_remaining",
+            "clock_started_at",
+            "status",
+            "updated_at",
+        ]
+    )
+
+
+def _schedule_announcement(
+    tournament: Tournament, levels: tuple[clock.Level, ...], state: clock.ClockState, now: datetime
+) -> None:
+    change = clock.next_change_at(state, levels, now)
+    if change is None or settings.CELERY_TASK_ALWAYS_EAGER:
+        # In-process tasks cannot wait for a time: the clock is derived on read anyway.
+        return
+    index, when = change
+    from tournaments.tasks import clock_announce_level_task
+
+    pk = tournament.pk
+    transaction.on_commit(lambda: clock_announce_level_task.apply_async(args=(pk, index), eta=when))
+
+
+def _operate(
+    tournament: Tournament, action: str, now: datetime, actor: Any, operation: Any, **detail: Any
+) -> Tournament:
+    tournament = lock_tournament(tournament)
+    levels = tournament_levels(tournament)
+    try:
+        state = operation(clock_state(tournament), levels)
+    except clock.ClockError as error:
+        raise from_value_error(error, status=409) from error
+    if state.ends_at is not None:
+        tournament.status = Tournament.Status.RUNNING
+    elif state.remaining is not None:
+        tournament.status = Tournament.Status.PAUSED
+    _store(tournament, state)
+    audit_record(
+        tournament=tournament, actor=actor, action=action, level=state.level_index, **detail
+    )
+    _schedule_announcement(tournament, levels, state, now)
+    return tournament
+
+
+@transaction.atomic
+def clock_start(*, tournament: Tournament, now: datetime, actor: Any = None) -> Tournament:
+    """Start the tournament: seats must be drawn first."""
+    locked = lock_tournament(tournament)
+    if locked.status not in (Tournament.Status.PLANNED, Tournament.Status.REGISTERING):
+        raise FloorError("already_started", "The clock has already been started.")
+    if not locked.tables.exists():
+        raise FloorError("seats_not_drawn", "Draw the seats before starting the clock.")
+    return _operate(locked, "clock_start", now, actor, lambda s, lv: clock.start(lv, now))
+
+
+@transaction.atomic
+def clock_pause(*, tournament: Tournament, now: datetime, actor: Any = None) -> Tournament:
+    return _operate(tournament, "clock_pause", now, actor, lambda s, lv: clock.pause(s, lv, now))
+
+
+@transaction.atomic
+def clock_resume(*, tournament: Tournament, now: datetime, actor: Any = None) -> Tournament:
+    return _operate(tournament, "clock_resume", now, actor, lambda s, lv: clock.resume(s, lv, now))
+
+
+@transaction.atomic
+def clock_set_level(
+    *, tournament: Tournament, index: int, now: datetime, actor: Any = None
+) -> Tournament:
+    return _operate(
+        tournament,
+        "clock_set_level",
+        now,
+        actor,
+        lambda s, lv: clock.set_level(s, lv, index, now),
+        to=index,
+    )
+
+
+@transaction.atomic
+def clock_add_time(
+    *, tournament: Tournament, seconds: int, now: datetime, actor: Any = None
+) -> Tournament:
+    """Add time (positive) or remove it (negative) from the level on the clock."""
+    return _operate(
+        tournament,
+        "clock_add_time",
+        now,
+        actor,
+        lambda s, lv: clock.add_time(s, lv, seconds, now),
+        seconds=seconds,
+    )
+
+
+@transaction.atomic
+def clock_announce_level(
+    *, tournament_id: int, expected_index: int, now: datetime | None = None
+) -> bool:
+    """Record a level change at its end time. Does nothing (and returns False) when the clock no
+    longer agrees with the expected level or the change was already recorded."""
+    now = now or timezone.now()
+    try:
+        tournament = lock_tournament(tournament_id)
+    except FloorError:
+        return False
+    if tournament.status != Tournament.Status.RUNNING:
+        return False
+    levels = tournament_levels(tournament)
+    state = clock_state(tournament)
+    if state.level_index == expected_index:
+        return False  # already recorded by an earlier run
+    if not clock.change_is_due(state, levels, expected_index, now):
+        change = clock.next_change_at(state, levels, now)
+        if change is not None and change[0] == expected_index:
+            _schedule_announcement(tournament, levels, state, now)  # woke up early
+        return False
+    normal = clock.normalize(state, levels, now)
+    _store(tournament, normal)
+    view = clock.view(normal, levels, now)
+    audit_record(
+        tournament=tournament,
+        actor=None,
+        action="level_change",
+        level=normal.level_index,
+        label=view.label,
+    )
+    _schedule_announcement(tournament, levels, normal, now)
+    return True

@@ -1,0 +1,250 @@
+"""Registration desk: register, late register, re-enter, rebuy, add-on, unregister, chip counts."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+from tournaments import clock, seating
+from tournaments.models import Entry, Player, Table, Tournament
+from tournaments.services.audit import audit_record
+from tournaments.services.errors import FloorError
+from tournaments.services.events import levels_as_clock
+
+OPEN_STATUSES = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING, Tournament.Status.PAUSED)
+
+
+def lock_tournament(tournament: Tournament | int) -> Tournament:
+    """Load the tournament row locked for this transaction: floor writes are serialized on it."""
+    pk = tournament if isinstance(tournament, int) else tournament.pk
+    try:
+        return Tournament.objects.select_for_update().get(pk=pk)
+    except Tournament.DoesNotExist as error:
+        raise FloorError("not_found", "There is no such tournament.", status=404) from error
+
+
+def playing_levels_done(tournament: Tournament, now: Any) -> int:
+    """The playing level now on the clock (1-based), counting a break as the level before it."""
+    levels = levels_as_clock(tournament.levels.all())
+    state = clock_state(tournament)
+    index = clock.normalize(state, levels, now).level_index if state.started_at else 0
+    return sum(1 for level in levels[: index + 1] if not level.is_break)
+
+
+def clock_state(tournament: Tournament) -> clock.ClockState:
+    return clock.ClockState(
+        level_index=tournament.clock_level,
+        ends_at=tournament.clock_ends_at,
+        remaining=tournament.clock_remaining,
+        started_at=tournament.clock_started_at,
+    )
+
+
+def registration_open(tournament: Tournament, now: Any) -> bool:
+    """Registration is open before the start, then until the end of the late-registration level
+    (and the break right after it)."""
+    if tournament.status == Tournament.Status.REGISTERING:
+        return True
+    if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
+        return False
+    return playing_levels_done(tournament, now) <= tournament.late_registration_level
+
+
+@transaction.atomic
+def entry_register(
+    *,
+    tournament: Tournament,
+    player_name: str,
+    now: Any,
+    actor: Any = None,
+    rng: random.Random | None = None,
+) -> Entry:
+    """Register a player (or re-enter a busted one). Once seats are drawn, a late entry takes a
+    random open seat at one of the shortest tables (T 8-A)."""
+    tournament = lock_tournament(tournament)
+    name = " ".join(player_name.split())
+    if not name:
+        raise FloorError("name_required", "Enter the player's name.", status=400)
+    if not registration_open(tournament, now):
+        raise FloorError("registration_closed", "Registration is closed for this tournament.")
+    player = Player.objects.filter(name__iexact=name).first() or Player.objects.create(name=name)
+    entries = tournament.entries.filter(player=player)
+    active = entries.filter(status=Entry.Status.ACTIVE).select_related("table").first()
+    if active is not None:
+        where = f" (table {active.table.number} seat {active.seat})" if active.table else ""
+        raise FloorError(
+            "duplicate_registration",
+            f"{player.name} is already registered in this tournament{where}.",
+        )
+    count = entries.exclude(status=Entry.Status.UNREGISTERED).count()
+    if count >= tournament.max_entries_per_player:
+        raise FloorError(
+            "no_reentry",
+            f"{player.name} has used every entry this tournament "
+            f"allows ({tournament.max_entries_per_player}).",
+        )
+    number = (entries.aggregate(n=Max("number"))["n"] or 0) + 1
+    entry = Entry(
+        tournament=tournament,
+        player=player,
+        number=number,
+        chips=tournament.starting_stack,
+        late=tournament.status != Tournament.Status.REGISTERING,
+    )
+    if tournament.tables.filter(is_broken=False).exists():
+        table, seat = _late_seat(tournament, rng or random.Random())
+        entry.table, entry.seat = table, seat
+    try:
+        with transaction.atomic():
+            entry.save()
+    except IntegrityError as error:
+        raise FloorError(
+            "duplicate_registration", f"{player.name} is already registered in this tournament."
+        ) from error
+    audit_record(
+        tournament=tournament,
+        actor=actor,
+        action="entry_register",
+        player=player.name,
+        entry=entry.pk,
+        number=number,
+        late=entry.late,
+        table=entry.table.number if entry.table else None,
+        seat=entry.seat,
+    )
+    return entry
+
+
+def _late_seat(tournament: Tournament, rng: random.Random) -> tuple[Table, int]:
+    tables = {t.number: t for t in tournament.tables.filter(is_broken=False)}
+    taken: dict[int, set[int]] = {number: set() for number in tables}
+    for number, seat in Entry.objects.filter(
+        tournament=tournament, status=Entry.Status.ACTIVE, table__isnull=False
+    ).values_list("table__number", "seat"):
+        if seat is not None:
+            taken.setdefault(number, set()).add(seat)
+    open_seats = [
+        seating.SeatRef(table=n, seat=s)
+        for n, t in tables.items()
+        for s in range(1, t.seat_count + 1)
+        if s not in taken[n]
+    ]
+    if not open_seats:
+        raise FloorError("no_open_seat", "Every seat is taken: open another table first.")
+    counts = {n: len(seats) for n, seats in taken.items()}
+    choice = seating.late_seat(open_seats, counts, rng)
+    return tables[choice.table], choice.seat
+
+
+def _active_entry(entry: Entry | int) -> Entry:
+    pk = entry if isinstance(entry, int) else entry.pk
+    try:
+        found = Entry.objects.select_related("tournament", "player").get(pk=pk)
+    except Entry.DoesNotExist as error:
+        raise FloorError("not_found", "There is no such entry.", status=404) from error
+    lock_tournament(found.tournament)
+    found.refresh_from_db()
+    if found.status != Entry.Status.ACTIVE:
+        raise FloorError(
+            "entry_not_active", f"{found.player.name} is not playing ({found.status})."
+        )
+    return found
+
+
+@transaction.atomic
+def entry_unregister(*, entry: Entry | int, actor: Any = None) -> Entry:
+    """Before the start a player may unregister; the entry is kept, marked unregistered."""
+    entry = _active_entry(entry)
+    if entry.tournament.status not in (Tournament.Status.PLANNED, Tournament.Status.REGISTERING):
+        raise FloorError(
+            "tournament_started",
+            "Players can only unregister before the start; bust them out instead.",
+        )
+    entry.status = Entry.Status.UNREGISTERED
+    entry.table, entry.seat = None, None
+    entry.save()
+    audit_record(
+        tournament=entry.tournament,
+        actor=actor,
+        action="entry_unregister",
+        player=entry.player.name,
+        entry=entry.pk,
+    )
+    return entry
+
+
+@transaction.atomic
+def entry_rebuy(*, entry: Entry | int, now: Any, actor: Any = None) -> Entry:
+    """A rebuy adds the rebuy chips, during the rebuy period, to a stack at or below the start."""
+    entry = _active_entry(entry)
+    tournament = entry.tournament
+    if not tournament.rebuy_chips:
+        raise FloorError("no_rebuys", "This tournament has no rebuys.")
+    if playing_levels_done(tournament, now) > tournament.rebuy_until_level:
+        raise FloorError("rebuys_closed", "The rebuy period is over.")
+    if entry.chips > tournament.starting_stack:
+        raise FloorError(
+            "rebuy_not_allowed",
+            f"{entry.player.name} has {entry.chips} chips, more "
+            f"than the starting stack ({tournament.starting_stack}): no rebuy yet.",
+        )
+    entry.chips += tournament.rebuy_chips
+    entry.rebuys += 1
+    entry.save(update_fields=["chips", "rebuys"])
+    audit_record(
+        tournament=tournament,
+        actor=actor,
+        action="entry_rebuy",
+        player=entry.player.name,
+        entry=entry.pk,
+        rebuys=entry.rebuys,
+    )
+    return entry
+
+
+@transaction.atomic
+def entry_addon(*, entry: Entry | int, actor: Any = None) -> Entry:
+    """One add-on per entry, once the tournament is under way."""
+    entry = _active_entry(entry)
+    tournament = entry.tournament
+    if not tournament.addon_chips:
+        raise FloorError("no_addon", "This tournament has no add-on.")
+    if entry.addon:
+        raise FloorError("addon_taken", f"{entry.player.name} already took the add-on.")
+    entry.chips += tournament.addon_chips
+    entry.addon = True
+    entry.save(update_fields=["chips", "addon"])
+    audit_record(
+        tournament=tournament,
+        actor=actor,
+        action="entry_addon",
+        player=entry.player.name,
+        entry=entry.pk,
+    )
+    return entry
+
+
+@transaction.atomic
+def entry_set_chips(*, entry: Entry | int, chips: int, actor: Any = None) -> Entry:
+    """A chip count from the floor (the dealer app writes stacks after each hand)."""
+    if chips < 1:
+        raise FloorError(
+            "bad_chips", "A playing entry has at least one chip: record a bust instead.", status=400
+        )
+    entry = _active_entry(entry)
+    before = entry.chips
+    entry.chips = chips
+    entry.save(update_fields=["chips"])
+    audit_record(
+        tournament=entry.tournament,
+        actor=actor,
+        action="entry_chips",
+        player=entry.player.name,
+        entry=entry.pk,
+        before=before,
+        after=chips,
+    )
+    return entry

@@ -1,0 +1,195 @@
+"""Seat and button draws, balancing and breaking tables, the final table (T 7, 10-B, 11-A)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.db import transaction
+
+from dealer.engine.cards import DeckKind, format_cards
+from tournaments import balancing, seating
+from tournaments.models import ButtonDraw, Entry, Table, Tournament
+from tournaments.services.audit import audit_record
+from tournaments.services.entries import lock_tournament
+from tournaments.services.errors import FloorError, from_value_error
+from tournaments.services.events import tournament_rules
+
+
+def _active(tournament: Tournament) -> Any:
+    return Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
+
+
+@transaction.atomic
+def tournament_draw_seats(
+    *, tournament: Tournament, actor: Any = None, rng: random.Random | None = None
+) -> list[Table]:
+    """Random seats for every registered entry (T 7), then a high-card draw for each table's
+    button, with the cards recorded (RULES.md 2)."""
+    tournament = lock_tournament(tournament)
+    rng = rng or random.Random()
+    if tournament.status not in (Tournament.Status.PLANNED, Tournament.Status.REGISTERING):
+        raise FloorError("tournament_started", "Seats are drawn before the start.")
+    if tournament.tables.exists():
+        raise FloorError("seats_drawn", "Seats are already drawn.")
+    entries = list(_active(tournament).order_by("pk").values_list("pk", flat=True))
+    if len(entries) < 2:
+        raise FloorError("not_enough_players", "Register at least two players before the draw.")
+    try:
+        draw = seating.seat_draw(entries, None, tournament.seats_per_table, rng)
+    except ValueError as error:
+        raise from_value_error(error) from error
+    numbers = sorted({ref.table for ref in draw.values()})
+    tables = {
+        n: Table.objects.create(
+            tournament=tournament, number=n, seat_count=tournament.seats_per_table
+        )
+        for n in numbers
+    }
+    updates = []
+    for entry in Entry.objects.filter(pk__in=entries):
+        ref = draw[entry.pk]
+        entry.table, entry.seat = tables[ref.table], ref.seat
+        updates.append(entry)
+    Entry.objects.bulk_update(updates, ["table", "seat"], batch_size=1000)
+    rules = tournament_rules(tournament)
+    order = list(tables)
+    tournament.break_order = list(balancing.draw_break_order(order, rng))
+    tournament.save(update_fields=["break_order", "updated_at"])
+    for table in tables.values():
+        table_draw_button(
+            table=table,
+            rng=rng,
+            tiebreak=rules.draw_tiebreak,
+            deck=DeckKind.SIXPLUS if rules.game == "sixplus" else DeckKind.STANDARD,
+        )
+    audit_record(
+        tournament=tournament,
+        actor=actor,
+        action="seat_draw",
+        entries=len(entries),
+        tables=len(tables),
+        break_order=tournament.break_order,
+    )
+    return list(tables.values())
+
+
+def table_draw_button(
+    *, table: Table, rng: random.Random, tiebreak: Any = "suit", deck: DeckKind = DeckKind.STANDARD
+) -> ButtonDraw:
+    """Deal one card to each seated player from the seat left of seat 1; the high card takes
+    the button (ties by suit, or by deal order in the 6+ profile)."""
+    seats = sorted(
+        seat
+        for seat in Entry.objects.filter(table=table, status=Entry.Status.ACTIVE).values_list(
+            "seat", flat=True
+        )
+        if seat is not None
+    )
+    winner, cards = seating.button_draw_for_table(seats, rng, deck, tiebreak)
+    table.button_seat = seats[winner]
+    table.small_blind_seat = table.big_blind_seat = None
+    table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
+    return ButtonDraw.objects.create(
+        table=table,
+        seats=seats,
+        cards=format_cards(cards),
+        tiebreak=tiebreak,
+        winner_seat=seats[winner],
+    )
+
+
+def table_states(tournament: Tournament) -> list[balancing.TableState]:
+    """The tables in play as the balancing plan sees them."""
+    tables = {t.pk: t for t in tournament.tables.filter(is_broken=False)}
+    occupied: dict[int, dict[int, int]] = {pk: {} for pk in tables}
+    for pk, seat, table_id in (
+        _active(tournament).filter(table__isnull=False).values_list("pk", "seat", "table_id")
+    ):
+        occupied[table_id][seat] = pk
+    return [
+        balancing.TableState(
+            number=t.number,
+            seats=t.seat_count,
+            occupied=occupied[pk],
+            button=t.button_seat,
+            small_blind=t.small_blind_seat,
+            big_blind=t.big_blind_seat,
+        )
+        for pk, t in tables.items()
+    ]
+
+
+def _plan_rng(tournament: Tournament, states: list[balancing.TableState]) -> random.Random:
+    # The same tables give the same plan: what the director saw is what is confirmed.
+    key = sorted((s.number, tuple(sorted(s.occupied.items()))) for s in states)
+    return random.Random(f"{tournament.pk}:{key}")
+
+
+def tournament_balance_plan(tournament: Tournament) -> balancing.Plan:
+    """The moves the TDA rules call for now (nothing is changed until the director confirms)."""
+    states = table_states(tournament)
+    if not states:
+        return balancing.Plan()
+    try:
+        return balancing.plan(
+            states,
+            _plan_rng(tournament, states),
+            max_table_size=tournament.seats_per_table,
+            break_order=tuple(tournament.break_order or ()),
+        )
+    except ValueError as error:
+        raise from_value_error(error) from error
+
+
+@transaction.atomic
+def tournament_confirm_moves(
+    *, tournament: Tournament, actor: Any = None, rng: random.Random | None = None
+) -> balancing.Plan:
+    """Carry out the current plan: seat moves, broken tables, or the final-table redraw."""
+    tournament = lock_tournament(tournament)
+    plan = tournament_balance_plan(tournament)
+    if plan.redraw_final_table or (
+        plan.final_table and tournament.tables.filter(is_broken=False).count() > 1
+    ):
+        _final_table(tournament, rng or random.Random(), actor)
+        return plan
+    tables = {t.number: t for t in tournament.tables.filter(is_broken=False)}
+    for move in plan.moves:
+        entry = Entry.objects.get(pk=move.entry_id)
+        entry.table, entry.seat = tables[move.to_table], move.to_seat
+        entry.save(update_fields=["table", "seat"])
+    for number in plan.broken_tables:
+        tables[number].is_broken = True
+        tables[number].save(update_fields=["is_broken"])
+    if plan.moves or plan.broken_tables:
+        audit_record(
+            tournament=tournament,
+            actor=actor,
+            action="tables_balance",
+            moves=[m.describe() for m in plan.moves],
+            broken_tables=list(plan.broken_tables),
+        )
+    return plan
+
+
+def _final_table(tournament: Tournament, rng: random.Random, actor: Any) -> None:
+    entries = list(_active(tournament).values_list("pk", flat=True))
+    tables = list(tournament.tables.filter(is_broken=False).order_by("number"))
+    final = tables[0]
+    draw = seating.final_table_redraw(entries, tournament.seats_per_table, rng, table=final.number)
+    Entry.objects.filter(pk__in=entries).update(table=None, seat=None)
+    for pk, ref in draw.items():
+        Entry.objects.filter(pk=pk).update(table=final, seat=ref.seat)
+    for table in tables[1:]:
+        table.is_broken = True
+        table.save(update_fields=["is_broken"])
+    rules = tournament_rules(tournament)
+    table_draw_button(table=final, rng=rng, tiebreak=rules.draw_tiebreak)
+    audit_record(
+        tournament=tournament,
+        actor=actor,
+        action="final_table_redraw",
+        table=final.number,
+        players=len(entries),
+    )
