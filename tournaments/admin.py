@@ -1,1 +1,80 @@
-"""Admin registrations for the tournament floor models (none yet)."""
+"""Django admin for every floor model, for back-office fixes."""
+
+from django.contrib import admin
+
+from tournaments.models import (
+    AuditEvent,
+    BlindLevel,
+    BlindSchedule,
+    ButtonDraw,
+    Entry,
+    Player,
+    Table,
+    Tournament,
+    TournamentLevel,
+)
+
+
+class BlindLevelInline(admin.TabularInline[BlindLevel, BlindSchedule]):
+    model = BlindLevel
+    extra = 0
+
+
+class TournamentLevelInline(admin.TabularInline[TournamentLevel, Tournament]):
+    model = TournamentLevel
+    extra = 0
+
+
+@admin.register(BlindSchedule)
+class BlindScheduleAdmin(admin.ModelAdmin[BlindSchedule]):
+    inlines = (BlindLevelInline,)
+    search_fields = ("name",)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin[Tournament]):
+    list_display = ("name", "status", "game", "structure", "created_at")
+    list_filter = ("status", "game", "structure")
+    search_fields = ("name",)
+    inlines = (TournamentLevelInline,)
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin[Player]):
+    search_fields = ("name",)
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin[Entry]):
+    list_display = (
+        "player",
+        "tournament",
+        "number",
+        "status",
+        "chips",
+        "table",
+        "seat",
+        "finishing_place",
+        "prize",
+    )
+    list_filter = ("status", "tournament")
+    search_fields = ("player__name",)
+    raw_id_fields = ("player", "table")
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin[Table]):
+    list_display = ("number", "tournament", "seat_count", "button_seat", "is_broken", "dealer")
+    list_filter = ("tournament", "is_broken")
+
+
+@admin.register(ButtonDraw)
+class ButtonDrawAdmin(admin.ModelAdmin[ButtonDraw]):
+    list_display = ("table", "cards", "winner_seat", "tiebreak", "created_at")
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin[AuditEvent]):
+    list_display = ("created_at", "tournament", "actor", "action")
+    list_filter = ("action", "tournament")
+    readonly_fields = ("created_at", "tournament", "actor", "action", "detail")
