@@ -15,24 +15,24 @@ from tournaments.models import (
 )
 
 
-class BlindLevelInline(admin.TabularInline[BlindLevel, BlindSchedule]):
+class BlindLevelInline(admin.TabularInline):
     model = BlindLevel
     extra = 0
 
 
-class TournamentLevelInline(admin.TabularInline[TournamentLevel, Tournament]):
+class TournamentLevelInline(admin.TabularInline):
     model = TournamentLevel
     extra = 0
 
 
 @admin.register(BlindSchedule)
-class BlindScheduleAdmin(admin.ModelAdmin[BlindSchedule]):
+class BlindScheduleAdmin(admin.ModelAdmin):
     inlines = (BlindLevelInline,)
     search_fields = ("name",)
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin[Tournament]):
+class TournamentAdmin(admin.ModelAdmin):
     list_display = ("name", "status", "game", "structure", "created_at")
     list_filter = ("status", "game", "structure")
     search_fields = ("name",)
@@ -40,12 +40,12 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin[Player]):
+class PlayerAdmin(admin.ModelAdmin):
     search_fields = ("name",)
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin[Entry]):
+class EntryAdmin(admin.ModelAdmin):
     list_display = (
         "player",
         "tournament",
@@ -63,18 +63,18 @@ class EntryAdmin(admin.ModelAdmin[Entry]):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin[Table]):
+class TableAdmin(admin.ModelAdmin):
     list_display = ("number", "tournament", "seat_count", "button_seat", "is_broken", "dealer")
     list_filter = ("tournament", "is_broken")
 
 
 @admin.register(ButtonDraw)
-class ButtonDrawAdmin(admin.ModelAdmin[ButtonDraw]):
+class ButtonDrawAdmin(admin.ModelAdmin):
     list_display = ("table", "cards", "winner_seat", "tiebreak", "created_at")
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin[AuditEvent]):
+class AuditEventAdmin(admin.ModelAdmin):
     list_display = ("created_at", "tournament", "actor", "action")
     list_filter = ("action", "tournament")
     readonly_fields = ("created_at", "tournament", "actor", "action", "detail")
