@@ -362,7 +362,13 @@ def _deal_hole(state: HandState, player: int, cards: tuple[Card | None, ...]) ->
             f"Player {player + 1}'s hole cards were already entered differently.",
             code="cards_conflict",
         )
-    _check_new_cards(_replace(state, holes=replace_at(state.holes, player, None)), cards)
+    # The player's own cards (entered or already shown) may be entered again.
+    others = _replace(
+        state,
+        holes=replace_at(state.holes, player, None),
+        shown=replace_at(state.shown, player, None),
+    )
+    _check_new_cards(others, cards)
     return _replace(state, holes=replace_at(state.holes, player, cards))
 
 
@@ -386,6 +392,14 @@ def _kill(state: HandState, player: int) -> HandState:
     if state.folded[player]:
         raise RuleViolation(
             f"Player {player + 1}'s hand is already out of play.", code="already_folded"
+        )
+    others = [i for i in state.in_hand() if i != player]
+    if others and all(state.mucked[i] for i in others):
+        # Every other hand is mucked: nobody would be left to win the pots.
+        raise RuleViolation(
+            f"Player {player + 1} holds the last live hand (the others are mucked), so it "
+            "cannot be killed.",
+            code="last_live_hand",
         )
     state = _replace(state, folded=replace_at(state.folded, player, True))
     if state.phase == Phase.BETTING:
