@@ -40,7 +40,7 @@ from tournaments.services.tables import (
 pytestmark = pytest.mark.django_db
 
 NOW = datetime(2026, 11, 21, 18, 0, tzinfo=UTC)
-LEVELS = [
+LEVELS: list[dict[str, Any]] = [
     {"small_blind": 100, "big_blind": 200, "duration": 1200},
     {"small_blind": 200, "big_blind": 400, "duration": 1200},
     {"is_break": True, "duration": 600, "note": "colour up the 25s"},
@@ -78,7 +78,10 @@ def seated(tournament: Tournament) -> list[Entry]:
 
 
 def test_schedule_with_small_blind_above_big_blind_is_refused_naming_the_level() -> None:
-    levels = [*LEVELS[:1], {"small_blind": 500, "big_blind": 400, "duration": 600}]
+    levels: list[dict[str, Any]] = [
+        *LEVELS[:1],
+        {"small_blind": 500, "big_blind": 400, "duration": 600},
+    ]
     with pytest.raises(FloorError) as refused:
         schedule_create(name="Bad", levels=levels)
     assert refused.value.status == 400
