@@ -16,9 +16,10 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
-# Hook: a later issue loads a demo tournament between migrate and runserver.
+# Migrates, loads the demo tournament and its logins (once; they are printed every time), serves.
 run: install
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: lint

@@ -1,0 +1,114 @@
+"""`manage.py load_demo`: a running demo tournament and demo logins (used by `make run`).
+
+Idempotent: when the demo tournament exists it only prints the logins again.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import Group, User
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.models import BlindSchedule, Entry, Tournament
+from tournaments.services.busts import Bust, entries_bust
+from tournaments.services.clocks import clock_start
+from tournaments.services.entries import entry_register
+from tournaments.services.events import (
+    schedule_create,
+    tournament_create,
+    tournament_open_registration,
+)
+from tournaments.services.tables import tournament_draw_seats
+
+DEMO_NAME = "FloorDesk Demo Deepstack"
+LOGINS = (("director", "director", True), ("dealer", "dealer", False))
+FIRST = (
+    "Ana",
+    "Ben",
+    "Chloe",
+    "Dmitri",
+    "Eva",
+    "Farid",
+    "Grace",
+    "Hugo",
+    "Ines",
+    "Jonas",
+    "Kofi",
+    "Lena",
+    "Marco",
+    "Nadia",
+    "Omar",
+)
+LAST = ("Alvarez", "Brooks", "Chen", "Dubois", "Eriksen", "Fischer", "Garcia")
+SCHEDULE: list[dict[str, Any]] = [
+    {"small_blind": 100, "big_blind": 200, "duration": 1800},
+    {"small_blind": 200, "big_blind": 400, "duration": 1800},
+    {"small_blind": 300, "big_blind": 600, "ante": 600, "bb_ante": True, "duration": 1800},
+    {"is_break": True, "duration": 900, "note": "Colour up the 100 chips"},
+    {"small_blind": 400, "big_blind": 800, "ante": 800, "bb_ante": True, "duration": 1800},
+    {"small_blind": 500, "big_blind": 1000, "ante": 1000, "bb_ante": True, "duration": 1800},
+    {"small_blind": 600, "big_blind": 1200, "ante": 1200, "bb_ante": True, "duration": 1800},
+    {"small_blind": 800, "big_blind": 1600, "ante": 1600, "bb_ante": True, "duration": 1800},
+]
+
+
+class Command(BaseCommand):
+    help = "Load a running demo tournament (45 players, 5 tables) and demo logins."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        created = self._load() if not Tournament.objects.filter(name=DEMO_NAME).exists() else None
+        tournament = Tournament.objects.get(name=DEMO_NAME)
+        if created:
+            self.stdout.write(self.style.SUCCESS(f"Loaded the demo tournament '{DEMO_NAME}'."))
+        self.stdout.write("Demo logins (http://127.0.0.1:8000/login/):")
+        for username, password, staff in LOGINS:
+            role = "director" if staff else "dealer"
+            self.stdout.write(f"  {role:9} user '{username}', password '{password}'")
+        self.stdout.write(f"Public standings: http://127.0.0.1:8000/t/{tournament.pk}/")
+
+    @transaction.atomic
+    def _load(self) -> bool:
+        rng = random.Random(2026)
+        for username, password, staff in LOGINS:
+            user, _ = User.objects.get_or_create(username=username)
+            user.set_password(password)
+            user.is_staff = staff
+            user.save()
+            if not staff:
+                user.groups.add(Group.objects.get_or_create(name="dealer")[0])
+        schedule = BlindSchedule.objects.filter(name="Demo deepstack").first() or schedule_create(
+            name="Demo deepstack", levels=SCHEDULE
+        )
+        now = timezone.now()
+        tournament = tournament_create(
+            schedule=schedule,
+            name=DEMO_NAME,
+            buy_in=Decimal("200"),
+            fee=Decimal("20"),
+            starting_stack=20000,
+            late_registration_level=4,
+            max_entries_per_player=2,
+        )
+        tournament_open_registration(tournament=tournament)
+        names = rng.sample([f"{f} {s}" for f in FIRST for s in LAST], 45)
+        for name in names:
+            entry_register(tournament=tournament, player_name=name, now=now)
+        tournament_draw_seats(tournament=tournament, rng=rng)
+        clock_start(tournament=tournament, now=now - timedelta(minutes=40))
+        entries = list(Entry.objects.filter(tournament=tournament))
+        for entry in entries:
+            entry.chips = rng.randrange(8000, 42000, 25)
+        Entry.objects.bulk_update(entries, ["chips"])
+        for entry in rng.sample(entries, 3):
+            entries_bust(
+                tournament=tournament,
+                now=now,
+                busts=[Bust(entry_id=entry.pk, starting_stack=entry.chips)],
+            )
+        return True
