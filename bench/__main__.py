@@ -5,7 +5,7 @@ from __future__ import annotations
 import platform
 import sys
 
-from bench import bench_eval, bench_hands
+from bench import bench_eval, bench_floor, bench_hands, bench_tournament
 
 
 def main() -> None:
@@ -19,6 +19,12 @@ def main() -> None:
     print()
     print("== Whole hands with showdowns (bench/bench_hands.py) ==")
     bench_hands.main()
+    print()
+    print("== Floor logic in memory, 10,000 entries (bench/bench_floor.py) ==")
+    bench_floor.main()
+    print()
+    print("== Floor services on PostgreSQL, 10,000 entries (bench/bench_tournament.py) ==")
+    bench_tournament.main()
     sys.stdout.flush()
 
 

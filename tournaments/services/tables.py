@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from dealer.engine.cards import DeckKind, format_cards
 from tournaments import balancing, seating
@@ -39,30 +39,41 @@ def tournament_draw_seats(
         draw = seating.seat_draw(entries, None, tournament.seats_per_table, rng)
     except ValueError as error:
         raise from_value_error(error) from error
-    numbers = sorted({ref.table for ref in draw.values()})
-    tables = {
-        n: Table.objects.create(
-            tournament=tournament, number=n, seat_count=tournament.seats_per_table
-        )
-        for n in numbers
-    }
-    updates = []
-    for entry in Entry.objects.filter(pk__in=entries):
-        ref = draw[entry.pk]
-        entry.table, entry.seat = tables[ref.table], ref.seat
-        updates.append(entry)
-    Entry.objects.bulk_update(updates, ["table", "seat"], batch_size=1000)
     rules = tournament_rules(tournament)
-    order = list(tables)
-    tournament.break_order = list(balancing.draw_break_order(order, rng))
-    tournament.save(update_fields=["break_order", "updated_at"])
-    for table in tables.values():
-        table_draw_button(
-            table=table,
-            rng=rng,
-            tiebreak=rules.draw_tiebreak,
-            deck=DeckKind.SIXPLUS if rules.game == "sixplus" else DeckKind.STANDARD,
+    deck = DeckKind.SIXPLUS if rules.game == "sixplus" else DeckKind.STANDARD
+    seats_at: dict[int, list[int]] = {}
+    for ref in draw.values():
+        seats_at.setdefault(ref.table, []).append(ref.seat)
+    # Every table's button is drawn in memory first, so the tables and their draws are written
+    # in a few statements whatever the size of the field.
+    buttons: dict[int, tuple[list[int], int, str]] = {}
+    for number in sorted(seats_at):
+        seats = sorted(seats_at[number])
+        winner, cards = seating.button_draw_for_table(seats, rng, deck, rules.draw_tiebreak)
+        buttons[number] = (seats, seats[winner], format_cards(cards))
+    created = Table.objects.bulk_create(
+        Table(
+            tournament=tournament,
+            number=n,
+            seat_count=tournament.seats_per_table,
+            button_seat=buttons[n][1],
         )
+        for n in sorted(buttons)
+    )
+    tables = {t.number: t for t in created}
+    ButtonDraw.objects.bulk_create(
+        ButtonDraw(
+            table=tables[n],
+            seats=seats,
+            cards=cards,
+            tiebreak=rules.draw_tiebreak,
+            winner_seat=button,
+        )
+        for n, (seats, button, cards) in buttons.items()
+    )
+    _write_seats([(pk, tables[ref.table].pk, ref.seat) for pk, ref in draw.items()])
+    tournament.break_order = list(balancing.draw_break_order(list(tables), rng))
+    tournament.save(update_fields=["break_order", "updated_at"])
     audit_record(
         tournament=tournament,
         actor=actor,
@@ -72,6 +83,21 @@ def tournament_draw_seats(
         break_order=tournament.break_order,
     )
     return list(tables.values())
+
+
+def _write_seats(rows: list[tuple[int, int, int]]) -> None:
+    """Seat many entries in a few statements: (entry id, table id, seat) rows."""
+    for first in range(0, len(rows), 2000):
+        batch = rows[first : first + 2000]
+        values = ", ".join(["(%s, %s, %s)"] * len(batch))
+        params = [value for row in batch for value in row]
+        with connection.cursor() as cursor:  # only placeholders are formatted into the SQL
+            cursor.execute(
+                f"WITH v(id, table_id, seat) AS (VALUES {values}) "
+                "UPDATE tournaments_entry SET table_id = v.table_id, seat = v.seat "
+                "FROM v WHERE tournaments_entry.id = v.id",
+                params,
+            )
 
 
 def table_draw_button(
