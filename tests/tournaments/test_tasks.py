@@ -140,3 +140,38 @@ def test_level_change_task_in_a_real_worker_runs_once_and_ignores_stale_levels(
     tournament.refresh_from_db()
     assert tournament.clock_level == 1
     assert AuditEvent.objects.filter(tournament=tournament, action="level_change").count() == 1
+
+
+@pytest.mark.django_db
+def test_clock_start_enqueues_the_announcement_at_the_levels_end_after_commit(
+    settings: object,
+    django_capture_on_commit_callbacks: object,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from celery import current_app
+
+    from tournaments.services.clocks import ANNOUNCE_TASK
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # type: ignore[attr-defined]
+    sent: list[tuple[str, tuple[int, int], object]] = []
+    monkeypatch.setattr(
+        current_app, "send_task", lambda name, args, eta: sent.append((name, args, eta))
+    )
+    schedule = schedule_create(
+        name="Enqueue",
+        levels=[
+            {"small_blind": 100, "big_blind": 200, "duration": 1200},
+            {"small_blind": 200, "big_blind": 400, "duration": 1200},
+        ],
+    )
+    tournament = tournament_create(schedule=schedule, name="Enqueue test")
+    tournament_open_registration(tournament=tournament)
+    for name in ("Ann", "Bob"):
+        entry_register(tournament=tournament, player_name=name, now=timezone.now())
+    tournament_draw_seats(tournament=tournament, rng=random.Random(1))
+    start = timezone.now()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:  # type: ignore[operator]
+        clock_start(tournament=tournament, now=start)
+    assert len(callbacks) == 1
+    assert sent == [(ANNOUNCE_TASK, (tournament.pk, 1), start + timedelta(minutes=20))]
+    assert clock_announce_level_task.name == ANNOUNCE_TASK

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -20,6 +21,8 @@ from tournaments.services.audit import audit_record
 from tournaments.services.entries import clock_state, lock_tournament
 from tournaments.services.errors import FloorError, from_value_error
 from tournaments.services.events import levels_as_clock
+
+ANNOUNCE_TASK = "tournaments.tasks.clock_announce_level_task"
 
 
 def tournament_levels(tournament: Tournament) -> tuple[clock.Level, ...]:
@@ -56,10 +59,9 @@ def _schedule_announcement(
         # In-process tasks cannot wait for a time: the clock is derived on read anyway.
         return
     index, when = change
-    from tournaments.tasks import clock_announce_level_task
-
     pk = tournament.pk
-    transaction.on_commit(lambda: clock_announce_level_task.apply_async(args=(pk, index), eta=when))
+    # Sent by name: services do not import the task modules that call them.
+    transaction.on_commit(lambda: current_app.send_task(ANNOUNCE_TASK, args=(pk, index), eta=when))
 
 
 def _operate(
