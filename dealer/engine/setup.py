@@ -153,7 +153,11 @@ def deal_setup(
     if rules.short_blind == "half_rule" and count > 2:
         bring_in = _apply_half_rule(blinds, stacks, bb_index, stakes)
     if straddle:
-        bring_in = (bring_in + 1) % count
+        bring_in += 1
+        if bring_in >= count:  # the straddle would land on a blind (short-handed, half rule)
+            raise ConfigError(
+                "No player is left of the big blind to straddle.", code="straddle_not_allowed"
+            )
         blinds[bring_in] = stakes.straddle_amount
     antes = [stakes.ante] * count
     if rules.bb_ante:

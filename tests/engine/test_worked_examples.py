@@ -388,3 +388,11 @@ def test_w17_player_without_chips_is_not_dealt_in() -> None:
     with pytest.raises(ConfigError) as refused:
         hand("no_limit", [100, 0, 100], sb=5, bb=10)
     assert refused.value.code == "bad_stack"
+
+
+def test_straddle_refused_when_the_half_rule_leaves_nobody_left_of_the_big_blind() -> None:
+    from dealer.engine.errors import ConfigError
+
+    with pytest.raises(ConfigError) as refused:
+        hand("no_limit", [100, 3, 100], sb=5, bb=10, straddle=True, short_blind="half_rule")
+    assert refused.value.code == "straddle_not_allowed"
