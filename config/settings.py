@@ -187,6 +187,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
     ],
+    # Every error is {"code", "detail"} (DESIGN.md "Interfaces"; config/exceptions.py).
+    "EXCEPTION_HANDLER": "config.exceptions.floor_exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {

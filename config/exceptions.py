@@ -1,0 +1,93 @@
+"""The API's exception handler: every error is `{"code", "detail"}` with the right status.
+
+- a floor service's `FloorError`: its own status (400, 404 or 409) and code;
+- an engine `RuleViolation`: 409; an engine `ConfigError` (or another engine error): 400;
+- invalid input: 400 `{"code": "invalid", "detail": <the first problem>, "errors": {field:
+  [messages]}}`;
+- DRF's own errors keep their status with their code: `parse_error` (malformed JSON, 400),
+  `not_authenticated` / `permission_denied` (403), `not_found` (404), `method_not_allowed`, ...;
+- a database refusal that validation did not catch (a race on a unique row, a value out of a
+  column's range): 409 `conflict` or 400 `out_of_range`, logged, never a 500.
+
+Anything else is a bug and stays a 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError, IntegrityError
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler, set_rollback
+
+from dealer.engine.errors import ConfigError, EngineError, RuleViolation
+from tournaments.services.errors import FloorError
+
+logger = logging.getLogger(__name__)
+
+
+def _error(code: str, detail: str, status: int, **extra: Any) -> Response:
+    set_rollback()
+    return Response({"code": code, "detail": detail, **extra}, status=status)
+
+
+def _first_problem(errors: Any, path: str = "") -> str:
+    """The first message of a (nested) DRF error structure, with where it is: "levels[2].big_blind:
+    Ensure this value is greater than or equal to 0."."""
+    if isinstance(errors, dict):
+        for key, value in errors.items():
+            if value:
+                name = "" if key == "non_field_errors" else str(key)
+                where = f"{path}.{name}" if path and name else (path or name)
+                return _first_problem(value, where)
+    elif isinstance(errors, list):
+        for index, value in enumerate(errors):
+            if isinstance(value, dict | list):
+                if value:
+                    return _first_problem(value, f"{path}[{index}]")
+            elif value:
+                return f"{path}: {value}" if path else str(value)
+    elif errors:
+        return f"{path}: {errors}" if path else str(errors)
+    return "The request is invalid."
+
+
+def _invalid(errors: Any) -> Response:
+    if not isinstance(errors, dict):
+        errors = {"non_field_errors": errors}
+    return _error("invalid", _first_problem(errors), 400, errors=errors)
+
+
+def floor_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, FloorError):
+        return _error(exc.code, exc.detail, exc.status)
+    if isinstance(exc, RuleViolation):
+        return _error(exc.code, exc.detail, 409)
+    if isinstance(exc, ConfigError | EngineError):
+        return _error(exc.code, exc.detail, 400)
+    if isinstance(exc, exceptions.ValidationError):
+        return _invalid(exc.detail)
+    if isinstance(exc, DjangoValidationError):
+        return _invalid(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+    if isinstance(exc, IntegrityError):
+        logger.warning("API request refused by the database: %s", exc)
+        return _error("conflict", "The request conflicts with a change just made: retry.", 409)
+    if isinstance(exc, DataError):
+        logger.warning("API request refused by the database: %s", exc)
+        return _error("out_of_range", "A value is out of the range the floor can store.", 400)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(*exc.args)
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied(*exc.args)
+    response = exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    codes = exc.get_codes()
+    code = codes if isinstance(codes, str) else "error"
+    response.data = {"code": code, "detail": str(exc.detail)}
+    return response
