@@ -1,0 +1,139 @@
+"""factory_boy factories for the floor's models (tournaments app).
+
+`TournamentFactory` copies a short standard structure into the tournament's own levels
+(`levels=[...]` to give others); `EntryFactory` starts with the tournament's starting stack.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import factory
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from factory.django import DjangoModelFactory
+
+from tournaments.models import (
+    BlindLevel,
+    BlindSchedule,
+    Entry,
+    Player,
+    Table,
+    Tournament,
+    TournamentLevel,
+)
+
+# (small blind, big blind, ante, duration in seconds); None is a 10-minute break.
+STANDARD_LEVELS: tuple[tuple[int, int, int, int] | None, ...] = (
+    (100, 200, 0, 1200),
+    (200, 400, 0, 1200),
+    None,
+    (300, 600, 600, 1200),
+    (400, 800, 800, 1200),
+)
+
+
+def level_rows(levels: Any = STANDARD_LEVELS) -> list[dict[str, Any]]:
+    """Level dicts (as the services and the API take them) from compact tuples."""
+    rows: list[dict[str, Any]] = []
+    for level in levels:
+        if level is None:
+            rows.append({"duration": 600, "is_break": True})
+        else:
+            small, big, ante, duration = level
+            rows.append(
+                {
+                    "small_blind": small,
+                    "big_blind": big,
+                    "ante": ante,
+                    "bb_ante": bool(ante),
+                    "duration": duration,
+                }
+            )
+    return rows
+
+
+class UserFactory(DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.django.Password("pw")
+
+
+class DirectorFactory(UserFactory):
+    username = factory.Sequence(lambda n: f"director{n}")
+    is_staff = True
+
+
+class DealerFactory(UserFactory):
+    username = factory.Sequence(lambda n: f"dealer{n}")
+
+    @factory.post_generation
+    def dealer_group(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if create:
+            group, _ = Group.objects.get_or_create(name="dealer")
+            self.groups.add(group)
+
+
+class BlindScheduleFactory(DjangoModelFactory):
+    class Meta:
+        model = BlindSchedule
+        skip_postgeneration_save = True
+
+    name = factory.Sequence(lambda n: f"Schedule {n}")
+
+    @factory.post_generation
+    def levels(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if create:
+            rows = level_rows(STANDARD_LEVELS if extracted is None else extracted)
+            BlindLevel.objects.bulk_create(
+                BlindLevel(schedule=self, order=i, **row) for i, row in enumerate(rows)
+            )
+
+
+class TournamentFactory(DjangoModelFactory):
+    class Meta:
+        model = Tournament
+        skip_postgeneration_save = True
+
+    name = factory.Sequence(lambda n: f"Tournament {n}")
+    status = Tournament.Status.REGISTERING
+    buy_in = 100
+    starting_stack = 10000
+
+    @factory.post_generation
+    def levels(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+        if create:
+            rows = level_rows(STANDARD_LEVELS if extracted is None else extracted)
+            TournamentLevel.objects.bulk_create(
+                TournamentLevel(tournament=self, order=i, **row) for i, row in enumerate(rows)
+            )
+
+
+class PlayerFactory(DjangoModelFactory):
+    class Meta:
+        model = Player
+        django_get_or_create = ("name",)
+
+    name = factory.Sequence(lambda n: f"Player {n}")
+
+
+class TableFactory(DjangoModelFactory):
+    class Meta:
+        model = Table
+
+    tournament = factory.SubFactory(TournamentFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    seat_count = factory.LazyAttribute(lambda o: o.tournament.seats_per_table)
+
+
+class EntryFactory(DjangoModelFactory):
+    class Meta:
+        model = Entry
+
+    tournament = factory.SubFactory(TournamentFactory)
+    player = factory.SubFactory(PlayerFactory)
+    chips = factory.LazyAttribute(lambda o: o.tournament.starting_stack)
