@@ -1,0 +1,58 @@
+"""What every floor API view shares: the request's time, strict JSON parsing, URL lookups."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+from rest_framework.exceptions import NotFound, ParseError
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from tournaments.api.permissions import IsDirector, is_director
+from tournaments.models import BlindSchedule, Tournament
+
+
+def now() -> datetime:
+    """The time a request is served at, passed to the services as `now` (tests patch it)."""
+    return timezone.now()
+
+
+class FloorJSONParser(JSONParser):
+    """JSON nested too deep for the parser is a bad request (400), not a server error."""
+
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError as error:
+            raise ParseError("JSON parse error - the document is nested too deeply.") from error
+
+
+class FloorApi(APIView):
+    """Base of every floor view: closed to all but directors unless a view opens itself."""
+
+    parser_classes = (FloorJSONParser, FormParser, MultiPartParser)
+    permission_classes: Sequence[type[BasePermission]] = (IsDirector,)
+
+
+def get_tournament(request: Request, pk: int) -> Tournament:
+    """The tournament named in the URL. The public does not see planned tournaments (the same
+    rule as `selectors.tournament_list(public=True)`): they answer 404."""
+    queryset = Tournament.objects.all()
+    if not is_director(request.user):
+        queryset = queryset.exclude(status=Tournament.Status.PLANNED)
+    tournament = queryset.filter(pk=pk).first()
+    if tournament is None:
+        raise NotFound("There is no such tournament.")
+    return tournament
+
+
+def get_schedule(pk: int) -> BlindSchedule:
+    schedule = BlindSchedule.objects.filter(pk=pk).first()
+    if schedule is None:
+        raise NotFound("There is no such blind schedule.")
+    return schedule

@@ -1,0 +1,63 @@
+"""Eliminations: the players out on one hand, and the undo of the latest such hand (RP-8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.api import base
+from tournaments.api.base import FloorApi, get_tournament
+from tournaments.api.entries import EntryOutputSerializer
+from tournaments.api.errors import WRITE_ERRORS, responses
+from tournaments.api.limits import MAX_ID, chips_field
+from tournaments.services.busts import Bust, entries_bust, entries_unbust
+
+TAGS = ["busts"]
+MAX_BUSTS = 100  # players out on one hand: at most a table's worth, or hand-for-hand tables
+
+
+class BustInputSerializer(serializers.Serializer):
+    entry_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    starting_stack = chips_field(
+        min_value=1, help_text="the stack at the start of the hand: the bigger finishes higher"
+    )
+
+
+class BustsApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        request=BustInputSerializer(many=True),
+        responses=responses(EntryOutputSerializer(many=True), *WRITE_ERRORS),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Record the players out on one hand, as a list: places and prizes follow (equal
+        starting stacks share a place; in hand-for-hand everyone out on the hand does)."""
+        tournament = get_tournament(request, pk)
+        data: serializers.ListSerializer[Any] = serializers.ListSerializer(
+            child=BustInputSerializer(), data=request.data, max_length=MAX_BUSTS
+        )
+        data.is_valid(raise_exception=True)
+        busts = [Bust(**row) for row in data.validated_data]
+        entries = entries_bust(
+            tournament=tournament, busts=busts, now=base.now(), actor=request.user
+        )
+        return Response(EntryOutputSerializer(entries, many=True).data)
+
+
+class BustsUndoApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        request=None,
+        responses=responses(EntryOutputSerializer(many=True), 403, 404, 409),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Undo the latest bust (every player out on that hand plays on, in their seat, with
+        the stack they started the hand with). Not idempotent: a second call undoes the hand
+        before."""
+        tournament = get_tournament(request, pk)
+        entries = entries_unbust(tournament=tournament, actor=request.user)
+        return Response(EntryOutputSerializer(entries, many=True).data)

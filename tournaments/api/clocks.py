@@ -1,0 +1,226 @@
+"""The tournament clock: the public view (polled with ETag) and the director's controls.
+
+The view is stable while nothing changes: a running clock is sent as the moment its level ends
+(`ends_at`), not as a countdown, so its ETag holds for the whole level. The fields that move
+every second (`server_time`, `seconds_left`, `overtime_seconds`, `seconds_to_next_break`) are
+sent with a 200 but are not part of the ETag; a page counts down itself from `ends_at`, setting
+its own clock by `server_time`, and keeps doing so through any number of 304 answers.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.api import base
+from tournaments.api.base import FloorApi, get_tournament
+from tournaments.api.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional_response
+from tournaments.api.errors import WRITE_ERRORS, responses
+from tournaments.api.fields import ClockStatusField, TournamentStatusField
+from tournaments.api.limits import MAX_LEVEL_SECONDS, MAX_SMALL_INT, amount_field
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_standings
+from tournaments.services.clocks import (
+    clock_add_time,
+    clock_pause,
+    clock_resume,
+    clock_set_level,
+    clock_start,
+    clock_view,
+)
+
+TAGS = ["clock"]
+VOLATILE = ("server_time", "seconds_left", "overtime_seconds", "seconds_to_next_break")
+
+
+class ClockLevelOutputSerializer(serializers.Serializer):
+    small_blind = serializers.IntegerField()
+    big_blind = serializers.IntegerField()
+    ante = serializers.IntegerField()
+    bb_ante = serializers.BooleanField()
+    duration = serializers.IntegerField(help_text="seconds")
+    is_break = serializers.BooleanField()
+    note = serializers.CharField()
+
+
+class ClockOutputSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    name = serializers.CharField()
+    tournament_status = TournamentStatusField()
+    status = ClockStatusField()
+    level_index = serializers.IntegerField(help_text="schedule row, from 0 (breaks count)")
+    level_number = serializers.IntegerField(allow_null=True, help_text="null on a break")
+    label = serializers.CharField(  # type: ignore[assignment]  # the wire name
+        help_text='"Level 5" or "Break"'
+    )
+    level = ClockLevelOutputSerializer()
+    next_level = ClockLevelOutputSerializer(allow_null=True)
+    started_at = serializers.DateTimeField(allow_null=True)
+    ends_at = serializers.DateTimeField(
+        allow_null=True, help_text="running: when the level ends (past: overtime); else null"
+    )
+    next_break_at = serializers.DateTimeField(
+        allow_null=True, help_text="running: when the next break starts; else null"
+    )
+    remaining_seconds = serializers.IntegerField(
+        allow_null=True, help_text="paused or not started: the level's time left; else null"
+    )
+    players_left = serializers.IntegerField()
+    entries = serializers.IntegerField()
+    average_stack = serializers.IntegerField()
+    places_paid = serializers.IntegerField()
+    prize_pool = amount_field()
+    next_payout = amount_field(allow_null=True)
+    server_time = serializers.DateTimeField(help_text="not in the ETag")
+    seconds_left = serializers.IntegerField(help_text="at server_time; not in the ETag")
+    overtime_seconds = serializers.IntegerField(help_text="at server_time; not in the ETag")
+    seconds_to_next_break = serializers.IntegerField(
+        allow_null=True, help_text="at server_time; not in the ETag"
+    )
+
+
+class ClockSetLevelInputSerializer(serializers.Serializer):
+    index = serializers.IntegerField(
+        min_value=0, max_value=MAX_SMALL_INT, help_text="schedule row, from 0 (breaks count)"
+    )
+
+
+class ClockAddTimeInputSerializer(serializers.Serializer):
+    seconds = serializers.IntegerField(
+        min_value=-MAX_LEVEL_SECONDS,
+        max_value=MAX_LEVEL_SECONDS,
+        help_text="positive adds time, negative removes it",
+    )
+
+
+def clock_payload(tournament: Tournament, now: datetime) -> tuple[Any, dict[str, Any]]:
+    """(what the clock shows, stable while nothing changes; the fields that move every second)"""
+    view = clock_view(tournament, now)
+    standings = tournament_standings(tournament, limit=0)
+    running = view.ends_at is not None
+    next_break_at = None
+    if running and view.ends_at and view.seconds_to_next_break is not None:
+        between = view.seconds_to_next_break - view.seconds_left
+        next_break_at = view.ends_at + timedelta(seconds=between)
+    data = ClockOutputSerializer(
+        {
+            "tournament": tournament.pk,
+            "name": tournament.name,
+            "tournament_status": tournament.status,
+            "status": view.status.value,
+            "level_index": view.level_index,
+            "level_number": view.level_number,
+            "label": view.label,
+            "level": view.level,
+            "next_level": view.next_level,
+            "started_at": view.started_at,
+            "ends_at": view.ends_at,
+            "next_break_at": next_break_at,
+            "remaining_seconds": None if running else view.seconds_left,
+            "players_left": standings.players_left,
+            "entries": standings.entries,
+            "average_stack": standings.average_stack,
+            "places_paid": standings.places_paid,
+            "prize_pool": standings.prize_pool,
+            "next_payout": standings.next_payout,
+            "server_time": now,
+            "seconds_left": view.seconds_left,
+            "overtime_seconds": view.overtime_seconds,
+            "seconds_to_next_break": view.seconds_to_next_break,
+        }
+    ).data
+    volatile = {name: data.pop(name) for name in VOLATILE}
+    return data, volatile
+
+
+def _render(tournament: Tournament) -> Response:
+    stable, volatile = clock_payload(tournament, base.now())
+    return Response({**stable, **volatile})
+
+
+class ClockApi(FloorApi):
+    permission_classes = (AllowAny,)
+
+    @extend_schema(
+        tags=TAGS,
+        parameters=[IF_NONE_MATCH, ETAG_HEADER],
+        responses={**responses(ClockOutputSerializer, 404), 304: None},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """Public: the clock for the big screen and phones. Poll with If-None-Match: 304 until
+        the level, the pause state, the time on the clock or the field changes."""
+        tournament = get_tournament(request, pk)
+        stable, volatile = clock_payload(tournament, base.now())
+        return conditional_response(request, stable, volatile=volatile)
+
+
+_CONTROL: dict[str, Any] = {
+    "tags": TAGS,
+    "request": None,
+    "responses": responses(ClockOutputSerializer, 403, 404, 409),
+}
+
+
+class ClockStartApi(FloorApi):
+    @extend_schema(**_CONTROL)
+    def post(self, request: Request, pk: int) -> Response:
+        """Start the clock on the first level (seats must be drawn)."""
+        tournament = get_tournament(request, pk)
+        tournament = clock_start(tournament=tournament, now=base.now(), actor=request.user)
+        return _render(tournament)
+
+
+class ClockPauseApi(FloorApi):
+    @extend_schema(**_CONTROL)
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = get_tournament(request, pk)
+        tournament = clock_pause(tournament=tournament, now=base.now(), actor=request.user)
+        return _render(tournament)
+
+
+class ClockResumeApi(FloorApi):
+    @extend_schema(**_CONTROL)
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = get_tournament(request, pk)
+        tournament = clock_resume(tournament=tournament, now=base.now(), actor=request.user)
+        return _render(tournament)
+
+
+class ClockSetLevelApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        request=ClockSetLevelInputSerializer,
+        responses=responses(ClockOutputSerializer, *WRITE_ERRORS),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Move the clock to a schedule row, which starts with its full time."""
+        tournament = get_tournament(request, pk)
+        data = ClockSetLevelInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = clock_set_level(
+            tournament=tournament, now=base.now(), actor=request.user, **data.validated_data
+        )
+        return _render(tournament)
+
+
+class ClockAddTimeApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        request=ClockAddTimeInputSerializer,
+        responses=responses(ClockOutputSerializer, *WRITE_ERRORS),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Add time to the level on the clock, or remove it (at most a day either way)."""
+        tournament = get_tournament(request, pk)
+        data = ClockAddTimeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = clock_add_time(
+            tournament=tournament, now=base.now(), actor=request.user, **data.validated_data
+        )
+        return _render(tournament)

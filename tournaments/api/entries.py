@@ -1,0 +1,144 @@
+"""The registration desk: list entries, register (late registration and re-entry are the same
+operation), unregister, rebuy, add-on, chip counts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.api import base
+from tournaments.api.base import FloorApi, get_tournament
+from tournaments.api.errors import WRITE_ERRORS, responses
+from tournaments.api.fields import EntryStatusField
+from tournaments.api.limits import MAX_INT, MAX_NAME, amount_field, chips_field
+from tournaments.models import Entry, Tournament
+from tournaments.services.entries import (
+    entry_addon,
+    entry_rebuy,
+    entry_register,
+    entry_set_chips,
+    entry_unregister,
+)
+
+TAGS = ["entries"]
+
+
+class EntryOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    player_name = serializers.CharField(source="player.name")
+    number = serializers.IntegerField(help_text="1 for the first entry, 2 for a re-entry, ...")
+    status = EntryStatusField()
+    chips = serializers.IntegerField()
+    table = serializers.IntegerField(source="table.number", allow_null=True)
+    seat = serializers.IntegerField(allow_null=True)
+    rebuys = serializers.IntegerField()
+    addon = serializers.BooleanField()
+    late = serializers.BooleanField()
+    finishing_place = serializers.IntegerField(allow_null=True)
+    prize = amount_field(allow_null=True)
+    busted_at = serializers.DateTimeField(allow_null=True)
+
+
+class EntryFilterSerializer(serializers.Serializer):
+    status = EntryStatusField(required=False)
+    q = serializers.CharField(max_length=MAX_NAME, required=False, help_text="name contains")
+    table = serializers.IntegerField(min_value=1, max_value=MAX_INT, required=False)
+
+
+class EntryRegisterInputSerializer(serializers.Serializer):
+    player_name = serializers.CharField(max_length=MAX_NAME)
+
+
+class EntryChipsInputSerializer(serializers.Serializer):
+    chips = chips_field(help_text="the stack counted at the table (at least 1)")
+
+
+def _entries(tournament: Tournament, filters: dict[str, Any]) -> QuerySet[Entry]:
+    entries = Entry.objects.filter(tournament=tournament).select_related("player", "table")
+    if "status" in filters:
+        entries = entries.filter(status=filters["status"])
+    if "q" in filters:
+        entries = entries.filter(player__name__icontains=filters["q"])
+    if "table" in filters:
+        entries = entries.filter(table__number=filters["table"])
+    return entries.order_by("player__name", "number")
+
+
+class EntriesApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        parameters=[EntryFilterSerializer],
+        responses=responses(EntryOutputSerializer(many=True), 400, 403, 404),
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """The tournament's entries by name, filtered by status, name or table."""
+        tournament = get_tournament(request, pk)
+        filters = EntryFilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        entries = _entries(tournament, dict(filters.validated_data))
+        return Response(EntryOutputSerializer(entries, many=True).data)
+
+    @extend_schema(
+        tags=TAGS,
+        request=EntryRegisterInputSerializer,
+        responses=responses(EntryOutputSerializer, *WRITE_ERRORS, status=201),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Register a player: before the start, during late registration (a random seat at a
+        shortest table once seats are drawn) or as a re-entry of a busted player."""
+        tournament = get_tournament(request, pk)
+        data = EntryRegisterInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = entry_register(
+            tournament=tournament, now=base.now(), actor=request.user, **data.validated_data
+        )
+        return Response(EntryOutputSerializer(entry).data, status=201)
+
+
+class EntryUnregisterApi(FloorApi):
+    @extend_schema(
+        tags=TAGS, request=None, responses=responses(EntryOutputSerializer, 403, 404, 409)
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Before the start: the entry is kept, marked unregistered."""
+        entry = entry_unregister(entry=pk, actor=request.user)
+        return Response(EntryOutputSerializer(entry).data)
+
+
+class EntryRebuyApi(FloorApi):
+    @extend_schema(
+        tags=TAGS, request=None, responses=responses(EntryOutputSerializer, 403, 404, 409)
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Add the rebuy chips (rebuy period, stack at or below the starting stack)."""
+        entry = entry_rebuy(entry=pk, now=base.now(), actor=request.user)
+        return Response(EntryOutputSerializer(entry).data)
+
+
+class EntryAddonApi(FloorApi):
+    @extend_schema(
+        tags=TAGS, request=None, responses=responses(EntryOutputSerializer, 403, 404, 409)
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Add the add-on chips, once per entry."""
+        entry = entry_addon(entry=pk, actor=request.user)
+        return Response(EntryOutputSerializer(entry).data)
+
+
+class EntryChipsApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        request=EntryChipsInputSerializer,
+        responses=responses(EntryOutputSerializer, *WRITE_ERRORS),
+    )
+    def put(self, request: Request, pk: int) -> Response:
+        """Set the stack counted at the table (a bust is recorded with the busts instead)."""
+        data = EntryChipsInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = entry_set_chips(entry=pk, actor=request.user, **data.validated_data)
+        return Response(EntryOutputSerializer(entry).data)

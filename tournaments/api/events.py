@@ -1,0 +1,199 @@
+"""Tournaments: list, create from a schedule, retrieve with settings and levels, update settings,
+open registration, finish."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.api import base
+from tournaments.api.base import FloorApi, get_tournament
+from tournaments.api.errors import WRITE_ERRORS, responses
+from tournaments.api.fields import TournamentStatusField
+from tournaments.api.limits import MAX_SMALL_INT, chips_field, money_field
+from tournaments.api.permissions import PublicReadDirectorWrite, is_director
+from tournaments.api.schedules import LevelOutputSerializer
+from tournaments.models import BlindSchedule, Tournament
+from tournaments.selectors import tournament_list
+from tournaments.services.entries import registration_open
+from tournaments.services.events import (
+    tournament_create,
+    tournament_finish,
+    tournament_open_registration,
+    tournament_update,
+)
+
+TAGS = ["tournaments"]
+
+
+class PercentagesField(serializers.ListField):
+    """Payout percentages, first place first; stored as JSON numbers. Whether they add up to
+    100 and never increase is the payout rules' business (`payout_not_100`, ...)."""
+
+    child = serializers.DecimalField(max_digits=7, decimal_places=3, min_value=Decimal("0"))
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=1000, **kwargs)
+
+    def to_internal_value(self, data: Any) -> list[int | float]:
+        values = super().to_internal_value(data)
+        return [int(v) if v == v.to_integral_value() else float(v) for v in values]
+
+
+class TournamentSettingsInputSerializer(serializers.Serializer):
+    """Every setting is optional: what is left out keeps its default (or its current value)."""
+
+    name = serializers.CharField(max_length=120, required=False)
+    game = serializers.ChoiceField(choices=Tournament.Game.choices, required=False)
+    structure = serializers.ChoiceField(choices=Tournament.Structure.choices, required=False)
+    rule_profile = serializers.CharField(max_length=30, required=False)
+    rule_overrides = serializers.DictField(required=False, help_text="rule option: value")
+    buy_in = money_field(required=False, help_text="the part that goes to the prize pool")
+    fee = money_field(required=False)
+    starting_stack = chips_field(min_value=1, required=False)
+    seats_per_table = serializers.IntegerField(min_value=2, max_value=10, required=False)
+    late_registration_level = serializers.IntegerField(
+        min_value=0, max_value=MAX_SMALL_INT, required=False
+    )
+    max_entries_per_player = serializers.IntegerField(
+        min_value=1, max_value=MAX_SMALL_INT, required=False
+    )
+    rebuy_price = money_field(required=False)
+    rebuy_chips = chips_field(min_value=0, required=False)
+    rebuy_until_level = serializers.IntegerField(
+        min_value=0, max_value=MAX_SMALL_INT, required=False
+    )
+    addon_price = money_field(required=False)
+    addon_chips = chips_field(min_value=0, required=False)
+    guarantee = money_field(digits=12, required=False)
+    payout_percentages = PercentagesField(required=False)
+    payout_unit = money_field(required=False)
+    icm_enabled = serializers.BooleanField(required=False)
+
+
+class TournamentCreateInputSerializer(TournamentSettingsInputSerializer):
+    schedule = serializers.PrimaryKeyRelatedField(queryset=BlindSchedule.objects.all())
+    name = serializers.CharField(max_length=120)
+
+
+class TournamentListOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = TournamentStatusField()
+    game = serializers.ChoiceField(choices=Tournament.Game.choices)
+    structure = serializers.ChoiceField(choices=Tournament.Structure.choices)
+    buy_in = serializers.DecimalField(max_digits=10, decimal_places=2)
+    fee = serializers.DecimalField(max_digits=10, decimal_places=2)
+    starting_stack = serializers.IntegerField()
+    players_left = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+
+
+class TournamentOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = TournamentStatusField()
+    registration_open = serializers.BooleanField()
+    game = serializers.ChoiceField(choices=Tournament.Game.choices)
+    structure = serializers.ChoiceField(choices=Tournament.Structure.choices)
+    rule_profile = serializers.CharField()
+    rule_overrides = serializers.DictField()
+    buy_in = serializers.DecimalField(max_digits=10, decimal_places=2)
+    fee = serializers.DecimalField(max_digits=10, decimal_places=2)
+    starting_stack = serializers.IntegerField()
+    seats_per_table = serializers.IntegerField()
+    late_registration_level = serializers.IntegerField()
+    max_entries_per_player = serializers.IntegerField()
+    rebuy_price = serializers.DecimalField(max_digits=10, decimal_places=2)
+    rebuy_chips = serializers.IntegerField()
+    rebuy_until_level = serializers.IntegerField()
+    addon_price = serializers.DecimalField(max_digits=10, decimal_places=2)
+    addon_chips = serializers.IntegerField()
+    guarantee = serializers.DecimalField(max_digits=12, decimal_places=2)
+    payout_percentages = serializers.ListField(child=serializers.FloatField())
+    payout_unit = serializers.DecimalField(max_digits=10, decimal_places=2)
+    icm_enabled = serializers.BooleanField()
+    hand_for_hand = serializers.BooleanField()
+    break_order = serializers.ListField(child=serializers.IntegerField())
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    levels = LevelOutputSerializer(many=True, source="levels.all")
+
+
+def _render(tournament: Tournament) -> Any:
+    tournament = Tournament.objects.prefetch_related("levels").get(pk=tournament.pk)
+    tournament.registration_open = registration_open(tournament, base.now())  # type: ignore[attr-defined]
+    return TournamentOutputSerializer(tournament).data
+
+
+class TournamentsApi(FloorApi):
+    permission_classes = (PublicReadDirectorWrite,)
+
+    @extend_schema(tags=TAGS, responses=responses(TournamentListOutputSerializer(many=True)))
+    def get(self, request: Request) -> Response:
+        """Public: every tournament but the planned ones (directors see those too)."""
+        tournaments = tournament_list(public=not is_director(request.user))
+        return Response(TournamentListOutputSerializer(tournaments, many=True).data)
+
+    @extend_schema(
+        tags=TAGS,
+        request=TournamentCreateInputSerializer,
+        responses=responses(TournamentOutputSerializer, 400, 403, 409, status=201),
+    )
+    def post(self, request: Request) -> Response:
+        """Create a tournament with its own copy of the schedule's levels."""
+        data = TournamentCreateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = tournament_create(actor=request.user, **data.validated_data)
+        return Response(_render(tournament), status=201)
+
+
+class TournamentApi(FloorApi):
+    permission_classes = (PublicReadDirectorWrite,)
+
+    @extend_schema(tags=TAGS, responses=responses(TournamentOutputSerializer, 404))
+    def get(self, request: Request, pk: int) -> Response:
+        """Public: the settings and the tournament's own levels."""
+        return Response(_render(get_tournament(request, pk)))
+
+    @extend_schema(
+        tags=TAGS,
+        request=TournamentSettingsInputSerializer,
+        responses=responses(TournamentOutputSerializer, *WRITE_ERRORS),
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        """Change settings (the game, structure and starting stack are fixed once started)."""
+        tournament = get_tournament(request, pk)
+        data = TournamentSettingsInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = tournament_update(
+            tournament=tournament, actor=request.user, **data.validated_data
+        )
+        return Response(_render(tournament))
+
+
+class TournamentOpenRegistrationApi(FloorApi):
+    @extend_schema(
+        tags=TAGS, request=None, responses=responses(TournamentOutputSerializer, 403, 404, 409)
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Open registration of a planned tournament."""
+        tournament = get_tournament(request, pk)
+        tournament = tournament_open_registration(tournament=tournament, actor=request.user)
+        return Response(_render(tournament))
+
+
+class TournamentFinishApi(FloorApi):
+    @extend_schema(
+        tags=TAGS, request=None, responses=responses(TournamentOutputSerializer, 403, 404, 409)
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Mark the tournament finished and stop its clock."""
+        tournament = get_tournament(request, pk)
+        tournament = tournament_finish(tournament=tournament, actor=request.user)
+        return Response(_render(tournament))

@@ -1,0 +1,58 @@
+"""Serializer fields the floor's serializers share.
+
+The three `status` choice sets (a tournament's, an entry's, the clock's) are schema components
+with their own names (`TournamentStatus`, `EntryStatus`, `ClockStatus`): left to drf-spectacular
+they would all be named after the field, "Status", and collide.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.plumbing import ResolvedComponent
+from rest_framework import serializers
+
+from tournaments.clock import ClockStatus
+from tournaments.models import Entry, Tournament
+
+
+class NamedChoiceField(serializers.ChoiceField):
+    """A choice field whose choice set is one named schema component."""
+
+    schema_name = ""
+    values: tuple[str, ...] = ()
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=[(value, value) for value in self.values], **kwargs)
+
+
+class TournamentStatusField(NamedChoiceField):
+    schema_name = "TournamentStatus"
+    values = tuple(Tournament.Status.values)
+
+
+class EntryStatusField(NamedChoiceField):
+    schema_name = "EntryStatus"
+    values = tuple(Entry.Status.values)
+
+
+class ClockStatusField(NamedChoiceField):
+    schema_name = "ClockStatus"
+    values = tuple(status.value for status in ClockStatus)
+
+
+class NamedChoiceFieldExtension(OpenApiSerializerFieldExtension):
+    target_class = NamedChoiceField
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> Any:
+        field = self.target
+        component = ResolvedComponent(
+            name=field.schema_name,
+            type=ResolvedComponent.SCHEMA,
+            object=field.schema_name,
+            schema={"type": "string", "enum": list(field.values)},
+        )
+        auto_schema.registry.register_on_missing(component)
+        return component.ref

@@ -1,0 +1,214 @@
+"""What players and the public read: standings (polled with ETag), payouts, seat lookup; and
+for the director, the ICM deal and the results export (CSV)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.api.base import FloorApi, get_tournament
+from tournaments.api.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional_response
+from tournaments.api.errors import ErrorSerializer, responses
+from tournaments.api.fields import EntryStatusField
+from tournaments.api.limits import MAX_NAME, amount_field
+from tournaments.models import Entry, Tournament
+from tournaments.selectors import (
+    seat_lookup,
+    tournament_icm,
+    tournament_payouts,
+    tournament_standings,
+)
+
+TAGS = ["results"]
+MAX_STANDINGS = 20000
+
+
+class StandingRowOutputSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+    chips = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    seat = serializers.IntegerField(allow_null=True)
+
+
+class StandingsOutputSerializer(serializers.Serializer):
+    players_left = serializers.IntegerField()
+    entries = serializers.IntegerField()
+    total_chips = serializers.IntegerField()
+    average_stack = serializers.IntegerField()
+    places_paid = serializers.IntegerField()
+    next_payout = amount_field(allow_null=True, help_text="what the next player out receives")
+    prize_pool = amount_field()
+    rows = StandingRowOutputSerializer(many=True)
+
+
+class StandingsFilterSerializer(serializers.Serializer):
+    limit = serializers.IntegerField(
+        min_value=0, max_value=MAX_STANDINGS, required=False, help_text="the top rows only"
+    )
+
+
+class PayoutPlayerOutputSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    prize = amount_field(allow_null=True)
+
+
+class PayoutPlaceOutputSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    prize = amount_field()
+    players = PayoutPlayerOutputSerializer(many=True, help_text="who finished there, once known")
+
+
+class PayoutsOutputSerializer(serializers.Serializer):
+    prize_pool = amount_field()
+    places = PayoutPlaceOutputSerializer(many=True)
+
+
+class IcmRowOutputSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    chips = serializers.IntegerField()
+    icm = amount_field(help_text="Malmuth-Harville equity")
+    chip_chop = amount_field()
+
+
+class SeatLookupFilterSerializer(serializers.Serializer):
+    q = serializers.CharField(max_length=MAX_NAME, help_text="part of the name, 2 letters or more")
+
+
+class SeatLookupOutputSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    table = serializers.IntegerField(allow_null=True)
+    seat = serializers.IntegerField(allow_null=True)
+    status = EntryStatusField()
+
+
+class StandingsApi(FloorApi):
+    permission_classes = (AllowAny,)
+
+    @extend_schema(
+        tags=TAGS,
+        parameters=[StandingsFilterSerializer, IF_NONE_MATCH, ETAG_HEADER],
+        responses={**responses(StandingsOutputSerializer, 400, 404), 304: None},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """Public: players by chips. Poll with If-None-Match: 304 until something changes."""
+        tournament = get_tournament(request, pk)
+        query = StandingsFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        standings = tournament_standings(tournament, limit=query.validated_data.get("limit"))
+        return conditional_response(request, StandingsOutputSerializer(standings).data)
+
+
+class PayoutsApi(FloorApi):
+    permission_classes = (AllowAny,)
+
+    @extend_schema(tags=TAGS, responses=responses(PayoutsOutputSerializer, 404, 409))
+    def get(self, request: Request, pk: int) -> Response:
+        """Public: the prize of each paid place and, once decided, who finished there."""
+        places = tournament_payouts(get_tournament(request, pk))
+        pool = sum((place["prize"] for place in places), Decimal(0))
+        return Response(PayoutsOutputSerializer({"prize_pool": pool, "places": places}).data)
+
+
+class IcmApi(FloorApi):
+    @extend_schema(tags=TAGS, responses=responses(IcmRowOutputSerializer(many=True), 403, 404, 409))
+    def get(self, request: Request, pk: int) -> Response:
+        """An ICM deal and a chip chop for the players left (at most 10)."""
+        rows = tournament_icm(get_tournament(request, pk))
+        return Response(IcmRowOutputSerializer(rows, many=True).data)
+
+
+class SeatLookupApi(FloorApi):
+    permission_classes = (AllowAny,)
+
+    @extend_schema(
+        tags=TAGS,
+        parameters=[SeatLookupFilterSerializer],
+        responses=responses(SeatLookupOutputSerializer(many=True), 400, 404),
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """Public: find a player's table and seat by part of the name (20 answers at most)."""
+        tournament = get_tournament(request, pk)
+        query = SeatLookupFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        rows = seat_lookup(tournament, query.validated_data["q"])
+        return Response(SeatLookupOutputSerializer(rows, many=True).data)
+
+
+# --- results export ------------------------------------------------------------------------
+
+CSV_HEADER = ("place", "name", "entry_number", "prize")
+# A cell starting with one of these is a formula to a spreadsheet: prefix it with a quote.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+class CSVRenderer(BaseRenderer):
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(
+        self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None
+    ) -> Any:
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\r\n").writerows(data or ())
+        return buffer.getvalue().encode(self.charset)
+
+
+def _cell(value: object) -> str:
+    text = "" if value is None else str(value)
+    return f"'{text}" if text.startswith(_FORMULA_START) else text
+
+
+def results_rows(tournament: Tournament) -> Iterable[Sequence[str]]:
+    """The header, then every entry with a finishing place, best first."""
+    yield CSV_HEADER
+    placed = (
+        Entry.objects.filter(tournament=tournament, finishing_place__isnull=False)
+        .order_by("finishing_place", "player__name", "number")
+        .values_list("finishing_place", "player__name", "number", "prize")
+    )
+    for place, name, number, prize in placed:
+        yield (_cell(place), _cell(name), _cell(number), _cell(prize))
+
+
+class ResultsCsvApi(FloorApi):
+    renderer_classes = (CSVRenderer, JSONRenderer)
+
+    @extend_schema(
+        tags=TAGS,
+        responses={
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR, description="place,name,entry_number,prize; best first"
+            ),
+            (403, "application/json"): ErrorSerializer,
+            (404, "application/json"): ErrorSerializer,
+        },
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """The results so far as CSV: every entry with a finishing place."""
+        tournament = get_tournament(request, pk)
+        filename = f"results-{tournament.pk}.csv"
+        return Response(
+            list(results_rows(tournament)),
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
+    def handle_exception(self, exc: Exception) -> Response:
+        # Errors are JSON like everywhere else, whatever the client accepted.
+        response = super().handle_exception(exc)
+        self.request.accepted_renderer = JSONRenderer()
+        self.request.accepted_media_type = JSONRenderer.media_type
+        return response

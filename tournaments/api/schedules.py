@@ -1,0 +1,108 @@
+"""Blind schedules (templates): list, create, retrieve, replace the levels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.api.base import FloorApi, get_schedule
+from tournaments.api.errors import WRITE_ERRORS, responses
+from tournaments.api.limits import MAX_INT, MAX_LEVEL_SECONDS, MAX_LEVELS
+from tournaments.models import BlindSchedule
+from tournaments.services.events import schedule_create, schedule_replace_levels
+
+TAGS = ["schedules"]
+
+
+class LevelInputSerializer(serializers.Serializer):
+    """One row: blinds and ante (chips), duration (seconds), or a break. The schedule's own
+    rules (small blind at most the big blind, blinds never going down, ...) are the service's."""
+
+    small_blind = serializers.IntegerField(min_value=0, max_value=MAX_INT, required=False)
+    big_blind = serializers.IntegerField(min_value=0, max_value=MAX_INT, required=False)
+    ante = serializers.IntegerField(min_value=0, max_value=MAX_INT, required=False)
+    bb_ante = serializers.BooleanField(required=False)
+    duration = serializers.IntegerField(min_value=0, max_value=MAX_LEVEL_SECONDS)
+    is_break = serializers.BooleanField(required=False)
+    note = serializers.CharField(max_length=200, required=False, allow_blank=True)
+
+
+class LevelOutputSerializer(serializers.Serializer):
+    order = serializers.IntegerField()
+    small_blind = serializers.IntegerField()
+    big_blind = serializers.IntegerField()
+    ante = serializers.IntegerField()
+    bb_ante = serializers.BooleanField()
+    duration = serializers.IntegerField(help_text="seconds")
+    is_break = serializers.BooleanField()
+    note = serializers.CharField()
+
+
+class ScheduleLevelsInputSerializer(serializers.Serializer):
+    levels: serializers.ListSerializer[Any] = serializers.ListSerializer(
+        child=LevelInputSerializer(), max_length=MAX_LEVELS
+    )
+
+
+class ScheduleInputSerializer(ScheduleLevelsInputSerializer):
+    name = serializers.CharField(max_length=120)
+
+
+class ScheduleOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    levels = LevelOutputSerializer(many=True, source="levels.all")
+
+
+def _render(schedule: BlindSchedule) -> Any:
+    schedule = BlindSchedule.objects.prefetch_related("levels").get(pk=schedule.pk)
+    return ScheduleOutputSerializer(schedule).data
+
+
+class SchedulesApi(FloorApi):
+    @extend_schema(tags=TAGS, responses=responses(ScheduleOutputSerializer(many=True), 403))
+    def get(self, request: Request) -> Response:
+        """Every blind schedule with its levels."""
+        schedules = BlindSchedule.objects.prefetch_related("levels")
+        return Response(ScheduleOutputSerializer(schedules, many=True).data)
+
+    @extend_schema(
+        tags=TAGS,
+        request=ScheduleInputSerializer,
+        responses=responses(ScheduleOutputSerializer, 400, 403, 409, status=201),
+    )
+    def post(self, request: Request) -> Response:
+        """Create a schedule; a level the clock cannot run is refused with its code
+        (`small_blind_above_big_blind`, `blinds_decrease`, ...)."""
+        data = ScheduleInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        schedule = schedule_create(actor=request.user, **data.validated_data)
+        return Response(_render(schedule), status=201)
+
+
+class ScheduleApi(FloorApi):
+    @extend_schema(tags=TAGS, responses=responses(ScheduleOutputSerializer, 403, 404))
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(_render(get_schedule(pk)))
+
+
+class ScheduleLevelsApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        request=ScheduleLevelsInputSerializer,
+        responses=responses(ScheduleOutputSerializer, *WRITE_ERRORS),
+    )
+    def put(self, request: Request, pk: int) -> Response:
+        """Replace every level of the template (tournaments keep their own copy)."""
+        schedule = get_schedule(pk)
+        data = ScheduleLevelsInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        schedule = schedule_replace_levels(
+            schedule=schedule, actor=request.user, **data.validated_data
+        )
+        return Response(_render(schedule))
