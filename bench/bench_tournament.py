@@ -172,7 +172,7 @@ def main() -> None:
             "seat draw (service)",
             result["seat_draw_ms"],
             "target < 2000 ms",
-            f"reference: plain INSERT of the same seats {result['seat_insert_reference_ms']:.0f} ms",
+            f"reference: INSERT of the same seats {result['seat_insert_reference_ms']:.0f} ms",
         ),
         ("balancing plan after a bust", result["balance_plan_ms"], "target < 50 ms", ""),
         (
