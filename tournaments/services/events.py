@@ -220,7 +220,10 @@ def tournament_open_registration(*, tournament: Tournament, actor: Any = None) -
 def tournament_finish(*, tournament: Tournament, actor: Any = None) -> Tournament:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     tournament.status = Tournament.Status.FINISHED
+    if tournament.clock_ends_at is not None:
+        # A started clock is stored running or paused, never neither: it stops with 0 left.
+        tournament.clock_remaining = 0
     tournament.clock_ends_at = None
-    tournament.save(update_fields=["status", "clock_ends_at", "updated_at"])
+    tournament.save(update_fields=["status", "clock_ends_at", "clock_remaining", "updated_at"])
     audit_record(tournament=tournament, actor=actor, action="tournament_finish")
     return tournament
