@@ -145,6 +145,10 @@ else:
 
 # --- Auth -----------------------------------------------------------------------------------
 
+# Directors sign in at /login/ and land on their tournaments (tournaments/urls.py).
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "tournament-list"
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

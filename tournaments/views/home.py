@@ -1,9 +1,18 @@
-"""Pages of the floor: the landing page now; the director dashboard and public pages later."""
+"""The landing page: what the product is, and the tournaments on now."""
+
+from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_list
+
+ON_NOW = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING, Tournament.Status.PAUSED)
+
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The landing page: what the product is and who it is for."""
-    return render(request, "home.html")
+    """The landing page: who it is for, and the registering and running tournaments with links
+    to their public pages (and, for directors, to their dashboards)."""
+    tournaments = tournament_list(public=True).filter(status__in=ON_NOW)
+    return render(request, "home.html", {"tournaments": tournaments})

@@ -1,0 +1,251 @@
+"""Forms of the director dashboard: they parse what was typed; the services decide what is allowed.
+
+A form checks only the shape of the input (a number where a number is due, within what the
+columns can store). Floor rules (a schedule's blinds, payout tables, who may register) are the
+services' business; their refusals are attached to the field they concern (`attach_refusal`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django import forms
+from django.forms import formset_factory
+
+from tournaments.models import BlindSchedule, Tournament
+from tournaments.services.errors import FloorError
+
+AUTOFOCUS = {"autofocus": True}
+
+
+def money(*, initial: str = "0", **options: Any) -> forms.DecimalField:
+    """An amount of money (what the money columns can store, never negative)."""
+    options.setdefault("max_digits", 10)
+    return forms.DecimalField(
+        decimal_places=2, min_value=Decimal("0"), initial=Decimal(initial), **options
+    )
+
+
+# Which field a service's refusal concerns, by its code (anything else goes at the top).
+REFUSAL_FIELDS = {
+    "payout_empty": "payout_percentages",
+    "payout_not_positive": "payout_percentages",
+    "payout_increasing": "payout_percentages",
+    "payout_not_100": "payout_percentages",
+    "bad_payout_unit": "payout_unit",
+    "bad_unit": "payout_unit",
+    "duplicate_schedule": "name",
+    "name_required": "name",
+    "duplicate_registration": "name",
+    "no_reentry": "name",
+}
+
+
+def attach_refusal(form: forms.BaseForm, error: FloorError) -> None:
+    """Show a service's refusal next to the field it concerns, or at the top of the form."""
+    field = REFUSAL_FIELDS.get(error.code)
+    form.add_error(field if field in form.fields else None, error.detail)
+
+
+# --- tournaments ----------------------------------------------------------------------------
+
+
+def _number_text(value: Decimal) -> str:
+    return f"{value.normalize():f}"
+
+
+class TournamentForm(forms.Form):
+    """A tournament's settings (`with_schedule`: creation, which copies a blind schedule)."""
+
+    name = forms.CharField(max_length=120)
+    schedule = forms.ModelChoiceField(
+        queryset=BlindSchedule.objects.all(), empty_label=None, label="Blind schedule"
+    )
+    game = forms.ChoiceField(choices=Tournament.Game.choices)
+    structure = forms.ChoiceField(choices=Tournament.Structure.choices)
+    buy_in = money(label="Buy-in", help_text="to the prize pool")
+    fee = money(help_text="to the house")
+    starting_stack = forms.IntegerField(min_value=1, max_value=2_000_000_000, initial=10000)
+    seats_per_table = forms.IntegerField(min_value=2, max_value=10, initial=9)
+    late_registration_level = forms.IntegerField(
+        min_value=0,
+        max_value=200,
+        initial=0,
+        help_text="open until the end of this level (0: no late registration)",
+    )
+    max_entries_per_player = forms.IntegerField(
+        min_value=1,
+        max_value=100,
+        initial=1,
+        label="Entries per player",
+        help_text="1: no re-entry; 2: one re-entry; ...",
+    )
+    rebuy_price = money()
+    rebuy_chips = forms.IntegerField(
+        min_value=0, max_value=2_000_000_000, initial=0, help_text="0: no rebuys"
+    )
+    rebuy_until_level = forms.IntegerField(min_value=0, max_value=200, initial=0)
+    addon_price = money(label="Add-on price")
+    addon_chips = forms.IntegerField(
+        min_value=0, max_value=2_000_000_000, initial=0, label="Add-on chips", help_text="0: none"
+    )
+    payout_percentages = forms.CharField(
+        required=False,
+        max_length=2000,
+        help_text="per place, comma-separated, e.g. 50, 30, 20 (blank: the standard table)",
+    )
+    payout_unit = money(initial="1", label="Rounding unit", help_text="prizes are rounded down")
+    guarantee = money(max_digits=12)
+    icm_enabled = forms.BooleanField(
+        required=False, initial=True, label="ICM deal calculator at the final table"
+    )
+
+    def __init__(self, *args: Any, with_schedule: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not with_schedule:
+            del self.fields["schedule"]
+
+    @classmethod
+    def initial_from(cls, tournament: Tournament) -> dict[str, Any]:
+        """The form's initial values from a stored tournament."""
+        values = {name: getattr(tournament, name) for name in cls.base_fields if name != "schedule"}
+        values["payout_percentages"] = ", ".join(
+            _number_text(Decimal(str(p))) for p in tournament.payout_percentages or ()
+        )
+        return values
+
+    def clean_payout_percentages(self) -> list[int | float]:
+        text = self.cleaned_data["payout_percentages"]
+        shares: list[int | float] = []
+        for part in text.replace(";", ",").split(","):
+            part = part.strip().rstrip("%").strip()
+            if not part:
+                continue
+            try:
+                value = Decimal(part)
+            except InvalidOperation:
+                raise forms.ValidationError(f"'{part}' is not a number.") from None
+            if not value.is_finite():
+                raise forms.ValidationError(f"'{part}' is not a number.")
+            # Stored as JSON numbers; the service reads them back through str() exactly.
+            shares.append(int(value) if value == value.to_integral_value() else float(value))
+        return shares
+
+    def settings(self) -> dict[str, Any]:
+        """The settings for `tournament_create` / `tournament_update` (no schedule)."""
+        return {k: v for k, v in self.cleaned_data.items() if k != "schedule"}
+
+
+# --- blind schedules ------------------------------------------------------------------------
+
+
+class ScheduleNameForm(forms.Form):
+    name = forms.CharField(max_length=120, widget=forms.TextInput(attrs=AUTOFOCUS))
+
+
+class LevelForm(forms.Form):
+    """One row of a schedule. Blank amounts are 0; the service checks the row."""
+
+    small_blind = forms.IntegerField(required=False, max_value=2_000_000_000)
+    big_blind = forms.IntegerField(required=False, max_value=2_000_000_000)
+    ante = forms.IntegerField(required=False, max_value=2_000_000_000)
+    bb_ante = forms.BooleanField(required=False, label="BB ante")
+    minutes = forms.IntegerField(required=False, max_value=100_000)
+    is_break = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    note = forms.CharField(required=False, max_length=200)
+
+    def is_break_row(self) -> bool:
+        """Whether this row is a break, from what was posted or its initial value."""
+        return bool(self.fields["is_break"].to_python(self["is_break"].value()))
+
+    def level(self) -> dict[str, Any]:
+        """The row as the services take it (`duration` in seconds)."""
+        data = self.cleaned_data
+        return {
+            "small_blind": data.get("small_blind") or 0,
+            "big_blind": data.get("big_blind") or 0,
+            "ante": data.get("ante") or 0,
+            "bb_ante": bool(data.get("bb_ante")),
+            "duration": (data.get("minutes") or 0) * 60,
+            "is_break": bool(data.get("is_break")),
+            "note": data.get("note") or "",
+        }
+
+    @staticmethod
+    def initial_from(level: Any) -> dict[str, Any]:
+        return {
+            "small_blind": level.small_blind,
+            "big_blind": level.big_blind,
+            "ante": level.ante,
+            "bb_ante": level.bb_ante,
+            "minutes": level.duration // 60,
+            "is_break": level.is_break,
+            "note": level.note,
+        }
+
+
+LevelFormSet = formset_factory(LevelForm, extra=0, can_delete=True, max_num=500)
+LEVELS_PREFIX = "levels"
+
+
+def levels_with_new_row(data: Mapping[str, Any], *, is_break: bool) -> dict[str, Any]:
+    """Posted schedule data with one more (empty) row at the end: a level or a break."""
+    copied: dict[str, Any] = {key: data[key] for key in data}
+    total = int(data.get(f"{LEVELS_PREFIX}-TOTAL_FORMS") or 0)
+    copied[f"{LEVELS_PREFIX}-TOTAL_FORMS"] = str(total + 1)
+    if is_break:
+        copied[f"{LEVELS_PREFIX}-{total}-is_break"] = "True"
+    return copied
+
+
+def filled_levels(formset: Any) -> list[dict[str, Any]]:
+    """The rows of a valid level formset, without removed and untouched empty rows."""
+    return [
+        form.level()
+        for form in formset.forms
+        if form.cleaned_data and not form.cleaned_data.get("DELETE")
+    ]
+
+
+# --- registration desk, eliminations, clock --------------------------------------------------
+
+
+class RegisterForm(forms.Form):
+    name = forms.CharField(
+        max_length=80,
+        label="Player name",
+        widget=forms.TextInput(attrs={**AUTOFOCUS, "autocomplete": "off"}),
+    )
+
+
+class BustsForm(forms.Form):
+    """One hand's eliminations, posted as repeated `entry` and `stack` fields (one pair per row;
+    rows without a player are ignored)."""
+
+    def clean(self) -> dict[str, Any]:
+        entries = self.data.getlist("entry") if hasattr(self.data, "getlist") else []
+        stacks = self.data.getlist("stack") if hasattr(self.data, "getlist") else []
+        rows: list[tuple[int, int]] = []
+        for row, (entry, stack) in enumerate(zip(entries, stacks, strict=False), start=1):
+            if not entry.strip():
+                continue
+            if not entry.strip().isdigit():
+                raise forms.ValidationError(f"Row {row}: pick a player from the list.")
+            if not stack.strip().isdigit():
+                raise forms.ValidationError(
+                    f"Row {row}: enter the chips the player started the hand with (a whole number)."
+                )
+            rows.append((int(entry), int(stack)))
+        if not rows:
+            raise forms.ValidationError("Pick at least one player who is out.")
+        return {"rows": rows}
+
+
+class AddTimeForm(forms.Form):
+    seconds = forms.IntegerField(min_value=-3600, max_value=3600)
+
+
+class SetLevelForm(forms.Form):
+    index = forms.IntegerField(min_value=0, label="Level")

@@ -1,0 +1,76 @@
+"""What a clock display needs, in a form that stays the same between level changes.
+
+The browser counts down by itself (static/js/clock.js): it gets the moment the level ends while
+the clock runs (`ends_at`), or the seconds left while it stands still (`remaining`), never a
+per-second value, so the payload (and its ETag) only changes when something really changes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from tournaments.models import Tournament
+from tournaments.selectors import clock_summary
+from tournaments.services.clocks import clock_view
+
+
+def _amount(value: int) -> str:
+    return f"{value:,}"
+
+
+def level_text(level: dict[str, Any] | None) -> str:
+    """ "100 / 200, ante 200 (BB ante)", or "Break, 15 min"; "" for no level."""
+    if level is None:
+        return ""
+    if level["is_break"]:
+        return f"Break, {level['minutes']} min"
+    text = f"{_amount(level['small_blind'])} / {_amount(level['big_blind'])}"
+    if level["ante"]:
+        text += f", ante {_amount(level['ante'])}"
+        if level["bb_ante"]:
+            text += " (BB ante)"
+    return text
+
+
+def clock_payload(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    """The clock as JSON for the big screen and the dashboard (stable between changes)."""
+    summary = clock_summary(tournament, now)
+    view = clock_view(tournament, now)
+    running = summary["running"]
+    payload = {key: value for key, value in summary.items() if key not in ("seconds_left",)}
+    payload.pop("overtime_seconds", None)
+    payload.update(
+        tournament_status=tournament.status,
+        finished=tournament.status == Tournament.Status.FINISHED,
+        level_index=view.level_index,
+        blinds=level_text(summary["level"]),
+        next_blinds=level_text(summary["next_level"]),
+        is_last_level=summary["next_level"] is None,
+        ends_at=view.ends_at.isoformat() if running and view.ends_at else None,
+        remaining=None if running else view.seconds_left,
+    )
+    return payload
+
+
+def countdown_text(seconds: int) -> str:
+    """ "1:05:00", "12:30", "0:09"."""
+    minutes, secs = divmod(max(seconds, 0), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def clock_context(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    """Template context for a clock display: the payload (also given to the script), the time
+    shown before the script takes over, and the server's time for the script's countdown."""
+    payload = clock_payload(tournament, now)
+    view = clock_view(tournament, now)
+    if view.overtime_seconds:
+        shown = "+" + countdown_text(view.overtime_seconds)
+    else:
+        shown = countdown_text(view.seconds_left)
+    return {
+        "clock": payload,
+        "clock_time": shown,
+        "server_now_ms": int(now.timestamp() * 1000),
+    }

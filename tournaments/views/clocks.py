@@ -1,0 +1,115 @@
+"""Clock control: start, pause, resume, add or take off a minute, jump to a level."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from tournaments.forms import AddTimeForm, SetLevelForm
+from tournaments.models import Tournament
+from tournaments.services.clocks import (
+    clock_add_time,
+    clock_pause,
+    clock_resume,
+    clock_set_level,
+    clock_start,
+)
+from tournaments.services.errors import FloorError
+from tournaments.views import reads, wallclock
+from tournaments.views.access import director_required, report_refusal, tournament_get
+from tournaments.views.clockface import clock_context
+
+ClockOperation = Callable[[Tournament, datetime], Tournament]
+
+
+@director_required
+def clock_page(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = tournament_get(pk)
+    context = {
+        "tournament": tournament,
+        "tab": "clock",
+        **clock_context(tournament, wallclock.now()),
+        "levels": reads.level_list(tournament),
+    }
+    return render(request, "desk/clock.html", context)
+
+
+def _operate(request: HttpRequest, pk: int, operation: ClockOperation, done: str) -> HttpResponse:
+    try:
+        operation(tournament_get(pk), wallclock.now())
+    except FloorError as error:
+        report_refusal(request, error)
+    else:
+        messages.success(request, done)
+    return redirect("clock-control", pk=pk)
+
+
+@director_required
+@require_POST
+def start(request: HttpRequest, pk: int) -> HttpResponse:
+    return _operate(
+        request,
+        pk,
+        lambda t, now: clock_start(tournament=t, now=now, actor=request.user),
+        "The clock is running: shuffle up and deal.",
+    )
+
+
+@director_required
+@require_POST
+def pause(request: HttpRequest, pk: int) -> HttpResponse:
+    return _operate(
+        request,
+        pk,
+        lambda t, now: clock_pause(tournament=t, now=now, actor=request.user),
+        "The clock is paused.",
+    )
+
+
+@director_required
+@require_POST
+def resume(request: HttpRequest, pk: int) -> HttpResponse:
+    return _operate(
+        request,
+        pk,
+        lambda t, now: clock_resume(tournament=t, now=now, actor=request.user),
+        "The clock is running again.",
+    )
+
+
+@director_required
+@require_POST
+def add_time(request: HttpRequest, pk: int) -> HttpResponse:
+    form = AddTimeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Add or take off between 1 and 60 minutes.")
+        return redirect("clock-control", pk=pk)
+    seconds = form.cleaned_data["seconds"]
+    amount = f"{seconds // 60:+d} min" if seconds % 60 == 0 else f"{seconds:+d} s"
+    return _operate(
+        request,
+        pk,
+        lambda t, now: clock_add_time(tournament=t, seconds=seconds, now=now, actor=request.user),
+        f"Clock adjusted: {amount}.",
+    )
+
+
+@director_required
+@require_POST
+def set_level(request: HttpRequest, pk: int) -> HttpResponse:
+    form = SetLevelForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Pick a level from the list.")
+        return redirect("clock-control", pk=pk)
+    index = form.cleaned_data["index"]
+    return _operate(
+        request,
+        pk,
+        lambda t, now: clock_set_level(tournament=t, index=index, now=now, actor=request.user),
+        "The clock is on the chosen level, with its full time.",
+    )

@@ -1,0 +1,105 @@
+"""The registration desk: type a name and press Enter to register (a busted player's re-entry is
+the same action); the entries with their unregister, rebuy and add-on buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from tournaments.forms import RegisterForm, attach_refusal
+from tournaments.models import Entry, Tournament
+from tournaments.services.entries import entry_addon, entry_rebuy, entry_register, entry_unregister
+from tournaments.services.errors import FloorError
+from tournaments.views import reads, wallclock
+from tournaments.views.access import director_required, entry_get, report_refusal, tournament_get
+
+NOT_STARTED = (Tournament.Status.PLANNED, Tournament.Status.REGISTERING)
+
+
+@director_required
+def entries_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The desk. A POST registers the name typed; a refusal is shown under the name field."""
+    tournament = tournament_get(pk)
+    form = RegisterForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = entry_register(
+                tournament=tournament,
+                player_name=form.cleaned_data["name"],
+                now=wallclock.now(),
+                actor=request.user,
+            )
+        except FloorError as error:
+            attach_refusal(form, error)
+        else:
+            messages.success(request, _registered(entry))
+            return redirect("entry-list", pk=pk)
+    query = request.GET.get("q", "")
+    context = {
+        "tournament": tournament,
+        "tab": "entries",
+        "form": form,
+        "query": query,
+        "entries": reads.entry_list(tournament, query),
+        "before_start": tournament.status in NOT_STARTED,
+    }
+    return render(request, "desk/entries.html", context)
+
+
+def _registered(entry: Entry) -> str:
+    what = "Re-entered" if entry.number > 1 else "Registered"
+    where = f": table {entry.table.number}, seat {entry.seat}" if entry.table else ""
+    return f"{what} {entry.player.name}{where}."
+
+
+def _entry_action(
+    request: HttpRequest, pk: int, entry_pk: int, action: Callable[[Entry], Entry], done: str
+) -> HttpResponse:
+    entry = entry_get(tournament_get(pk), entry_pk)
+    try:
+        entry = action(entry)
+    except FloorError as error:
+        report_refusal(request, error)
+    else:
+        messages.success(request, done.format(name=entry.player.name, chips=entry.chips))
+    return redirect("entry-list", pk=pk)
+
+
+@director_required
+@require_POST
+def unregister(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+    return _entry_action(
+        request,
+        pk,
+        entry_pk,
+        lambda e: entry_unregister(entry=e, actor=request.user),
+        "{name} is unregistered.",
+    )
+
+
+@director_required
+@require_POST
+def rebuy(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+    return _entry_action(
+        request,
+        pk,
+        entry_pk,
+        lambda e: entry_rebuy(entry=e, now=wallclock.now(), actor=request.user),
+        "Rebuy for {name}: {chips:,} chips now.",
+    )
+
+
+@director_required
+@require_POST
+def addon(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+    return _entry_action(
+        request,
+        pk,
+        entry_pk,
+        lambda e: entry_addon(entry=e, actor=request.user),
+        "Add-on for {name}: {chips:,} chips now.",
+    )

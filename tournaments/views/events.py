@@ -1,0 +1,104 @@
+"""Director pages for tournaments: the list with the creation form, the dashboard overview,
+settings, opening registration and finishing."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from tournaments.forms import TournamentForm, attach_refusal
+from tournaments.models import BlindSchedule
+from tournaments.selectors import tournament_list, tournament_standings
+from tournaments.services.errors import FloorError
+from tournaments.services.events import (
+    tournament_create,
+    tournament_finish,
+    tournament_open_registration,
+    tournament_update,
+)
+from tournaments.views import wallclock
+from tournaments.views.access import director_required, report_refusal, tournament_get
+from tournaments.views.clockface import clock_context
+
+
+@director_required
+def tournaments_page(request: HttpRequest) -> HttpResponse:
+    """Every tournament, and the form that creates one from a blind schedule."""
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = tournament_create(
+                schedule=form.cleaned_data["schedule"], actor=request.user, **form.settings()
+            )
+        except FloorError as error:
+            attach_refusal(form, error)
+        else:
+            messages.success(request, f"Tournament '{tournament.name}' created.")
+            return redirect("tournament-dashboard", pk=tournament.pk)
+    context = {
+        "form": form,
+        "tournaments": tournament_list(),
+        "has_schedules": BlindSchedule.objects.exists(),
+    }
+    return render(request, "desk/tournament_list.html", context)
+
+
+@director_required
+def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
+    """One tournament at a glance: status, the clock, the field and the prize pool."""
+    tournament = tournament_get(pk)
+    now = wallclock.now()
+    context = {
+        "tournament": tournament,
+        "tab": "overview",
+        "standings": tournament_standings(tournament, limit=10),
+        **clock_context(tournament, now),
+        "has_tables": tournament.tables.exists(),
+    }
+    return render(request, "desk/dashboard.html", context)
+
+
+@director_required
+def settings_page(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = tournament_get(pk)
+    form = TournamentForm(
+        request.POST or None,
+        initial=TournamentForm.initial_from(tournament),
+        with_schedule=False,
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament_update(tournament=tournament, actor=request.user, **form.settings())
+        except FloorError as error:
+            attach_refusal(form, error)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("tournament-settings", pk=pk)
+    context = {"tournament": tournament, "tab": "settings", "form": form}
+    return render(request, "desk/settings.html", context)
+
+
+@director_required
+@require_POST
+def open_registration(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        tournament_open_registration(tournament=tournament_get(pk), actor=request.user)
+    except FloorError as error:
+        report_refusal(request, error)
+    else:
+        messages.success(request, "Registration is open.")
+    return redirect("entry-list", pk=pk)
+
+
+@director_required
+@require_POST
+def finish(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        tournament_finish(tournament=tournament_get(pk), actor=request.user)
+    except FloorError as error:
+        report_refusal(request, error)
+    else:
+        messages.success(request, "The tournament is finished.")
+    return redirect("tournament-dashboard", pk=pk)

@@ -1,0 +1,100 @@
+"""Tables: the seat draw, printable seat cards, every table with its seats, and the balancing plan
+with its "Confirm moves" button."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from tournaments.balancing import Plan
+from tournaments.models import Entry
+from tournaments.services.errors import FloorError
+from tournaments.services.tables import (
+    tournament_balance_plan,
+    tournament_confirm_moves,
+    tournament_draw_seats,
+)
+from tournaments.views import reads
+from tournaments.views.access import director_required, report_refusal, tournament_get
+
+
+@director_required
+def tables_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every table in play (seats, names, chips, the button) and what the floor must do now."""
+    tournament = tournament_get(pk)
+    refusal = None
+    try:
+        plan = tournament_balance_plan(tournament)
+    except FloorError as error:
+        plan, refusal = None, error.detail
+    context = {
+        "tournament": tournament,
+        "tab": "tables",
+        "tables": reads.table_list(tournament, halted=plan.halted_tables if plan else ()),
+        "plan": plan,
+        "plan_lines": _plan_lines(plan) if plan else [],
+        "plan_refusal": refusal,
+    }
+    return render(request, "desk/tables.html", context)
+
+
+def _plan_lines(plan: Plan) -> list[dict[str, object]]:
+    """The plan's lines for the floor (`describe()`: halts first, then broken tables, then the
+    moves in order), with the name of the player each move concerns and the halts marked."""
+    lines = list(plan.describe())
+    names = dict(
+        Entry.objects.filter(pk__in=[m.entry_id for m in plan.moves]).values_list(
+            "pk", "player__name"
+        )
+    )
+    halts = 0 if plan.redraw_final_table else len(plan.halted_tables)
+    first_move = len(lines) - len(plan.moves)
+    return [
+        {
+            "text": line,
+            "halt": i < halts,
+            "name": names.get(plan.moves[i - first_move].entry_id, "") if i >= first_move else "",
+        }
+        for i, line in enumerate(lines)
+    ]
+
+
+@director_required
+@require_POST
+def draw_seats(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        tables = tournament_draw_seats(tournament=tournament_get(pk), actor=request.user)
+    except FloorError as error:
+        report_refusal(request, error)
+    else:
+        messages.success(request, f"Seats drawn at {len(tables)} tables. Print the seat cards.")
+    return redirect("table-list", pk=pk)
+
+
+@director_required
+@require_POST
+def confirm_moves(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        plan = tournament_confirm_moves(tournament=tournament_get(pk), actor=request.user)
+    except FloorError as error:
+        report_refusal(request, error)
+    else:
+        if plan.redraw_final_table:
+            messages.success(request, "Final table drawn: print the new seat cards.")
+        elif plan.moves or plan.broken_tables:
+            messages.success(request, f"{len(plan.moves)} moves confirmed.")
+        else:
+            messages.info(request, "Nothing to move: the tables are balanced.")
+    return redirect("table-list", pk=pk)
+
+
+@director_required
+def seat_cards(request: HttpRequest, pk: int) -> HttpResponse:
+    """One card per seated player (name, table, seat in big type), ready to print; `?entry=`
+    prints one player's card (a late entry)."""
+    tournament = tournament_get(pk)
+    entry = request.GET.get("entry", "")
+    cards = reads.seat_cards(tournament, int(entry) if entry.isdigit() else None)
+    return render(request, "desk/seat_cards.html", {"tournament": tournament, "cards": cards})
