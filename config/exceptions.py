@@ -42,19 +42,26 @@ def _first_problem(errors: Any, path: str = "") -> str:
     if isinstance(errors, dict):
         for key, value in errors.items():
             if value:
-                name = "" if key == "non_field_errors" else str(key)
-                where = f"{path}.{name}" if path and name else (path or name)
-                return _first_problem(value, where)
+                return _first_problem(value, _join(path, key))
     elif isinstance(errors, list):
         for index, value in enumerate(errors):
             if isinstance(value, dict | list):
                 if value:
-                    return _first_problem(value, f"{path}[{index}]")
+                    return _first_problem(value, _join(path, index))
             elif value:
                 return f"{path}: {value}" if path else str(value)
     elif errors:
         return f"{path}: {errors}" if path else str(errors)
     return "The request is invalid."
+
+
+def _join(path: str, key: Any) -> str:
+    """`levels` + 2 -> `levels[2]`; `levels[2]` + `big_blind` -> `levels[2].big_blind`."""
+    if key == "non_field_errors":
+        return path
+    if isinstance(key, int) or str(key).isdigit():
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else str(key)
 
 
 def _invalid(errors: Any) -> Response:

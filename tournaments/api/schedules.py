@@ -48,8 +48,11 @@ class ScheduleLevelsInputSerializer(serializers.Serializer):
     )
 
 
-class ScheduleInputSerializer(ScheduleLevelsInputSerializer):
+class ScheduleInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
+    levels: serializers.ListSerializer[Any] = serializers.ListSerializer(
+        child=LevelInputSerializer(), max_length=MAX_LEVELS
+    )
 
 
 class ScheduleOutputSerializer(serializers.Serializer):
