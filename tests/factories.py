@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import random
+from datetime import UTC, datetime
 from typing import Any
 
 import factory
@@ -22,6 +24,9 @@ from tournaments.models import (
     Tournament,
     TournamentLevel,
 )
+from tournaments.services.clocks import clock_start
+from tournaments.services.entries import entry_register
+from tournaments.services.tables import tournament_draw_seats
 
 # (small blind, big blind, ante, duration in seconds); None is a 10-minute break.
 STANDARD_LEVELS: tuple[tuple[int, int, int, int] | None, ...] = (
@@ -53,7 +58,7 @@ def level_rows(levels: Any = STANDARD_LEVELS) -> list[dict[str, Any]]:
     return rows
 
 
-class UserFactory(DjangoModelFactory):
+class UserFactory(DjangoModelFactory[Any]):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
@@ -72,13 +77,13 @@ class DealerFactory(UserFactory):
     username = factory.Sequence(lambda n: f"dealer{n}")
 
     @factory.post_generation
-    def dealer_group(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+    def dealer_group(self: Any, create: bool, extracted: Any, **kwargs: Any) -> None:
         if create:
             group, _ = Group.objects.get_or_create(name="dealer")
             self.groups.add(group)
 
 
-class BlindScheduleFactory(DjangoModelFactory):
+class BlindScheduleFactory(DjangoModelFactory[BlindSchedule]):
     class Meta:
         model = BlindSchedule
         skip_postgeneration_save = True
@@ -86,7 +91,7 @@ class BlindScheduleFactory(DjangoModelFactory):
     name = factory.Sequence(lambda n: f"Schedule {n}")
 
     @factory.post_generation
-    def levels(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+    def levels(self: Any, create: bool, extracted: Any, **kwargs: Any) -> None:
         if create:
             rows = level_rows(STANDARD_LEVELS if extracted is None else extracted)
             BlindLevel.objects.bulk_create(
@@ -94,7 +99,7 @@ class BlindScheduleFactory(DjangoModelFactory):
             )
 
 
-class TournamentFactory(DjangoModelFactory):
+class TournamentFactory(DjangoModelFactory[Tournament]):
     class Meta:
         model = Tournament
         skip_postgeneration_save = True
@@ -105,7 +110,7 @@ class TournamentFactory(DjangoModelFactory):
     starting_stack = 10000
 
     @factory.post_generation
-    def levels(self, create: bool, extracted: Any, **kwargs: Any) -> None:
+    def levels(self: Any, create: bool, extracted: Any, **kwargs: Any) -> None:
         if create:
             rows = level_rows(STANDARD_LEVELS if extracted is None else extracted)
             TournamentLevel.objects.bulk_create(
@@ -113,7 +118,7 @@ class TournamentFactory(DjangoModelFactory):
             )
 
 
-class PlayerFactory(DjangoModelFactory):
+class PlayerFactory(DjangoModelFactory[Player]):
     class Meta:
         model = Player
         django_get_or_create = ("name",)
@@ -121,7 +126,7 @@ class PlayerFactory(DjangoModelFactory):
     name = factory.Sequence(lambda n: f"Player {n}")
 
 
-class TableFactory(DjangoModelFactory):
+class TableFactory(DjangoModelFactory[Table]):
     class Meta:
         model = Table
 
@@ -130,10 +135,26 @@ class TableFactory(DjangoModelFactory):
     seat_count = factory.LazyAttribute(lambda o: o.tournament.seats_per_table)
 
 
-class EntryFactory(DjangoModelFactory):
+class EntryFactory(DjangoModelFactory[Entry]):
     class Meta:
         model = Entry
 
     tournament = factory.SubFactory(TournamentFactory)
     player = factory.SubFactory(PlayerFactory)
     chips = factory.LazyAttribute(lambda o: o.tournament.starting_stack)
+
+
+def seated_tournament(
+    *, players: int = 20, now: Any = None, start: bool = True, seed: int = 7, **fields: Any
+) -> Tournament:
+    """A tournament with `players` registered through the services, seats drawn and, with
+    `start`, the clock running from `now`."""
+    now = now or datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
+    tournament = TournamentFactory.create(**fields)
+    for n in range(players):
+        entry_register(tournament=tournament, player_name=f"Player {n:02}", now=now)
+    tournament_draw_seats(tournament=tournament, rng=random.Random(seed))
+    if start:
+        clock_start(tournament=tournament, now=now)
+    tournament.refresh_from_db()
+    return tournament
