@@ -1,0 +1,178 @@
+"""Blind schedules and tournaments through the API: create, read, edit, status changes."""
+
+from datetime import UTC, datetime
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import BlindScheduleFactory, DirectorFactory, TournamentFactory, level_rows
+from tournaments.api import base
+from tournaments.models import AuditEvent, Tournament
+
+T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def frozen_now(monkeypatch):
+    monkeypatch.setattr(base, "now", lambda: T0)
+
+
+@pytest.fixture
+def director():
+    client = APIClient()
+    client.force_login(DirectorFactory())
+    return client
+
+
+@pytest.mark.django_db
+def test_create_schedule_is_201_with_its_levels_in_order(director):
+    response = director.post(
+        "/api/schedules/", {"name": "Turbo", "levels": level_rows()}, format="json"
+    )
+
+    assert response.status_code == 201
+    body = response.json()
+    assert body["name"] == "Turbo"
+    assert [lv["order"] for lv in body["levels"]] == [0, 1, 2, 3, 4]
+    assert body["levels"][2] == {
+        "order": 2,
+        "small_blind": 0,
+        "big_blind": 0,
+        "ante": 0,
+        "bb_ante": False,
+        "duration": 600,
+        "is_break": True,
+        "note": "",
+    }
+    assert AuditEvent.objects.filter(action="schedule_create").count() == 1
+
+
+@pytest.mark.django_db
+def test_duplicate_schedule_name_is_409(director):
+    BlindScheduleFactory(name="Turbo")
+    response = director.post(
+        "/api/schedules/", {"name": "Turbo", "levels": level_rows()}, format="json"
+    )
+
+    assert response.status_code == 409
+    assert response.json()["code"] == "duplicate_schedule"
+
+
+@pytest.mark.django_db
+def test_empty_schedule_is_400_empty_schedule(director):
+    response = director.post("/api/schedules/", {"name": "None", "levels": []}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "empty_schedule"
+
+
+@pytest.mark.django_db
+def test_schedules_list_and_retrieve(director):
+    schedule = BlindScheduleFactory(name="B")
+    BlindScheduleFactory(name="A", levels=[(50, 100, 0, 900)])
+
+    listed = director.get("/api/schedules/").json()
+    one = director.get(f"/api/schedules/{schedule.pk}/").json()
+
+    assert [s["name"] for s in listed] == ["A", "B"]
+    assert len(listed[0]["levels"]) == 1
+    assert one["id"] == schedule.pk
+    assert len(one["levels"]) == 5
+
+
+@pytest.mark.django_db
+def test_replace_levels_changes_the_template_but_not_its_tournaments(director):
+    schedule = BlindScheduleFactory()
+    created = director.post(
+        "/api/tournaments/", {"schedule": schedule.pk, "name": "Copy"}, format="json"
+    ).json()
+
+    response = director.put(
+        f"/api/schedules/{schedule.pk}/levels/",
+        {"levels": level_rows([(25, 50, 0, 600), (50, 100, 0, 600)])},
+        format="json",
+    )
+
+    assert response.status_code == 200
+    assert [lv["big_blind"] for lv in response.json()["levels"]] == [50, 100]
+    assert len(director.get(f"/api/tournaments/{created['id']}/").json()["levels"]) == 5
+
+
+@pytest.mark.django_db
+def test_create_tournament_copies_the_levels_and_keeps_defaults(director):
+    schedule = BlindScheduleFactory()
+    response = director.post(
+        "/api/tournaments/",
+        {
+            "schedule": schedule.pk,
+            "name": "Main Event",
+            "buy_in": "1000",
+            "structure": "pot_limit",
+            "payout_percentages": ["33.334", "33.333", "33.333"],
+            "rule_overrides": {"button_mode": "dead"},
+        },
+        format="json",
+    )
+
+    assert response.status_code == 201
+    body = response.json()
+    assert body["status"] == "planned"
+    assert body["buy_in"] == "1000.00"
+    assert body["structure"] == "pot_limit"
+    assert body["starting_stack"] == 10000
+    assert body["payout_percentages"] == [33.334, 33.333, 33.333]
+    assert body["registration_open"] is False
+    assert len(body["levels"]) == 5
+    assert Tournament.objects.get().payout_percentages == [33.334, 33.333, 33.333]
+
+
+@pytest.mark.django_db
+def test_tournament_from_an_empty_schedule_is_409_empty_schedule(director):
+    schedule = BlindScheduleFactory(levels=[])
+    response = director.post(
+        "/api/tournaments/", {"schedule": schedule.pk, "name": "X"}, format="json"
+    )
+
+    assert response.status_code == 409
+    assert response.json()["code"] == "empty_schedule"
+
+
+@pytest.mark.django_db
+def test_update_settings_changes_only_what_is_sent(director):
+    tournament = TournamentFactory(name="Old", buy_in=100)
+    response = director.patch(
+        f"/api/tournaments/{tournament.pk}/",
+        {"name": "New", "guarantee": "5000", "icm_enabled": False},
+        format="json",
+    )
+
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["name"], body["guarantee"], body["icm_enabled"]) == ("New", "5000.00", False)
+    assert body["buy_in"] == "100.00"
+
+
+@pytest.mark.django_db
+def test_structure_cannot_change_once_started_409(director):
+    tournament = TournamentFactory(status=Tournament.Status.RUNNING)
+    response = director.patch(
+        f"/api/tournaments/{tournament.pk}/", {"structure": "pot_limit"}, format="json"
+    )
+
+    assert response.status_code == 409
+    assert response.json()["code"] == "tournament_started"
+
+
+@pytest.mark.django_db
+def test_open_registration_then_finish(director):
+    tournament = TournamentFactory(status=Tournament.Status.PLANNED)
+
+    opened = director.post(f"/api/tournaments/{tournament.pk}/open-registration/").json()
+    again = director.post(f"/api/tournaments/{tournament.pk}/open-registration/")
+    finished = director.post(f"/api/tournaments/{tournament.pk}/finish/").json()
+
+    assert opened["status"] == "registering"
+    assert opened["registration_open"] is True
+    assert again.status_code == 409
+    assert again.json()["code"] == "bad_status"
+    assert finished["status"] == "finished"
