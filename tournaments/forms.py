@@ -216,7 +216,10 @@ class RegisterForm(forms.Form):
     name = forms.CharField(
         max_length=80,
         label="Player name",
-        widget=forms.TextInput(attrs={**AUTOFOCUS, "autocomplete": "off"}),
+        # After a refusal the name is shown again, selected: typing the next name replaces it.
+        widget=forms.TextInput(
+            attrs={**AUTOFOCUS, "autocomplete": "off", "onfocus": "this.select()"}
+        ),
     )
 
 
