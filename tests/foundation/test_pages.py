@@ -6,6 +6,7 @@ from django.test import Client
 from django.urls import reverse
 
 
+@pytest.mark.django_db
 def test_home_page_names_the_product_and_its_roles(client: Client) -> None:
     response = client.get(reverse("home"))
 
@@ -16,6 +17,7 @@ def test_home_page_names_the_product_and_its_roles(client: Client) -> None:
         assert role in body
 
 
+@pytest.mark.django_db
 def test_home_page_loads_htmx_and_css_from_the_project(client: Client) -> None:
     body = client.get(reverse("home")).content.decode()
 
