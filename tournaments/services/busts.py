@@ -149,11 +149,20 @@ def entries_unbust(*, tournament: Tournament, actor: Any = None) -> list[Entry]:
     entries = list(
         Entry.objects.filter(
             tournament=tournament, bust_group=group, status=Entry.Status.BUSTED
-        ).select_related("player")
+        ).select_related("player", "table")
     )
     if not entries:
         raise FloorError("nothing_to_undo", "No bust to undo.")
     for entry in entries:
+        if entry.table is None or entry.table.is_broken:
+            # The balancing plan only knows tables in play: a player back at a broken table
+            # would be seated nowhere.
+            where = f"table {entry.table.number}" if entry.table else "the table"
+            raise FloorError(
+                "table_broken",
+                f"{entry.player.name}'s seat was at {where}, which has been broken since: "
+                "the bust can no longer be undone.",
+            )
         taken = Entry.objects.filter(
             table=entry.table, seat=entry.seat, status=Entry.Status.ACTIVE
         ).exists()
