@@ -68,6 +68,9 @@ def _operate(
     tournament: Tournament, action: str, now: datetime, actor: Any, operation: Any, **detail: Any
 ) -> Tournament:
     tournament = lock_tournament(tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        # Otherwise resuming the stopped clock would set a finished tournament running again.
+        raise FloorError("tournament_finished", "The tournament is finished: its clock is off.")
     levels = tournament_levels(tournament)
     try:
         state = operation(clock_state(tournament), levels)
