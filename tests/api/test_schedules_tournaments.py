@@ -5,7 +5,13 @@ from datetime import UTC, datetime
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories import BlindScheduleFactory, DirectorFactory, TournamentFactory, level_rows
+from tests.factories import (
+    BlindScheduleFactory,
+    DirectorFactory,
+    TournamentFactory,
+    level_rows,
+    seated_tournament,
+)
 from tournaments.api import base
 from tournaments.models import AuditEvent, Tournament
 
@@ -176,3 +182,21 @@ def test_open_registration_then_finish(director):
     assert again.status_code == 409
     assert again.json()["code"] == "bad_status"
     assert finished["status"] == "finished"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("operation", ["pause", "resume", "set-level", "add-time"])
+def test_the_clock_of_a_finished_tournament_stays_off(director, operation):
+    tournament = seated_tournament(players=4)
+    director.post(f"/api/tournaments/{tournament.pk}/finish/")
+
+    response = director.post(
+        f"/api/tournaments/{tournament.pk}/clock/{operation}/",
+        {"index": 1, "seconds": 60},
+        format="json",
+    )
+
+    assert response.status_code == 409
+    assert response.json()["code"] == "tournament_finished"
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED

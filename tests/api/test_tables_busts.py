@@ -187,3 +187,21 @@ def test_an_entry_of_another_tournament_is_404(director):
 
     assert response.status_code == 404
     assert response.json()["code"] == "not_found"
+
+
+@pytest.mark.django_db
+def test_undo_after_the_players_table_broke_is_409_table_broken(director):
+    tournament = seated_tournament(players=18, seats_per_table=6)
+    breaks_first = tournament.break_order[0]
+    other = Entry.objects.filter(tournament=tournament).exclude(table__number=breaks_first)
+    _bust(director, tournament, *[(e, 100 + i) for i, e in enumerate(other[:5])])
+    doomed = Entry.objects.filter(tournament=tournament, table__number=breaks_first)
+    _bust(director, tournament, *[(e, 100 + i) for i, e in enumerate(doomed[:2])])
+    plan = director.post(f"/api/tournaments/{tournament.pk}/balancing/confirm/").json()
+    assert plan["broken_tables"] == [breaks_first]
+
+    undo = director.post(f"/api/tournaments/{tournament.pk}/busts/undo/")
+
+    assert undo.status_code == 409
+    assert undo.json()["code"] == "table_broken"
+    assert director.get(f"/api/tournaments/{tournament.pk}/balancing/").status_code == 200
