@@ -168,6 +168,9 @@ def test_writes_answer_junk_without_a_server_error(world, method, path):
     _answered_properly(send(url, "<xml/>", content_type="application/xml"))
     for body in [*JUNK_OBJECTS, *JUNK_LISTS]:
         _answered_properly(send(url, json.dumps(body), content_type="application/json"))
+    _answered_properly(client.options(url))
+    browsable = send(url, "{", content_type="application/json", HTTP_ACCEPT="text/html")
+    assert browsable.status_code < 500
 
 
 @pytest.mark.django_db
@@ -179,4 +182,5 @@ def test_reads_answer_junk_queries_without_a_server_error(world, path):
         _answered_properly(client.get(url, query))
         _answered_properly(APIClient().get(url, query))
     _answered_properly(client.get(url, HTTP_ACCEPT="image/png"))
+    assert client.get(url, HTTP_ACCEPT="text/html").status_code < 500
     _answered_properly(client.get(url, HTTP_IF_NONE_MATCH='W/"x", *, "'))
