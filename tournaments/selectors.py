@@ -67,7 +67,7 @@ def tournament_standings(tournament: Tournament, *, limit: int | None = None) ->
     prizes = prize_table(tournament) if totals["entries"] else ()
     left = totals["left"] or 0
     paid = len(prizes)
-    next_payout = prizes[left - 1] if 0 < left <= paid else None
+    next_payout = prizes[left - 1] if 1 < left <= paid else None  # none once a winner is left
     chips = totals["chips"] or 0
     return Standings(
         players_left=left,

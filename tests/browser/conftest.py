@@ -1,0 +1,84 @@
+"""Playwright driving Debian's Chromium against Django's live server.
+
+Chromium comes from the machine (`apt-get install chromium`, done by .ci/run on CI), never a
+downloaded browser build. With REQUIRE_SERVICES=1 a missing Chromium fails the tests.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REQUIRED = os.environ.get("REQUIRE_SERVICES", "").strip().lower() in {"1", "true", "yes", "on"}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make there
+# are ordinary synchronous ones.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def _chromium() -> str | None:
+    return (
+        os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    )
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    path = _chromium()
+    if path is None:
+        if REQUIRED:
+            pytest.fail(
+                "REQUIRE_SERVICES=1 but Chromium is not installed (apt-get install chromium)"
+            )
+        pytest.skip("Chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860})  # type: ignore[attr-defined]
+    context.set_default_timeout(15_000)
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+@pytest.fixture
+def phone(browser: object) -> Iterator[object]:
+    context = browser.new_context(  # type: ignore[attr-defined]
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    context.set_default_timeout(15_000)
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+def screenshot(page: object, name: str, *, full_page: bool = True) -> Path:
+    """Save a screenshot of the page into docs/screenshots/ (the README shows them)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)  # type: ignore[attr-defined]
+    return path
