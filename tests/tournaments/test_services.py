@@ -416,3 +416,14 @@ def test_rp9_final_table_is_redrawn() -> None:
     assert len(final) == 9
     assert AuditEvent.objects.filter(tournament=tournament, action="final_table_redraw").exists()
     assert tournament_balance_plan(tournament).is_empty
+
+
+def test_addon_and_rebuy_only_while_the_tournament_is_under_way() -> None:
+    tournament = make_tournament(2, addon_chips=5000, rebuy_chips=5000, rebuy_until_level=3)
+    entry = Entry.objects.filter(tournament=tournament).first()
+    assert entry is not None
+    with pytest.raises(FloorError) as early:
+        entry_addon(entry=entry)
+    assert early.value.code == "not_running"
+    with pytest.raises(FloorError):
+        entry_rebuy(entry=entry, now=NOW)

@@ -154,6 +154,11 @@ def _active_entry(entry: Entry | int) -> Entry:
     return found
 
 
+def _require_play(tournament: Tournament, what: str) -> None:
+    if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
+        raise FloorError("not_running", f"{what} is taken while the tournament is under way.")
+
+
 @transaction.atomic
 def entry_unregister(*, entry: Entry | int, actor: Any = None) -> Entry:
     """Before the start a player may unregister; the entry is kept, marked unregistered."""
@@ -183,6 +188,7 @@ def entry_rebuy(*, entry: Entry | int, now: Any, actor: Any = None) -> Entry:
     tournament = entry.tournament
     if not tournament.rebuy_chips:
         raise FloorError("no_rebuys", "This tournament has no rebuys.")
+    _require_play(tournament, "A rebuy")
     if playing_levels_done(tournament, now) > tournament.rebuy_until_level:
         raise FloorError("rebuys_closed", "The rebuy period is over.")
     if entry.chips > tournament.starting_stack:
@@ -212,6 +218,7 @@ def entry_addon(*, entry: Entry | int, actor: Any = None) -> Entry:
     tournament = entry.tournament
     if not tournament.addon_chips:
         raise FloorError("no_addon", "This tournament has no add-on.")
+    _require_play(tournament, "The add-on")
     if entry.addon:
         raise FloorError("addon_taken", f"{entry.player.name} already took the add-on.")
     entry.chips += tournament.addon_chips
@@ -235,6 +242,10 @@ def entry_set_chips(*, entry: Entry | int, chips: int, actor: Any = None) -> Ent
             "bad_chips", "A playing entry has at least one chip: record a bust instead.", status=400
         )
     entry = _active_entry(entry)
+    if entry.tournament.status == Tournament.Status.FINISHED:
+        raise FloorError(
+            "tournament_finished", "The tournament is finished: chip counts are final."
+        )
     before = entry.chips
     entry.chips = chips
     entry.save(update_fields=["chips"])
