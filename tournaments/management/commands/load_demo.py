@@ -79,6 +79,7 @@ class Command(BaseCommand):
             user, _ = User.objects.get_or_create(username=username)
             user.set_password(password)
             user.is_staff = staff
+            user.is_superuser = staff  # the demo director may also use the admin
             user.save()
             if not staff:
                 user.groups.add(Group.objects.get_or_create(name="dealer")[0])
