@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Count, Q, Sum
 
-from tournaments import icm
+from tournaments import balancing, icm
 from tournaments.models import Entry, Tournament
 from tournaments.services.busts import prize_table
 from tournaments.services.clocks import clock_view
@@ -164,3 +164,9 @@ def clock_summary(tournament: Tournament, now: datetime) -> dict[str, Any]:
         "prize_pool": str(standings.prize_pool),
         "places_paid": standings.places_paid,
     }
+
+
+def hand_for_hand_due(tournament: Tournament) -> bool:
+    """RP-8: one bust from the money, the director should play hand-for-hand."""
+    standings = tournament_standings(tournament, limit=0)
+    return balancing.needs_hand_for_hand(standings.players_left, standings.places_paid)

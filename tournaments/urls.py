@@ -44,6 +44,12 @@ director = [
     path("desk/t/<int:pk>/clock/resume/", clocks.resume, name="clock-resume"),
     path("desk/t/<int:pk>/clock/add-time/", clocks.add_time, name="clock-add-time"),
     path("desk/t/<int:pk>/clock/level/", clocks.set_level, name="clock-set-level"),
+    path("desk/t/<int:pk>/clock/hand-for-hand/", clocks.hand_for_hand, name="hand-for-hand"),
+    path(
+        "desk/t/<int:pk>/clock/hand-for-hand/hand/",
+        clocks.hand_for_hand_hand,
+        name="hand-for-hand-hand",
+    ),
     path("desk/t/<int:pk>/busts/", busts.busts_page, name="bust-list"),
     path("desk/t/<int:pk>/busts/row/", busts.bust_row, name="bust-row"),
     path("desk/t/<int:pk>/busts/undo/", busts.undo, name="bust-undo"),

@@ -427,3 +427,50 @@ def test_addon_and_rebuy_only_while_the_tournament_is_under_way() -> None:
     assert early.value.code == "not_running"
     with pytest.raises(FloorError):
         entry_rebuy(entry=entry, now=NOW)
+
+
+# --- hand-for-hand (RP-8) -----------------------------------------------------------------
+
+
+def test_rp8_hand_for_hand_stops_the_clock_and_each_hand_costs_at_most_a_minute() -> None:
+    from tournaments.selectors import hand_for_hand_due
+    from tournaments.services.clocks import (
+        clock_hand_for_hand_hand,
+        tournament_set_hand_for_hand,
+    )
+
+    tournament = running(4, payout_percentages=[60, 40])
+    out = seated(tournament)[0]
+    entries_bust(tournament=tournament, busts=[Bust(entry_id=out.pk, starting_stack=1)], now=NOW)
+    assert hand_for_hand_due(tournament)  # 3 left, 2 paid: one bust from the money
+    at = NOW + timedelta(minutes=5)
+    tournament_set_hand_for_hand(tournament=tournament, on=True, now=at)
+    tournament.refresh_from_db()
+    assert tournament.status == "paused"
+    assert tournament.hand_for_hand
+    clock_hand_for_hand_hand(tournament=tournament, now=at + timedelta(minutes=3))
+    tournament.refresh_from_db()
+    assert clock_view(tournament, at + timedelta(hours=1)).seconds_left == 900 - 60
+    tournament_set_hand_for_hand(tournament=tournament, on=False, now=at + timedelta(minutes=4))
+    tournament.refresh_from_db()
+    assert tournament.status == "running"
+    assert not tournament.hand_for_hand
+    with pytest.raises(FloorError) as refused:
+        clock_hand_for_hand_hand(tournament=tournament, now=at)
+    assert refused.value.code == "not_hand_for_hand"
+
+
+def test_rp8_players_out_on_the_same_hand_for_hand_hand_share_the_place() -> None:
+    from tournaments.services.clocks import tournament_set_hand_for_hand
+
+    tournament = running(5, payout_percentages=[50, 30, 20])
+    tournament_set_hand_for_hand(tournament=tournament, on=True, now=NOW)
+    a, b = seated(tournament)[:2]
+    entries_bust(
+        tournament=tournament,
+        now=NOW,
+        busts=[Bust(entry_id=a.pk, starting_stack=900), Bust(entry_id=b.pk, starting_stack=100)],
+    )
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert a.finishing_place == b.finishing_place == 4

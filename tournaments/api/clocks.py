@@ -28,11 +28,13 @@ from tournaments.models import Tournament
 from tournaments.selectors import tournament_standings
 from tournaments.services.clocks import (
     clock_add_time,
+    clock_hand_for_hand_hand,
     clock_pause,
     clock_resume,
     clock_set_level,
     clock_start,
     clock_view,
+    tournament_set_hand_for_hand,
 )
 
 TAGS = ["clock"]
@@ -222,5 +224,39 @@ class ClockAddTimeApi(FloorApi):
         data.is_valid(raise_exception=True)
         tournament = clock_add_time(
             tournament=tournament, now=base.now(), actor=request.user, **data.validated_data
+        )
+        return _render(tournament)
+
+
+class HandForHandInputSerializer(serializers.Serializer):
+    on = serializers.BooleanField(help_text="true starts hand-for-hand, false ends it")
+
+
+class HandForHandApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        request=HandForHandInputSerializer,
+        responses=responses(ClockOutputSerializer, *WRITE_ERRORS),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Start or end hand-for-hand play (RP-8): starting stops the clock, ending restarts it;
+        players out on the same hand-for-hand hand share their place."""
+        tournament = get_tournament(request, pk)
+        data = HandForHandInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = tournament_set_hand_for_hand(
+            tournament=tournament, now=base.now(), actor=request.user, **data.validated_data
+        )
+        return _render(tournament)
+
+
+class HandForHandHandApi(FloorApi):
+    @extend_schema(**_CONTROL)
+    def post(self, request: Request, pk: int) -> Response:
+        """Every table has finished its hand-for-hand hand: the stopped clock loses at most
+        HAND_FOR_HAND_SECONDS (60) seconds (RP-8)."""
+        tournament = get_tournament(request, pk)
+        tournament = clock_hand_for_hand_hand(
+            tournament=tournament, now=base.now(), actor=request.user
         )
         return _render(tournament)

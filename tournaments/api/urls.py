@@ -46,6 +46,12 @@ urlpatterns = [
     path(T + "clock/resume/", clocks.ClockResumeApi.as_view(), name="api-clock-resume"),
     path(T + "clock/set-level/", clocks.ClockSetLevelApi.as_view(), name="api-clock-set-level"),
     path(T + "clock/add-time/", clocks.ClockAddTimeApi.as_view(), name="api-clock-add-time"),
+    path(T + "hand-for-hand/", clocks.HandForHandApi.as_view(), name="api-hand-for-hand"),
+    path(
+        T + "hand-for-hand/hand/",
+        clocks.HandForHandHandApi.as_view(),
+        name="api-hand-for-hand-hand",
+    ),
     path(T + "busts/", busts.BustsApi.as_view(), name="api-busts"),
     path(T + "busts/undo/", busts.BustsUndoApi.as_view(), name="api-busts-undo"),
     path(T + "standings/", results.StandingsApi.as_view(), name="api-standings"),

@@ -172,3 +172,58 @@ def clock_announce_level(
     )
     _schedule_announcement(tournament, levels, normal, now)
     return True
+
+
+# RP-8: in hand-for-hand the clock is stopped and loses at most this much per hand played.
+HAND_FOR_HAND_SECONDS = 60
+
+
+@transaction.atomic
+def tournament_set_hand_for_hand(
+    *, tournament: Tournament, on: bool, now: datetime, actor: Any = None
+) -> Tournament:
+    """Start or end hand-for-hand play (RP-8). Starting it stops the clock; ending it starts it
+    again. While it lasts, players out on the same hand share their place."""
+    tournament = lock_tournament(tournament)
+    if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
+        raise FloorError("not_running", "Hand-for-hand is played while the tournament runs.")
+    if tournament.hand_for_hand == on:
+        already = "already" if on else "not"
+        raise FloorError("hand_for_hand_unchanged", f"Hand-for-hand is {already} in play.")
+    tournament.hand_for_hand = on
+    tournament.save(update_fields=["hand_for_hand", "updated_at"])
+    state = clock_state(tournament)
+    if on and state.ends_at is not None:
+        tournament = _operate(
+            tournament, "clock_pause", now, actor, lambda s, lv: clock.pause(s, lv, now)
+        )
+    elif not on and state.remaining is not None:
+        tournament = _operate(
+            tournament, "clock_resume", now, actor, lambda s, lv: clock.resume(s, lv, now)
+        )
+    audit_record(tournament=tournament, actor=actor, action="hand_for_hand", on=on)
+    return tournament
+
+
+@transaction.atomic
+def clock_hand_for_hand_hand(
+    *,
+    tournament: Tournament,
+    now: datetime,
+    actor: Any = None,
+    seconds: int = HAND_FOR_HAND_SECONDS,
+) -> Tournament:
+    """A hand-for-hand hand is over at every table: the stopped clock loses the hand's time, at
+    most `HAND_FOR_HAND_SECONDS` (RP-8)."""
+    locked = lock_tournament(tournament)
+    if not locked.hand_for_hand:
+        raise FloorError("not_hand_for_hand", "Hand-for-hand is not in play.")
+    taken = max(0, min(seconds, HAND_FOR_HAND_SECONDS))
+    return _operate(
+        locked,
+        "hand_for_hand_hand",
+        now,
+        actor,
+        lambda s, lv: clock.add_time(s, lv, -taken, now),
+        seconds=-taken,
+    )

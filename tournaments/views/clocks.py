@@ -12,12 +12,16 @@ from django.views.decorators.http import require_POST
 
 from tournaments.forms import AddTimeForm, SetLevelForm
 from tournaments.models import Tournament
+from tournaments.selectors import hand_for_hand_due
 from tournaments.services.clocks import (
+    HAND_FOR_HAND_SECONDS,
     clock_add_time,
+    clock_hand_for_hand_hand,
     clock_pause,
     clock_resume,
     clock_set_level,
     clock_start,
+    tournament_set_hand_for_hand,
 )
 from tournaments.services.errors import FloorError
 from tournaments.views import reads, wallclock
@@ -35,6 +39,8 @@ def clock_page(request: HttpRequest, pk: int) -> HttpResponse:
         "tab": "clock",
         **clock_context(tournament, wallclock.now()),
         "levels": reads.level_list(tournament),
+        "hand_for_hand_due": hand_for_hand_due(tournament),
+        "hand_for_hand_seconds": HAND_FOR_HAND_SECONDS,
     }
     return render(request, "desk/clock.html", context)
 
@@ -112,4 +118,31 @@ def set_level(request: HttpRequest, pk: int) -> HttpResponse:
         pk,
         lambda t, now: clock_set_level(tournament=t, index=index, now=now, actor=request.user),
         "The clock is on the chosen level, with its full time.",
+    )
+
+
+@director_required
+@require_POST
+def hand_for_hand(request: HttpRequest, pk: int) -> HttpResponse:
+    on = request.POST.get("on") == "1"
+    return _operate(
+        request,
+        pk,
+        lambda t, now: tournament_set_hand_for_hand(
+            tournament=t, on=on, now=now, actor=request.user
+        ),
+        "Hand-for-hand: the clock is stopped; deal one hand at every table."
+        if on
+        else "Hand-for-hand is over: the clock runs again.",
+    )
+
+
+@director_required
+@require_POST
+def hand_for_hand_hand(request: HttpRequest, pk: int) -> HttpResponse:
+    return _operate(
+        request,
+        pk,
+        lambda t, now: clock_hand_for_hand_hand(tournament=t, now=now, actor=request.user),
+        f"Hand complete at every table: the clock loses {HAND_FOR_HAND_SECONDS} seconds.",
     )

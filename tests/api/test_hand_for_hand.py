@@ -1,0 +1,51 @@
+"""Hand-for-hand (RP-8) through the API and the clock page."""
+
+from datetime import UTC, datetime
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from tests.factories import DirectorFactory, seated_tournament
+from tournaments.api import base
+from tournaments.views import wallclock
+
+T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def frozen_now(monkeypatch):
+    monkeypatch.setattr(base, "now", lambda: T0)
+    monkeypatch.setattr(wallclock, "now", lambda: T0)
+
+
+@pytest.mark.django_db
+def test_hand_for_hand_api_stops_the_clock_and_refuses_a_second_start():
+    tournament = seated_tournament(players=6)
+    director = APIClient()
+    director.force_login(DirectorFactory())
+    url = f"/api/tournaments/{tournament.pk}/hand-for-hand/"
+
+    started = director.post(url, {"on": True}, format="json")
+    assert started.status_code == 200
+    assert started.json()["status"] == "paused"
+    again = director.post(url, {"on": True}, format="json")
+    assert (again.status_code, again.json()["code"]) == (409, "hand_for_hand_unchanged")
+    hand = director.post(f"{url}hand/")
+    assert hand.status_code == 200
+    assert hand.json()["remaining_seconds"] == started.json()["remaining_seconds"] - 60
+    assert director.post(url, {"on": "maybe"}, format="json").status_code == 400
+    assert APIClient().post(url, {"on": False}, format="json").status_code in (401, 403)
+
+
+@pytest.mark.django_db
+def test_clock_page_offers_hand_for_hand_and_its_hand_button():
+    tournament = seated_tournament(players=6)
+    client = Client()
+    client.force_login(DirectorFactory())
+    page = f"/desk/t/{tournament.pk}/clock/"
+    assert "Start hand-for-hand" in client.get(page).content.decode()
+    client.post(f"{page}hand-for-hand/", {"on": "1"})
+    content = client.get(page).content.decode()
+    assert "Hand complete" in content
+    assert "End hand-for-hand" in content
