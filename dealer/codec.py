@@ -1,0 +1,107 @@
+"""Engine values as JSON for the event log and the API: actions in, state snapshots out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dealer.engine import HandState, legal_actions, next_to_show, showdown_order
+from dealer.engine.actions import Action, Kind
+from dealer.engine.cards import Card, CardError, parse_cards_unknown
+from dealer.engine.errors import RuleViolation
+from dealer.engine.hand import threshold_passed
+from dealer.engine.state import STREET_NAMES
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    data: dict[str, Any] = {"kind": action.kind.value}
+    if action.player is not None:
+        data["player"] = action.player
+    if action.amount is not None:
+        data["amount"] = action.amount
+    if action.cards:
+        data["cards"] = ["??" if c is None else str(c) for c in action.cards]
+    if action.reason:
+        data["reason"] = action.reason
+    return data
+
+
+def action_from_dict(data: dict[str, Any]) -> Action:
+    """Read an action; anything malformed is a RuleViolation the API answers with 400."""
+    try:
+        kind = Kind(data["kind"])
+    except (KeyError, ValueError, TypeError) as error:
+        kinds = ", ".join(k.value for k in Kind)
+        raise RuleViolation(f"Unknown action: use one of {kinds}.", code="bad_action") from error
+    cards: tuple[Card | None, ...] = ()
+    if data.get("cards"):
+        try:
+            cards = parse_cards_unknown(" ".join(str(c) for c in data["cards"]))
+        except CardError as error:
+            raise RuleViolation(str(error), code="bad_card") from error
+    return Action(
+        kind=kind,
+        player=data.get("player"),
+        amount=data.get("amount"),
+        cards=cards,
+        reason=str(data.get("reason", ""))[:200],
+    )
+
+
+def _cards(cards: tuple[Card | None, ...] | None) -> list[str] | None:
+    if cards is None:
+        return None
+    return ["??" if c is None else str(c) for c in cards]
+
+
+def state_snapshot(state: HandState, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """Everything the tablet shows, computed by the engine (the browser does no arithmetic)."""
+    legal = legal_actions(state)
+    seat_of = [s["seat"] for s in seats]
+    pots = state.pots()
+    return {
+        "phase": state.phase.value,
+        "street": STREET_NAMES[state.street],
+        "board": _cards(state.board),
+        "board_cards_due": state.board_cards_due(),
+        "actor_seat": seat_of[state.actor] if state.actor is not None else None,
+        "high": state.high,
+        "pot_total": state.pot_total,
+        "threshold_passed": threshold_passed(state),
+        "players": [
+            {
+                "seat": seat_of[i],
+                "entry": seats[i].get("entry"),
+                "name": seats[i].get("name", ""),
+                "stack": state.stacks[i],
+                "bet": state.bets[i],
+                "contributed": state.contributed[i],
+                "folded": state.folded[i],
+                "all_in": state.all_in[i],
+                "shown": _cards(state.shown[i]),
+                "mucked": state.mucked[i],
+            }
+            for i in range(state.player_count)
+        ],
+        "pots": [
+            {"amount": pot.amount, "eligible_seats": [seat_of[i] for i in pot.eligible]}
+            for pot in pots
+        ],
+        "legal": None if legal is None else {**legal.as_dict(), "actor": seat_of[legal.actor]},
+        "showdown_order": [seat_of[i] for i in showdown_order(state)]
+        if state.phase.value == "showdown"
+        else [],
+        "next_to_show": None if (n := next_to_show(state)) is None else seat_of[n],
+        "awards": [
+            {
+                "pot": a.pot,
+                "amount": a.amount,
+                "winners": [seat_of[w] for w in a.winners],
+                "shares": list(a.shares),
+                "hands": list(a.hands),
+            }
+            for a in state.awards
+        ],
+        "finishing_stacks": None
+        if state.finishing_stacks is None
+        else {str(seat_of[i]): s for i, s in enumerate(state.finishing_stacks)},
+    }

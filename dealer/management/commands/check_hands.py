@@ -1,0 +1,26 @@
+"""`manage.py check_hands`: replay every stored hand and compare it with its cached state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from dealer.models import Hand
+from dealer.services import check_hands
+
+
+class Command(BaseCommand):
+    help = "Replay every stored hand's event log and check that it reproduces the cached state."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        problems = check_hands()
+        for problem in problems:
+            self.stderr.write(problem)
+        if problems:
+            raise CommandError(f"{len(problems)} hand(s) do not replay to their cached state.")
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"{Hand.objects.count()} hand(s) replayed: every cached state matches."
+            )
+        )

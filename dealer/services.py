@@ -1,0 +1,436 @@
+"""The only code that writes hands: start, record, undo, procedures, end.
+
+Every write carries the client's id and the hand version it was made against. A resent write
+(same client id) gets its original answer; a write against an older version is refused with 409
+and the current state. Writes to one hand are serialized by a row lock on the hand (PostgreSQL;
+SQLite serializes whole transactions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from dealer.codec import action_from_dict, action_to_dict, state_snapshot
+from dealer.engine import HandSetup, HandState, PlayerSetup, apply, start_hand
+from dealer.engine.actions import Action
+from dealer.engine.errors import EngineError, RuleViolation
+from dealer.engine.rules import Rules
+from dealer.engine.state import Phase
+from dealer.models import Hand, HandEvent
+from tournaments import balancing
+from tournaments.models import Entry, Table, Tournament
+from tournaments.services.busts import Bust, entries_bust
+from tournaments.services.clocks import clock_view
+from tournaments.services.errors import FloorError
+from tournaments.services.events import tournament_rules
+
+
+class StaleVersionError(FloorError):
+    """The write was made against an older version of the hand (409 with the current state)."""
+
+    def __init__(self, hand: Hand) -> None:
+        super().__init__(
+            "stale_version",
+            f"The hand has changed (version {hand.version}): "
+            "reload it and enter the action again if it is still needed.",
+        )
+        self.hand = hand
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    hand: Hand
+    answer: dict[str, Any]
+
+
+def can_write(user: Any, table: Table) -> bool:
+    """Directors may write to every hand; a dealer only to the tables assigned to them."""
+    return bool(getattr(user, "is_staff", False)) or (
+        getattr(user, "is_authenticated", False) and table.dealer_id == user.pk
+    )
+
+
+# --- reading the log --------------------------------------------------------------------------
+
+
+def hand_setup(hand: Hand) -> HandSetup:
+    rules = Rules(**hand.rules)
+    stakes = hand.stakes
+    players = tuple(
+        PlayerSetup(
+            stack=s["stack"],
+            seat=s["seat"],
+            name=s.get("name", ""),
+            blind=s.get("blind", 0),
+            dead=s.get("dead", 0),
+            ante=s.get("ante", 0),
+        )
+        for s in hand.seats
+    )
+    return HandSetup(
+        rules=rules,
+        players=players,
+        small_blind=stakes["small_blind"],
+        big_blind=stakes["big_blind"],
+        small_bet=stakes["small_bet"],
+        unit=stakes.get("unit", 1),
+        button_index=stakes.get("button_index"),
+        bring_in_index=stakes["bring_in_index"],
+    )
+
+
+def _groups_in_force(events: list[HandEvent]) -> list[list[Action]]:
+    # Each action or procedure event is one group; an undo cancels the latest group in force.
+    stack: list[list[Action]] = []
+    for event in events:
+        if event.kind == HandEvent.Kind.UNDO:
+            if stack:
+                stack.pop()
+        else:
+            stack.append([action_from_dict(a) for a in event.payload.get("actions", [])])
+    return stack
+
+
+def effective_actions(events: list[HandEvent]) -> list[Action]:
+    """The actions in force: every action and procedure action, minus the ones undone."""
+    return [action for group in _groups_in_force(events) for action in group]
+
+
+def hand_replay(hand: Hand) -> HandState:
+    """The hand's state, rebuilt from its start and its log."""
+    state = start_hand(hand_setup(hand))
+    for action in effective_actions(list(hand.events.order_by("seq"))):
+        state = apply(state, action)
+    return state
+
+
+def hand_snapshot(hand: Hand, state: HandState) -> dict[str, Any]:
+    return {
+        "hand": hand.pk,
+        "table": hand.table.number,
+        "number": hand.number,
+        "version": hand.version,
+        "status": hand.status,
+        "button_seat": hand.button_seat,
+        "small_blind_seat": hand.small_blind_seat,
+        "big_blind_seat": hand.big_blind_seat,
+        "stakes": {k: hand.stakes[k] for k in ("small_blind", "big_blind", "ante")},
+        **state_snapshot(state, hand.seats),
+    }
+
+
+# --- starting a hand -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def hand_start(*, table: Table, actor: Any = None, now: datetime | None = None) -> Hand:
+    """Start the next hand at a table: the button and blinds follow the dead button (T 32) from
+    the table's last hand, the blinds are the level in force now (T 23), and every seated player
+    is dealt in, absent or not (T 30), except a new player between the button and the small
+    blind (T 10-A)."""
+    now = now or timezone.now()
+    table = Table.objects.select_for_update().select_related("tournament").get(pk=table.pk)
+    tournament = table.tournament
+    if tournament is None or tournament.status != Tournament.Status.RUNNING:
+        raise FloorError("not_running", "Hands are dealt while the tournament clock runs.")
+    if table.is_broken:
+        raise FloorError("table_broken", f"{table} is broken: its players have moved.")
+    if Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).exists():
+        raise FloorError("hand_in_progress", "Finish the hand in progress first.")
+    entries = {
+        e.seat: e
+        for e in Entry.objects.filter(table=table, status=Entry.Status.ACTIVE).select_related(
+            "player"
+        )
+        if e.seat is not None
+    }
+    if len(entries) < 2:
+        raise FloorError("not_enough_players", f"{table} needs at least two players.")
+    view = clock_view(tournament, now)
+    level = view.level if not view.level.is_break else view.next_level
+    if view.level.is_break or level is None:
+        raise FloorError("on_break", "The clock is on a break: deal when play resumes.")
+    rules = tournament_rules(tournament)
+    positions = _positions(table, entries)
+    setup, seats = _setup(rules, level, entries, positions)
+    number = (Hand.objects.filter(table=table).count()) + 1
+    hand = Hand.objects.create(
+        table=table,
+        number=number,
+        rules=rules.as_dict(),
+        stakes={
+            "small_blind": level.small_blind,
+            "big_blind": level.big_blind,
+            "ante": level.ante,
+            "small_bet": setup.small_bet,
+            "unit": setup.unit,
+            "button_index": setup.button_index,
+            "bring_in_index": setup.bring_in_index,
+        },
+        level_index=view.level_index,
+        button_seat=positions.button,
+        small_blind_seat=positions.small_blind,
+        big_blind_seat=positions.big_blind,
+        seats=seats,
+        started_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    state = start_hand(setup)
+    hand.state = hand_snapshot(hand, state)
+    hand.save(update_fields=["state"])
+    return hand
+
+
+def _positions(table: Table, entries: dict[int, Entry]) -> balancing.NextHand:
+    last = (
+        Hand.objects.filter(table=table)
+        .exclude(status=Hand.Status.VOID)
+        .order_by("-number")
+        .first()
+    )
+    state = balancing.TableState(
+        number=table.number,
+        seats=table.seat_count,
+        occupied={seat: e.pk for seat, e in entries.items()},
+        button=table.button_seat if last is None else last.button_seat,
+        small_blind=None if last is None else last.small_blind_seat,
+        big_blind=None if last is None else last.big_blind_seat,
+    )
+    positions = balancing.next_hand(state)
+    if positions.big_blind is None:
+        raise FloorError("no_button", f"{table} has no button: draw for the button first.")
+    return positions
+
+
+def _setup(
+    rules: Rules, level: Any, entries: dict[int, Entry], positions: balancing.NextHand
+) -> tuple[HandSetup, list[dict[str, Any]]]:
+    seats_total = positions.seats
+    button = positions.button or positions.big_blind
+    assert button is not None
+    order = [
+        ((seat - button - 1) % seats_total, seat) for seat in entries if positions.dealt_in(seat)
+    ]
+    clockwise = [seat for _, seat in sorted(order)]
+    heads_up = len(clockwise) == 2
+    players: list[PlayerSetup] = []
+    seats: list[dict[str, Any]] = []
+    bring_in = 0
+    for index, seat in enumerate(clockwise):
+        entry = entries[seat]
+        blind = 0
+        if seat == positions.big_blind:
+            blind, bring_in = level.big_blind, index
+        elif seat == positions.small_blind or (heads_up and seat != positions.big_blind):
+            blind = level.small_blind
+        ante = (
+            level.ante if not level.bb_ante else (level.ante if seat == positions.big_blind else 0)
+        )
+        players.append(
+            PlayerSetup(
+                stack=entry.chips, seat=seat, name=entry.player.name, blind=blind, ante=ante
+            )
+        )
+        seats.append(
+            {
+                "seat": seat,
+                "entry": entry.pk,
+                "name": entry.player.name,
+                "stack": entry.chips,
+                "blind": blind,
+                "ante": ante,
+                "dead": 0,
+            }
+        )
+    button_index = clockwise.index(button) if button in clockwise else None
+    setup = HandSetup(
+        rules=rules,
+        players=tuple(players),
+        small_blind=level.small_blind,
+        big_blind=level.big_blind,
+        small_bet=level.big_blind,
+        unit=1,
+        button_index=button_index,
+        bring_in_index=bring_in,
+    )
+    return setup, seats
+
+
+# --- writing to a hand -----------------------------------------------------------------------
+
+
+def _locked(hand: Hand | int) -> Hand:
+    pk = hand if isinstance(hand, int) else hand.pk
+    try:
+        return (
+            Hand.objects.select_for_update().select_related("table", "table__tournament").get(pk=pk)
+        )
+    except Hand.DoesNotExist as error:
+        raise FloorError("not_found", "There is no such hand.", status=404) from error
+
+
+def _write(
+    hand: Hand | int,
+    *,
+    client_id: str,
+    version: int,
+    actor: Any,
+    kind: str,
+    payload: dict[str, Any],
+    make: Any,
+) -> Result:
+    """The common path of every write: resend check, version check, apply, append, answer."""
+    hand = _locked(hand)
+    previous = HandEvent.objects.filter(hand=hand, client_id=client_id).first()
+    if previous is not None:
+        return Result(hand, previous.response)
+    if version != hand.version:
+        raise StaleVersionError(hand)
+    if hand.status != Hand.Status.IN_PROGRESS:
+        raise FloorError("hand_over", "This hand is over: start the next hand.")
+    state = hand_replay(hand)
+    state, payload = make(hand, state, payload)
+    hand.version += 1
+    if state.is_over:
+        hand.status = Hand.Status.VOID if state.phase == Phase.VOID else Hand.Status.COMPLETE
+        hand.ended_at = timezone.now()
+    hand.state = hand_snapshot(hand, state)
+    answer = hand.state
+    try:
+        with transaction.atomic():
+            HandEvent.objects.create(
+                hand=hand,
+                seq=hand.version,
+                kind=kind,
+                payload=payload,
+                client_id=client_id,
+                response=answer,
+                actor=actor if getattr(actor, "is_authenticated", False) else None,
+            )
+    except IntegrityError as error:  # the same write raced in on another connection
+        raise StaleVersionError(hand) from error
+    hand.save(update_fields=["version", "status", "ended_at", "state"])
+    if hand.status != Hand.Status.IN_PROGRESS:
+        _hand_end(hand, state, actor)
+    return Result(hand, answer)
+
+
+@transaction.atomic
+def hand_record_action(
+    *, hand: Hand | int, action: dict[str, Any], client_id: str, version: int, actor: Any = None
+) -> Result:
+    """Record one entry: a betting action, board cards, a show or muck (engine rules apply)."""
+
+    def make(
+        _: Hand, state: HandState, payload: dict[str, Any]
+    ) -> tuple[HandState, dict[str, Any]]:
+        engine_action = action_from_dict(payload["action"])
+        new = apply(state, engine_action)
+        return new, {"actions": [action_to_dict(engine_action)]}
+
+    return _write(
+        hand,
+        client_id=client_id,
+        version=version,
+        actor=actor,
+        kind=HandEvent.Kind.ACTION,
+        payload={"action": action},
+        make=make,
+    )
+
+
+@transaction.atomic
+def hand_undo(
+    *, hand: Hand | int, reason: str, client_id: str, version: int, actor: Any = None
+) -> Result:
+    """Cancel the latest entry still in force (a correction event: nothing is deleted)."""
+
+    def make(
+        locked: Hand, state: HandState, payload: dict[str, Any]
+    ) -> tuple[HandState, dict[str, Any]]:
+        groups = _groups_in_force(list(locked.events.order_by("seq")))
+        if not groups:
+            raise RuleViolation("Nothing to undo in this hand.", code="nothing_to_undo")
+        new = start_hand(hand_setup(locked))
+        for action in [a for group in groups[:-1] for a in group]:
+            new = apply(new, action)
+        return new, {"reason": reason, "undone": [action_to_dict(a) for a in groups[-1]]}
+
+    if not reason.strip():
+        raise FloorError("reason_required", "Say why the entry is undone.", status=400)
+    return _write(
+        hand,
+        client_id=client_id,
+        version=version,
+        actor=actor,
+        kind=HandEvent.Kind.UNDO,
+        payload={"reason": reason},
+        make=make,
+    )
+
+
+def hand_apply_actions(
+    *,
+    hand: Hand | int,
+    actions: list[Action],
+    details: dict[str, Any],
+    client_id: str,
+    version: int,
+    actor: Any = None,
+) -> Result:
+    """Apply a procedure's engine actions as one event (used by the procedure service)."""
+
+    def make(
+        _: Hand, state: HandState, payload: dict[str, Any]
+    ) -> tuple[HandState, dict[str, Any]]:
+        for action in actions:
+            state = apply(state, action)
+        return state, {**details, "actions": [action_to_dict(a) for a in actions]}
+
+    return _write(
+        hand,
+        client_id=client_id,
+        version=version,
+        actor=actor,
+        kind=HandEvent.Kind.PROCEDURE,
+        payload=details,
+        make=make,
+    )
+
+
+def _hand_end(hand: Hand, state: HandState, actor: Any) -> None:
+    """Stacks back to the entries, busts to the tournament, positions for the next hand."""
+    table = hand.table
+    if state.phase == Phase.VOID:
+        return  # a misdeal: the redeal uses the same button, blinds and players (T)
+    stacks = state.finishing_stacks or ()
+    busts = []
+    for seat, stack in zip(hand.seats, stacks, strict=True):
+        if stack > 0:
+            Entry.objects.filter(pk=seat["entry"]).update(chips=stack)
+        else:
+            busts.append(Bust(entry_id=seat["entry"], starting_stack=seat["stack"]))
+    table.button_seat = hand.button_seat
+    table.small_blind_seat = hand.small_blind_seat
+    table.big_blind_seat = hand.big_blind_seat
+    table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
+    if busts and table.tournament is not None:
+        entries_bust(tournament=table.tournament, busts=busts, now=timezone.now(), actor=actor)
+
+
+def check_hands() -> list[str]:
+    """Replay every stored hand; the problems found (empty when every cache is right)."""
+    problems = []
+    for hand in Hand.objects.select_related("table").order_by("pk").iterator():
+        try:
+            state = hand_replay(hand)
+        except EngineError as error:
+            problems.append(f"{hand}: the log does not replay ({error.detail})")
+            continue
+        if hand_snapshot(hand, state) != hand.state:
+            problems.append(f"{hand}: the cached state differs from the replay")
+    return problems
