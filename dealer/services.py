@@ -134,7 +134,9 @@ def hand_start(*, table: Table, actor: Any = None, now: datetime | None = None) 
     is dealt in, absent or not (T 30), except a new player between the button and the small
     blind (T 10-A)."""
     now = now or timezone.now()
-    table = Table.objects.select_for_update().select_related("tournament").get(pk=table.pk)
+    table = (
+        Table.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=table.pk)
+    )
     tournament = table.tournament
     if tournament is None or tournament.status != Tournament.Status.RUNNING:
         raise FloorError("not_running", "Hands are dealt while the tournament clock runs.")
@@ -267,7 +269,9 @@ def _locked(hand: Hand | int) -> Hand:
     pk = hand if isinstance(hand, int) else hand.pk
     try:
         return (
-            Hand.objects.select_for_update().select_related("table", "table__tournament").get(pk=pk)
+            Hand.objects.select_for_update(of=("self",))
+            .select_related("table", "table__tournament")
+            .get(pk=pk)
         )
     except Hand.DoesNotExist as error:
         raise FloorError("not_found", "There is no such hand.", status=404) from error
