@@ -226,7 +226,8 @@ def test_check_hands_replays_every_hand_and_catches_a_tampered_cache() -> None:
 
 def test_hands_are_dealt_only_while_the_tournament_runs() -> None:
     table = event(3)
-    Tournament.objects.filter(pk=table.tournament_id).update(status="paused")
+    assert table.tournament is not None
+    Tournament.objects.filter(pk=table.tournament.pk).update(status="paused")
     with pytest.raises(FloorError) as refused:
         hand_start(table=table)
     assert refused.value.code == "not_running"
