@@ -24,6 +24,7 @@ from dealer.engine.actions import (
     muck,
     raise_to,
     show,
+    take_back_board,
 )
 from dealer.engine.betting import LegalActions, legal_actions
 from dealer.engine.cards import Card, CardError, DeckKind, format_cards, parse_cards
@@ -81,5 +82,6 @@ __all__ = [
     "showdown_order",
     "side_pots",
     "start_hand",
+    "take_back_board",
     "threshold_passed",
 ]

@@ -27,6 +27,9 @@ class Kind(StrEnum):
     CLAIM_BOARD = "claim_board"
     KILL = "kill"  # dead hand: the player's chips stay in the pot (R)
     MISDEAL = "misdeal"  # void: every chip returned, same button (T)
+    # The last street's board cards go back for a redeal (RULES.md 8: a flop with too many cards,
+    # a burn error found before that street's betting); refused once betting on it has started.
+    TAKE_BACK_BOARD = "take_back_board"
 
 
 BETTING_KINDS = frozenset({Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE, Kind.ALL_IN})
@@ -103,3 +106,7 @@ def kill(player: int, reason: str = "") -> Action:
 
 def misdeal(reason: str = "") -> Action:
     return Action(kind=Kind.MISDEAL, reason=reason)
+
+
+def take_back_board(reason: str = "") -> Action:
+    return Action(kind=Kind.TAKE_BACK_BOARD, reason=reason)

@@ -106,6 +106,8 @@ def apply(state: HandState, action: Action) -> HandState:
         new = _kill(state, _player(state, action))
     elif kind == Kind.MISDEAL:
         new = _misdeal(state)
+    elif kind == Kind.TAKE_BACK_BOARD:
+        new = _take_back_board(state)
     else:  # pragma: no cover - Kind is closed
         raise RuleViolation(f"Unknown action '{kind}'.", code="unknown_action")
     return _replace(new, log=(*new.log, action))
@@ -432,6 +434,48 @@ def _misdeal(state: HandState) -> HandState:
         contributed=(0,) * count,
         dead=0,
     )
+
+
+def _take_back_board(state: HandState) -> HandState:
+    """RULES.md 8: the last street's board cards go back to be dealt again (S2, S4; R burns).
+
+    Allowed while nobody has bet, checked, shown or mucked since they were dealt: the hand is
+    replayed without that deal, so it is back to the previous street with the street due.
+    """
+    entries = _board_in_force(state.log)
+    deals = [i for i, action in enumerate(entries) if action.kind == Kind.DEAL_BOARD]
+    if not deals:
+        raise RuleViolation(
+            "No board card has been dealt: there is nothing to take back.", code="no_board"
+        )
+    street = STREET_NAMES[state.street]
+    later = entries[deals[-1] + 1 :]
+    if any(action.kind in BETTING_KINDS for action in later):
+        raise RuleViolation(
+            f"Betting on the {street} has started, so its cards stand (RULES.md 8).",
+            code="board_action_started",
+        )
+    if any(action.kind in (Kind.SHOW, Kind.MUCK, Kind.CLAIM_BOARD) for action in later):
+        raise RuleViolation(
+            f"Hands have been shown or mucked since the {street} was dealt, so its cards stand.",
+            code="board_action_started",
+        )
+    replayed = start_hand(state.setup)
+    for action in entries[: deals[-1]] + later:
+        replayed = apply(replayed, action)
+    return _replace(replayed, log=state.log)
+
+
+def _board_in_force(log: tuple[Action, ...]) -> list[Action]:
+    """The log without its take-backs and the board deals they cancelled."""
+    entries: list[Action] = []
+    for action in log:
+        if action.kind != Kind.TAKE_BACK_BOARD:
+            entries.append(action)
+            continue
+        last = max(i for i, a in enumerate(entries) if a.kind == Kind.DEAL_BOARD)
+        del entries[last]
+    return entries
 
 
 def threshold_passed(state: HandState) -> bool:
