@@ -1,0 +1,767 @@
+"""Dealer-error procedures (RULES.md section 8): what the dealer does and what the engine records.
+
+The dealer picks what went wrong (a `Trigger`); `remedy(state, trigger)` answers with the steps to
+follow, read aloud at the table, and the engine actions that record the outcome. The answer
+depends on the table's rule options (`r_misdeal_triggers`, `early_exposed_misdeal`,
+`allow_short_card_fix`, `redeal_cut`, `premature_river_burn`) and on the hand: before the action
+threshold (RULES.md 5.6) a misdeal voids the hand; after it play goes on (R).
+
+Board cards are accepted only when they are due, so cards turned early (a premature flop, turn or
+river) were never entered: their remedy has no engine action, only steps. Board cards that were
+entered and must be dealt again (a flop with too many cards, a burn error found before that
+street's betting) are taken back with `take_back_board`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from dealer.engine.actions import Action, deal_hole, kill, misdeal, take_back_board
+from dealer.engine.cards import Card, CardError, parse_cards
+from dealer.engine.errors import RuleViolation
+from dealer.engine.hand import apply, threshold_passed
+from dealer.engine.state import STREET_NAMES, HandState, Phase
+
+
+class Trigger(StrEnum):
+    """What went wrong, as the dealer picks it (one value per situation of RULES.md 8)."""
+
+    FIRST_HOLE_CARD_EXPOSED = "first_hole_card_exposed"
+    SECOND_HOLE_CARD_EXPOSED = "second_hole_card_exposed"
+    OTHER_HOLE_CARD_EXPOSED = "other_hole_card_exposed"
+    TWO_OR_MORE_EXPOSED_ON_DEAL = "two_or_more_exposed_on_deal"
+    PLAYER_EXPOSED_OWN_CARD = "player_exposed_own_card"
+    BOXED_CARD = "boxed_card"
+    TWO_OR_MORE_BOXED_CARDS = "two_or_more_boxed_cards"
+    JOKER_FACE_UP = "joker_face_up"
+    JOKER_FACE_DOWN = "joker_face_down"
+    WRONG_HOLE_CARD_COUNT = "wrong_hole_card_count"
+    EXTRA_CARD_DEALT_AROUND = "extra_card_dealt_around"
+    TWO_OR_MORE_EXTRA_CARDS = "two_or_more_extra_cards"
+    CARD_OUT_OF_ORDER = "card_out_of_order"
+    BUTTON_OUT_OF_PLACE = "button_out_of_place"
+    FIRST_CARD_TO_WRONG_SEAT = "first_card_to_wrong_seat"
+    EMPTY_OR_INELIGIBLE_SEAT_DEALT_IN = "empty_or_ineligible_seat_dealt_in"
+    ELIGIBLE_PLAYER_DEALT_OUT = "eligible_player_dealt_out"
+    FLOP_TOO_MANY_CARDS = "flop_too_many_cards"
+    PREMATURE_FLOP = "premature_flop"
+    PREMATURE_TURN = "premature_turn"
+    PREMATURE_RIVER = "premature_river"
+    MISSED_OR_DOUBLE_BURN = "missed_or_double_burn"
+    CARDS_EXPOSED_BEFORE_FLOP = "cards_exposed_before_flop"
+
+
+# Short labels for a pick list on the tablet.
+TRIGGER_LABELS: Mapping[Trigger, str] = {
+    Trigger.FIRST_HOLE_CARD_EXPOSED: "First hole card of the deal exposed by the dealer",
+    Trigger.SECOND_HOLE_CARD_EXPOSED: "Second hole card of the deal exposed by the dealer",
+    Trigger.OTHER_HOLE_CARD_EXPOSED: "One other hole card exposed by the dealer",
+    Trigger.TWO_OR_MORE_EXPOSED_ON_DEAL: "Two or more hole cards exposed on the deal",
+    Trigger.PLAYER_EXPOSED_OWN_CARD: "A player exposed his own card",
+    Trigger.BOXED_CARD: "A boxed card (face up in the stub)",
+    Trigger.TWO_OR_MORE_BOXED_CARDS: "Two or more boxed cards in the deal",
+    Trigger.JOKER_FACE_UP: "A joker turned face up",
+    Trigger.JOKER_FACE_DOWN: "A joker dealt face down to a player",
+    Trigger.WRONG_HOLE_CARD_COUNT: "A player has too many or too few hole cards",
+    Trigger.EXTRA_CARD_DEALT_AROUND: "One extra card dealt around (first player got a third)",
+    Trigger.TWO_OR_MORE_EXTRA_CARDS: "Two or more extra cards dealt",
+    Trigger.CARD_OUT_OF_ORDER: "A card dealt out of order",
+    Trigger.BUTTON_OUT_OF_PLACE: "The button is out of place",
+    Trigger.FIRST_CARD_TO_WRONG_SEAT: "The first card went to the wrong seat",
+    Trigger.EMPTY_OR_INELIGIBLE_SEAT_DEALT_IN: "An empty seat or an ineligible player dealt in",
+    Trigger.ELIGIBLE_PLAYER_DEALT_OUT: "An eligible player dealt out",
+    Trigger.FLOP_TOO_MANY_CARDS: "The flop has too many cards",
+    Trigger.PREMATURE_FLOP: "Flop dealt before the preflop betting was over",
+    Trigger.PREMATURE_TURN: "Turn dealt before the flop betting was over",
+    Trigger.PREMATURE_RIVER: "River dealt before the turn betting was over",
+    Trigger.MISSED_OR_DOUBLE_BURN: "A burn card missed, or two burned",
+    Trigger.CARDS_EXPOSED_BEFORE_FLOP: "Stub cards exposed before the flop",
+}
+
+
+class Effect(StrEnum):
+    """What the procedure does to the hand (the engine actions of the remedy carry it out)."""
+
+    VOID_HAND = "void_hand"  # misdeal: every chip returned, redeal with the same button (T)
+    DEAD_HAND = "dead_hand"  # the player's hand is killed, his chips stay in the pot (R)
+    REPLACE_CARD = "replace_card"  # hole cards corrected (replaced, taken back, added); no chips
+    RESHUFFLE_BOARD = "reshuffle_board"  # entered board cards taken back to be dealt again
+    NONE = "none"  # play goes on; nothing to record
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Remedy:
+    """A procedure for one dealer error: the steps in order, and the engine actions to apply.
+
+    `rule` names the source (S2, S4, R, T); `option` the rule keys that decided it, with their
+    values ("early_exposed_misdeal=first"), or None when no option is involved.
+    """
+
+    trigger: Trigger
+    title: str
+    steps: tuple[str, ...]
+    effect: Effect
+    actions: tuple[Action, ...] = ()
+    rule: str
+    option: str | None = None
+    player: int | None = None
+
+    def numbered(self) -> str:
+        """The steps as numbered lines, for printing or reading aloud."""
+        return "\n".join(f"{n}. {step}" for n, step in enumerate(self.steps, start=1))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Case:
+    state: HandState
+    trigger: Trigger
+    player: int | None
+    details: Mapping[str, object]
+
+    @property
+    def late(self) -> bool:
+        return threshold_passed(self.state)
+
+    @property
+    def who(self) -> str:
+        if self.player is None:
+            return "the player"
+        return f"seat {self.state.setup.players[self.player].seat}"
+
+    @property
+    def subject(self) -> str:
+        """`who` at the start of a sentence."""
+        return self.who[0].upper() + self.who[1:]
+
+    def need_player(self) -> int:
+        if self.player is None:
+            raise RuleViolation(
+                f"Say which player this is for ({TRIGGER_LABELS[self.trigger].lower()}).",
+                code="player_required",
+            )
+        return self.player
+
+    def choice(self, key: str, allowed: tuple[str, ...]) -> str | None:
+        value = self.details.get(key)
+        if value is None:
+            return None
+        if isinstance(value, str) and value in allowed:
+            return value
+        raise RuleViolation(
+            f"'{key}' must be one of {', '.join(allowed)}, not '{value}'.", code="bad_details"
+        )
+
+    def make(
+        self,
+        title: str,
+        steps: list[str],
+        effect: Effect,
+        *,
+        rule: str,
+        option: str | None = None,
+        actions: tuple[Action, ...] = (),
+    ) -> Remedy:
+        return Remedy(
+            trigger=self.trigger,
+            title=title,
+            steps=tuple(steps),
+            effect=effect,
+            actions=actions,
+            rule=rule,
+            option=option or None,
+            player=self.player,
+        )
+
+
+def remedy(
+    state: HandState,
+    trigger: Trigger,
+    *,
+    player: int | None = None,
+    details: Mapping[str, object] | None = None,
+) -> Remedy:
+    """The procedure for `trigger` in this hand, under its rule options (RULES.md 8).
+
+    `player` is the player concerned (index in the hand), needed for a wrong card count, a joker
+    dealt face down and two or more extra cards after the threshold. `details`:
+    `count` = "too_many" | "too_few" (wrong card count, required); `acted` = bool (a face-down
+    joker: the holder acted before reporting it; by default whether he has acted); `burn` =
+    "missed" | "double" (a burn error); `card` = the exposed hole card (its entered value is
+    forgotten so the replacement can be entered). Pure: the state is not changed; apply
+    `remedy(...).actions` in order to record the outcome.
+    """
+    if state.is_over:
+        raise RuleViolation("This hand is over: start the next hand.", code="hand_over")
+    if player is not None and not 0 <= player < state.player_count:
+        raise RuleViolation(f"There is no player {player + 1} in this hand.", code="bad_player")
+    try:
+        chosen = Trigger(trigger)
+    except ValueError as error:
+        names = ", ".join(t.value for t in Trigger)
+        raise RuleViolation(
+            f"Unknown dealer error '{trigger}': use one of {names}.", code="unknown_trigger"
+        ) from error
+    case = _Case(state=state, trigger=chosen, player=player, details=details or {})
+    return _HANDLERS[case.trigger](case)
+
+
+# --- misdeal or play on ---------------------------------------------------------------------------
+
+
+def _threshold_words(state: HandState) -> str:
+    if state.setup.rules.action_threshold == "two_acted":
+        return "two players have acted after the blinds (action_threshold=two_acted)"
+    return "substantial action has taken place (action_threshold=tda_substantial)"
+
+
+def _options(case: _Case, *keys: str) -> str:
+    values = case.state.setup.rules.as_dict()
+    return ", ".join(f"{key}={_text(values[key])}" for key in keys)
+
+
+def _text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _void(case: _Case, rule: str, keys: tuple[str, ...], first: list[str] | None = None) -> Remedy:
+    """A misdeal (T): the hand is void and every chip goes back; redeal with the same button."""
+    label = TRIGGER_LABELS[case.trigger]
+    steps = [
+        *(first or []),
+        f"Stop play: this is a misdeal ({label.lower()}).",
+        "Return every bet to its owner; the same blinds and antes are posted for the redeal.",
+        "Gather all the cards, shuffle and cut.",
+        "Redeal with the same button, blinds and players.",
+    ]
+    return case.make(
+        f"Misdeal: {label.lower()}",
+        steps,
+        Effect.VOID_HAND,
+        actions=(misdeal(label),),
+        rule=rule,
+        option=_options(case, *keys, "action_threshold"),
+    )
+
+
+def _play_on(
+    case: _Case, rule: str, steps: list[str], option: str | None = None, title: str = ""
+) -> Remedy:
+    label = TRIGGER_LABELS[case.trigger]
+    return case.make(
+        title or f"Play on: {label.lower()}", steps, Effect.NONE, rule=rule, option=option
+    )
+
+
+def _too_late(case: _Case) -> str:
+    return f"Too late for a misdeal: {_threshold_words(case.state)}. Play goes on (R)."
+
+
+def _late_count(case: _Case) -> str:
+    return (
+        f"{case.subject} has the wrong number of hole cards, found too late for a misdeal: "
+        f"{_threshold_words(case.state)} (S2)."
+    )
+
+
+def _dead_hand(case: _Case, rule: str, why: str, option: str | None = None) -> Remedy:
+    player = case.need_player()
+    if case.state.folded[player]:
+        return _play_on(case, rule, [f"The hand of {case.who} is already out of play.", why])
+    steps = [
+        why,
+        f"Kill the hand of {case.who}: it is dead, and every chip {case.who} has put in "
+        "(blinds, antes and bets) stays in the pot.",
+        "Play goes on without that hand.",
+    ]
+    return case.make(
+        f"Dead hand: {case.who}",
+        steps,
+        Effect.DEAD_HAND,
+        actions=(kill(player, TRIGGER_LABELS[case.trigger]),),
+        rule=rule,
+        option=option,
+    )
+
+
+# --- hole cards -----------------------------------------------------------------------------------
+
+
+def _forget_hole_card(case: _Case) -> tuple[Action, ...]:
+    """If the player's hole cards were entered, forget the replaced one (or both when unsaid)."""
+    if case.player is None:
+        return ()
+    known = case.state.holes[case.player]
+    if known is None or all(card is None for card in known):
+        return ()
+    card = case.details.get("card")
+    try:
+        exposed = card if isinstance(card, Card) else parse_cards(str(card))[0] if card else None
+    except (CardError, IndexError) as error:
+        raise RuleViolation(f"'{card}' is not a card.", code="bad_details") from error
+    if exposed in known:
+        cleared = tuple(None if c == exposed else c for c in known)
+    else:
+        cleared = (None,) * len(known)
+    return (deal_hole(case.player, cleared),)
+
+
+def _replace(
+    case: _Case, rule: str, steps: list[str], option: str | None = None, title: str = ""
+) -> Remedy:
+    actions = _forget_hole_card(case)
+    if actions:
+        steps = [*steps, f"Enter the new hole card of {case.who} once it is known."]
+    label = TRIGGER_LABELS[case.trigger]
+    return case.make(
+        title or f"Replace the card: {label.lower()}",
+        steps,
+        Effect.REPLACE_CARD,
+        actions=actions,
+        rule=rule,
+        option=option,
+    )
+
+
+def _exposed_steps(case: _Case) -> list[str]:
+    return [
+        f"Finish the deal; {case.who} may not keep the exposed card.",
+        f"Give {case.who} the top card of the stub in its place.",
+        "Put the exposed card face up on top of the stub.",
+        "When the preflop betting is over, use the exposed card as the burn card for the flop.",
+    ]
+
+
+def _exposed_replaced(case: _Case, rule: str, option: str | None) -> Remedy:
+    """S2: the player may not keep the card; it becomes the burn card for the flop."""
+    if case.state.street > 0:
+        return _play_on(
+            case,
+            rule,
+            ["The deal is over: this procedure is for a card exposed on the deal.", _floor()],
+        )
+    first = [_too_late(case)] if case.late else []
+    return _replace(case, rule, [*first, *_exposed_steps(case)], option)
+
+
+def _floor() -> str:
+    return "Play goes on; call the floor if a player disputes it."
+
+
+def _first_exposed(case: _Case) -> Remedy:
+    """S4: the first card exposed is a misdeal; R: the first or second; S2: replaced."""
+    setting = case.state.setup.rules.early_exposed_misdeal
+    key = f"early_exposed_misdeal={setting}"
+    if setting == "none" or case.late:
+        return _exposed_replaced(case, "S2", key)
+    rule = "S4" if setting == "first" else "R"
+    return _void(case, rule, ("early_exposed_misdeal",), ["Take the exposed card back."])
+
+
+def _second_exposed(case: _Case) -> Remedy:
+    setting = case.state.setup.rules.early_exposed_misdeal
+    key = f"early_exposed_misdeal={setting}"
+    if setting != "first_or_second" or case.late:
+        return _exposed_replaced(case, "S2, S4", key)
+    return _void(case, "R", ("early_exposed_misdeal",), ["Take the exposed card back."])
+
+
+def _other_exposed(case: _Case) -> Remedy:
+    return _exposed_replaced(case, "S2, S4", None)
+
+
+def _two_exposed(case: _Case) -> Remedy:
+    if case.late:
+        return _play_on(case, "S2, S4; R", [_too_late(case), _floor()])
+    return _void(case, "S2, S4", ())
+
+
+def _own_card(case: _Case) -> Remedy:
+    steps = [
+        "A card a player exposes himself is not a dealer error: it plays (R).",
+        "Do not replace it; the deal and the betting go on.",
+    ]
+    return _play_on(case, "R", steps, title="Play on: the exposed card plays")
+
+
+def _boxed_steps(which: str) -> list[str]:
+    return [
+        f"Treat {which} boxed card (face up in the stub) as scrap paper: set it aside, out of "
+        "play.",
+        "The next card in the stub takes its place.",
+        "If a boxed card already went face down to a player, replace it with the top card of "
+        "the stub once the round of dealing is complete (R).",
+    ]
+
+
+def _boxed(case: _Case) -> Remedy:
+    return _replace(case, "S2; R", _boxed_steps("the"))
+
+
+def _two_boxed(case: _Case) -> Remedy:
+    rules = case.state.setup.rules
+    if rules.r_misdeal_triggers and not case.late:
+        return _void(case, "R; T", ("r_misdeal_triggers",))
+    first = (
+        _too_late(case)
+        if case.late
+        else "Boxed cards are not a misdeal at this table (r_misdeal_triggers=false)."
+    )
+    steps = [first, *_boxed_steps("each")]
+    return _replace(case, "S2; R", steps, _options(case, "r_misdeal_triggers", "action_threshold"))
+
+
+def _joker_up(case: _Case) -> Remedy:
+    steps = [
+        "The joker is scrap paper: take it out of the deal.",
+        "The next card in the stub takes its place.",
+        "A joker is never a misdeal (R).",
+    ]
+    return _replace(case, "S2; R", steps)
+
+
+def _joker_down(case: _Case) -> Remedy:
+    """S2: replaced after the deal, unless the holder acted first: then his hand is fouled."""
+    player = case.need_player()
+    acted = case.details.get("acted")
+    if acted is None:
+        acted = case.state.street > 0 or case.state.acted[player] >= 0
+    elif not isinstance(acted, bool):
+        raise RuleViolation(f"'acted' must be true or false, not '{acted}'.", code="bad_details")
+    if acted:
+        why = f"{case.subject} acted before reporting the joker: the hand is fouled (S2)."
+        return _dead_hand(case, "S2", why)
+    steps = [
+        f"Leave the joker with {case.who} until the deal is complete.",
+        f"Then give {case.who} the top card of the stub for the joker, and take the joker out "
+        "of the deck.",
+        "A joker is never a misdeal (R).",
+    ]
+    return _replace(case, "S2; R", steps)
+
+
+# --- wrong number of hole cards ----------------------------------------------------------------
+
+
+def _short_card_fix(case: _Case, player: int) -> bool:
+    """R; T: the button, one card short and before acting, takes the top card of the stub."""
+    state = case.state
+    return (
+        state.setup.rules.allow_short_card_fix
+        and player == state.setup.button_index
+        and state.street == 0
+        and state.acted[player] < 0
+    )
+
+
+def _wrong_count(case: _Case) -> Remedy:
+    player = case.need_player()
+    count = case.choice("count", ("too_many", "too_few"))
+    if count is None:
+        raise RuleViolation(
+            f"Say whether {case.who} has too many or too few hole cards.", code="details_required"
+        )
+    if count == "too_few" and _short_card_fix(case, player):
+        steps = [
+            f"{case.subject} is the button and one card short, and has not acted: "
+            "give him the top card of the stub (R; T).",
+            "This keeps the order of the deal: the hand goes on.",
+        ]
+        option = _options(case, "allow_short_card_fix")
+        return _replace(case, "R; T", steps, option, f"Complete the hand of {case.who}")
+    first = []
+    if count == "too_few":
+        first = ["Only the button may take a missing card, before acting (T)."]
+        if not case.state.setup.rules.allow_short_card_fix:
+            first = ["A short hand is not completed at this table (allow_short_card_fix=false)."]
+    keys = ("allow_short_card_fix",) if count == "too_few" else ()
+    if case.late:
+        why = _late_count(case)
+        option = _options(case, *keys, "action_threshold")
+        return _dead_hand(case, "S2; R", " ".join([*first, why]), option)
+    return _void(case, "S2", keys, first)
+
+
+def _extra_around(case: _Case) -> Remedy:
+    """R: the first player got a third card; it is taken back and used as the burn."""
+    if case.player is None:  # the first player dealt is the one left of the button
+        case = dataclasses.replace(case, player=0)
+    if case.late:
+        why = _late_count(case)
+        return _dead_hand(case, "S2; R", why, _options(case, "action_threshold"))
+    steps = [
+        f"Take back the extra card: the third card {case.who} received, without showing it.",
+        "Use it as the burn card for the flop.",
+        "The hand goes on; this is not a misdeal (R).",
+    ]
+    return case.make(
+        "Take back the extra card",
+        steps,
+        Effect.REPLACE_CARD,
+        rule="R",
+    )
+
+
+def _two_extra(case: _Case) -> Remedy:
+    rules = case.state.setup.rules
+    if case.late:
+        why = _late_count(case)
+        return _dead_hand(case, "S2; R", why, _options(case, "action_threshold"))
+    if rules.r_misdeal_triggers:
+        return _void(case, "R", ("r_misdeal_triggers",))
+    # Without R's list, S2's wrong-card-count rule still makes it a misdeal.
+    first = ["Players hold the wrong number of hole cards (S2)."]
+    return _void(case, "S2", ("r_misdeal_triggers",), first)
+
+
+_R_ONLY_EXTRA = {
+    Trigger.BUTTON_OUT_OF_PLACE: "Put the button in its right place before the next hand.",
+    Trigger.EMPTY_OR_INELIGIBLE_SEAT_DEALT_IN: "Cards dealt to an empty seat are dead: muck "
+    "them. For an ineligible player, the floor decides whether the hand plays.",
+    Trigger.ELIGIBLE_PLAYER_DEALT_OUT: "The player dealt out sits out this hand.",
+}
+
+
+def _r_only(case: _Case) -> Remedy:
+    """R's extra misdeal triggers, used only with r_misdeal_triggers=true (RULES.md 8)."""
+    rules = case.state.setup.rules
+    if rules.r_misdeal_triggers and not case.late:
+        return _void(case, "R", ("r_misdeal_triggers",))
+    if case.late:
+        first = _too_late(case)
+    else:
+        first = "This is not a misdeal at this table (r_misdeal_triggers=false)."
+    steps = [first, _floor()]
+    if case.trigger in _R_ONLY_EXTRA:
+        steps.insert(1, _R_ONLY_EXTRA[case.trigger])
+    return _play_on(case, "R", steps, _options(case, "r_misdeal_triggers", "action_threshold"))
+
+
+# --- board cards ---------------------------------------------------------------------------------
+
+
+def _mix(case: _Case, what: str) -> str:
+    """The reshuffle of set-aside cards into the stub; the cut follows `redeal_cut` (S4; R)."""
+    if case.state.setup.rules.redeal_cut:
+        return f"mix {what} with the stub (not the muck or the burn cards), shuffle and cut"
+    return f"mix {what} with the stub (not the muck or the burn cards) and shuffle, with no cut"
+
+
+def _capital(clause: str) -> str:
+    return f"{clause[0].upper()}{clause[1:]}."
+
+
+def _river_deal(case: _Case) -> str:
+    if case.state.setup.rules.premature_river_burn:
+        return "Burn one card, then deal the river."
+    return "Deal the river with no burn."
+
+
+def _not_entered() -> str:
+    return "Nothing was entered for these cards: enter the new ones when they are dealt."
+
+
+def _taken_back(case: _Case, street: int) -> bool:
+    """The street's cards were entered and may still be taken back (no betting on it yet)."""
+    if case.state.street != street:
+        return False
+    try:
+        apply(case.state, take_back_board())
+    except RuleViolation:
+        return False
+    return True
+
+
+def _reshuffle(case: _Case, title: str, steps: list[str], rule: str, option: str | None) -> Remedy:
+    steps = [*steps, "Take the cards back on the tablet, then enter the cards dealt now."]
+    return case.make(
+        title,
+        steps,
+        Effect.RESHUFFLE_BOARD,
+        actions=(take_back_board(TRIGGER_LABELS[case.trigger]),),
+        rule=rule,
+        option=option,
+    )
+
+
+def _redeal_flop_steps(case: _Case) -> list[str]:
+    return [
+        _capital(_mix(case, "the flop cards")),
+        "Deal three new flop cards with no new burn: the first burn card stays.",
+    ]
+
+
+def _stands(case: _Case, street: int, rule: str) -> Remedy:
+    name = STREET_NAMES[street]
+    steps = [f"Betting on the {name} has started (or later cards are out): the {name} stands."]
+    return _play_on(case, rule, [*steps, "Call the floor."], title=f"The {name} stands")
+
+
+def _flop_too_many(case: _Case) -> Remedy:
+    """S2, S4: every flop card goes back into the stub; a new flop without a new burn."""
+    state = case.state
+    option = _options(case, "redeal_cut")
+    collect = "Take back every flop card, even if the extra card is known (S4); the burn stays."
+    if state.street == 0:
+        steps = [collect, *_redeal_flop_steps(case), _not_entered()]
+        if state.phase == Phase.BETTING:
+            steps[1:1] = [
+                "Finish the preflop betting first; deal a new flop only if two or more "
+                "players remain."
+            ]
+        return _play_on(case, "S2, S4", steps, option, "Redeal the flop")
+    if _taken_back(case, 1):
+        return _reshuffle(
+            case, "Redeal the flop", [collect, *_redeal_flop_steps(case)], "S2, S4", option
+        )
+    return _stands(case, 1, "S2, S4")
+
+
+def _premature(case: _Case, street: int) -> Remedy | None:
+    """None when the street really was dealt early: betting on the street before is under way."""
+    state = case.state
+    name = STREET_NAMES[street]
+    if state.street == street - 1 and state.phase == Phase.BETTING:
+        return None
+    if state.street == street - 1 and state.phase == Phase.DEALING:
+        steps = [
+            f"The {STREET_NAMES[street - 1]} betting is over: the {name} is not early.",
+            f"Enter the {name} as dealt.",
+        ]
+        return _play_on(case, "S2", steps, title=f"The {name} is due")
+    if state.street < street - 1:
+        first = (
+            f"The {STREET_NAMES[street - 1]} is not out yet: every board card turned during the "
+            f"{state.street_name} betting is a premature {STREET_NAMES[state.street + 1]}."
+        )
+    else:
+        first = f"The {name} was entered after its betting round: it is not early."
+    return _play_on(case, "S2", [first, _floor()], title=f"The {name} is not early")
+
+
+def _premature_flop(case: _Case) -> Remedy:
+    other = _premature(case, 1)
+    if other is not None:
+        return other
+    steps = [
+        "Set the flop cards aside: they are not in play.",
+        "Finish the preflop betting.",
+        f"If two or more players remain, {_mix(case, 'the flop cards')}.",
+        "Deal three new flop cards with no new burn: the first burn card stays.",
+        _not_entered(),
+    ]
+    return _play_on(case, "S2, S4", steps, _options(case, "redeal_cut"), "Premature flop")
+
+
+def _premature_turn(case: _Case) -> Remedy:
+    other = _premature(case, 2)
+    if other is not None:
+        return other
+    steps = [
+        "Take the card out of play; it stays out even if the remaining players fold.",
+        "Finish the flop betting.",
+        "Burn a card, then turn the next card as the turn (it would have been the river).",
+        f"After the turn betting, {_mix(case, 'the card taken out')}.",
+        _river_deal(case),
+        _not_entered(),
+    ]
+    option = _options(case, "premature_river_burn", "redeal_cut")
+    return _play_on(case, "S2; R", steps, option, "Premature turn")
+
+
+def _premature_river(case: _Case) -> Remedy:
+    other = _premature(case, 3)
+    if other is not None:
+        return other
+    steps = [
+        "Take the card out of play.",
+        "Finish the turn betting.",
+        f"Then {_mix(case, 'the card taken out')}.",
+        _river_deal(case),
+        _not_entered(),
+    ]
+    option = _options(case, "premature_river_burn", "redeal_cut")
+    return _play_on(case, "S2; R", steps, option, "Premature river")
+
+
+def _either(burn: str | None, steps: Mapping[str, str]) -> list[str]:
+    """The step for the burn error named, or both when the dealer did not say which."""
+    if burn:
+        return [steps[burn]]
+    missed, double = (steps[key][0].lower() + steps[key][1:] for key in ("missed", "double"))
+    return [f"If a burn was missed, {missed}", f"If two cards were burned, {double}"]
+
+
+def _burn(case: _Case) -> Remedy:
+    """R: a missed or double burn is fixed before that street's betting; after it, cards stand."""
+    state = case.state
+    burn = case.choice("burn", ("missed", "double"))
+    if state.street == 0:
+        fix = {
+            "missed": "Burn one card before dealing the flop.",
+            "double": "Put the second burn card back on top of the stub.",
+        }
+        steps = [*_either(burn, fix), "Then deal the flop as usual."]
+        return _play_on(case, "S4; R", steps, title="Fix the burn")
+    name = state.street_name
+    if _taken_back(case, state.street):
+        again = {
+            "missed": f"Put the {name} cards back on top of the stub in the order dealt, burn "
+            f"the top card and deal the {name} again.",
+            "double": f"Put the {name} cards back on top of the stub in the order dealt, with "
+            f"the second burn card on top of them, and deal the {name} again with no new burn.",
+        }
+        return _reshuffle(case, f"Deal the {name} again", _either(burn, again), "R", None)
+    steps = [f"Betting on the {name} has started: the cards stand (R)."]
+    if state.street < 3:
+        later = {
+            "missed": "Burn two cards before the next street.",
+            "double": "Deal the next street with no burn.",
+        }
+        steps += ["Deal the later cards as they would have come.", *_either(burn, later)]
+    return _play_on(case, "R", steps, title=f"The {name} stands")
+
+
+def _exposed_before_flop(case: _Case) -> Remedy:
+    """R: stub cards exposed before the flop are shuffled back into the stub."""
+    if case.state.street > 0:
+        return _play_on(
+            case, "R", ["The flop is out: this procedure is for before the flop.", _floor()]
+        )
+    steps = [
+        "The exposed cards are not in play.",
+        "Finish the preflop betting if it is under way.",
+        _capital(_mix(case, "the exposed cards")),
+        "Burn and deal the flop as usual.",
+        _not_entered(),
+    ]
+    return _play_on(case, "R", steps, _options(case, "redeal_cut"), "Reshuffle the stub")
+
+
+_HANDLERS: dict[Trigger, Callable[[_Case], Remedy]] = {
+    Trigger.FIRST_HOLE_CARD_EXPOSED: _first_exposed,
+    Trigger.SECOND_HOLE_CARD_EXPOSED: _second_exposed,
+    Trigger.OTHER_HOLE_CARD_EXPOSED: _other_exposed,
+    Trigger.TWO_OR_MORE_EXPOSED_ON_DEAL: _two_exposed,
+    Trigger.PLAYER_EXPOSED_OWN_CARD: _own_card,
+    Trigger.BOXED_CARD: _boxed,
+    Trigger.TWO_OR_MORE_BOXED_CARDS: _two_boxed,
+    Trigger.JOKER_FACE_UP: _joker_up,
+    Trigger.JOKER_FACE_DOWN: _joker_down,
+    Trigger.WRONG_HOLE_CARD_COUNT: _wrong_count,
+    Trigger.EXTRA_CARD_DEALT_AROUND: _extra_around,
+    Trigger.TWO_OR_MORE_EXTRA_CARDS: _two_extra,
+    Trigger.CARD_OUT_OF_ORDER: _r_only,
+    Trigger.BUTTON_OUT_OF_PLACE: _r_only,
+    Trigger.FIRST_CARD_TO_WRONG_SEAT: _r_only,
+    Trigger.EMPTY_OR_INELIGIBLE_SEAT_DEALT_IN: _r_only,
+    Trigger.ELIGIBLE_PLAYER_DEALT_OUT: _r_only,
+    Trigger.FLOP_TOO_MANY_CARDS: _flop_too_many,
+    Trigger.PREMATURE_FLOP: _premature_flop,
+    Trigger.PREMATURE_TURN: _premature_turn,
+    Trigger.PREMATURE_RIVER: _premature_river,
+    Trigger.MISSED_OR_DOUBLE_BURN: _burn,
+    Trigger.CARDS_EXPOSED_BEFORE_FLOP: _exposed_before_flop,
+}
