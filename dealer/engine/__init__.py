@@ -31,6 +31,7 @@ from dealer.engine.cards import Card, CardError, DeckKind, format_cards, parse_c
 from dealer.engine.errors import ConfigError, EngineError, RuleViolation
 from dealer.engine.hand import apply, start_hand, threshold_passed
 from dealer.engine.pots import Pot, side_pots
+from dealer.engine.procedures import TRIGGER_LABELS, Effect, Remedy, Trigger, remedy
 from dealer.engine.ranking import Category, HandRank, Ranker
 from dealer.engine.rules import PROFILES, Rules, make_rules
 from dealer.engine.setup import HandSetup, PlayerSetup, Stakes, deal_setup
@@ -39,6 +40,7 @@ from dealer.engine.state import Award, HandState, Phase
 
 __all__ = [
     "PROFILES",
+    "TRIGGER_LABELS",
     "Action",
     "Award",
     "Card",
@@ -46,6 +48,7 @@ __all__ = [
     "Category",
     "ConfigError",
     "DeckKind",
+    "Effect",
     "EngineError",
     "HandRank",
     "HandSetup",
@@ -56,9 +59,11 @@ __all__ = [
     "PlayerSetup",
     "Pot",
     "Ranker",
+    "Remedy",
     "RuleViolation",
     "Rules",
     "Stakes",
+    "Trigger",
     "all_in",
     "apply",
     "bet",
@@ -78,6 +83,7 @@ __all__ = [
     "next_to_show",
     "parse_cards",
     "raise_to",
+    "remedy",
     "show",
     "showdown_order",
     "side_pots",

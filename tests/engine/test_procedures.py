@@ -22,6 +22,7 @@ from dealer.engine import (
     take_back_board,
 )
 from dealer.engine.cards import parse_cards
+from dealer.engine.phh import PhhError, state_to_phh
 from dealer.engine.procedures import TRIGGER_LABELS, Effect, Remedy, Trigger, remedy
 from tests.engine.scripted import play
 
@@ -601,3 +602,10 @@ def test_remedy_steps_read_as_a_numbered_list() -> None:
         lines[0] == "1. Stop play: this is a misdeal (two or more hole cards exposed on the deal)."
     )
     assert len(lines) == len(found.steps)
+
+
+def test_a_hand_with_a_take_back_is_not_exported_to_phh() -> None:
+    state = play(apply(play(hand(), "c c c x | /As Kd 7c"), take_back_board()), "/As Kd 7c")
+    with pytest.raises(PhhError) as refused:
+        state_to_phh(state)
+    assert refused.value.code == "not_representable"
