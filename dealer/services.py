@@ -21,7 +21,7 @@ from dealer.engine.actions import Action
 from dealer.engine.errors import EngineError, RuleViolation
 from dealer.engine.rules import Rules
 from dealer.engine.state import Phase
-from dealer.models import Hand, HandEvent
+from dealer.models import Hand, HandEvent, ProcedureLog
 from tournaments import balancing
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services.busts import Bust, entries_bust
@@ -438,3 +438,88 @@ def check_hands() -> list[str]:
         if hand_snapshot(hand, state) != hand.state:
             problems.append(f"{hand}: the cached state differs from the replay")
     return problems
+
+
+# --- dealer-error procedures (RULES.md 8) ------------------------------------------------------
+
+
+def _procedure_remedy(
+    hand: Hand, trigger: str, player_seat: int | None, details: dict[str, Any] | None
+) -> Any:
+    from dealer.engine import procedures
+
+    try:
+        chosen = procedures.Trigger(trigger)
+    except ValueError as error:
+        known = ", ".join(t.value for t in procedures.Trigger)
+        raise FloorError(
+            "unknown_trigger", f"Unknown procedure '{trigger}': pick one of {known}.", status=400
+        ) from error
+    player = None
+    if player_seat is not None:
+        seats = [s["seat"] for s in hand.seats]
+        if player_seat not in seats:
+            raise FloorError(
+                "not_in_hand", f"Seat {player_seat} is not dealt in this hand.", status=400
+            )
+        player = seats.index(player_seat)
+    return procedures.remedy(hand_replay(hand), chosen, player=player, details=details or {})
+
+
+def procedure_preview(
+    *,
+    hand: Hand,
+    trigger: str,
+    player_seat: int | None = None,
+    details: dict[str, Any] | None = None,
+) -> Any:
+    """What the procedure says for this hand now (read-only): the steps before confirming."""
+    return _procedure_remedy(hand, trigger, player_seat, details)
+
+
+@transaction.atomic
+def hand_run_procedure(
+    *,
+    hand: Hand | int,
+    trigger: str,
+    player_seat: int | None = None,
+    details: dict[str, Any] | None = None,
+    client_id: str,
+    version: int,
+    actor: Any = None,
+) -> tuple[Result, ProcedureLog | None]:
+    """Apply a dealer-error procedure's effect to the hand and log it for the floor."""
+    locked = _locked(hand)
+    resent = HandEvent.objects.filter(hand=locked, client_id=client_id).first()
+    if resent is not None:
+        return Result(locked, resent.response), None
+    remedy = _procedure_remedy(locked, trigger, player_seat, details)
+    record = {
+        "trigger": trigger,
+        "title": remedy.title,
+        "steps": list(remedy.steps),
+        "effect": str(remedy.effect.value),
+        "player_seat": player_seat,
+        "rule": remedy.rule,
+        "option": remedy.option,
+    }
+    result = hand_apply_actions(
+        hand=locked,
+        actions=list(remedy.actions),
+        details=record,
+        client_id=client_id,
+        version=version,
+        actor=actor,
+    )
+    log = ProcedureLog.objects.create(
+        hand=result.hand,
+        table=result.hand.table,
+        dealer=actor if getattr(actor, "is_authenticated", False) else None,
+        trigger=trigger,
+        title=remedy.title,
+        steps=list(remedy.steps),
+        effect=record["effect"],
+        player_seat=player_seat,
+        rule=remedy.rule or "",
+    )
+    return result, log
