@@ -10,4 +10,5 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("tournaments.api.urls")),
     path("", include("tournaments.urls")),
+    path("", include("dealer.urls")),
 ]

@@ -1,0 +1,102 @@
+"""Forms of the dealer tablet: they read what was tapped; the engine decides what is allowed.
+
+Every write carries the client's id for this tap (made in the browser, kept when the request is
+retried) and the hand and version the dealer saw. A form checks only the shape of the input: an
+amount out of range or a card dealt twice is refused by the engine, in its own words.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+
+from dealer.engine.cards import RANKS, SUITS
+
+CARD_CODES = [rank + suit for rank in RANKS for suit in SUITS]
+CLIENT_ID = re.compile(r"^[A-Za-z0-9_.:-]{8,64}$")
+
+# What a button of the action bar, the board entry or the showdown may send as `action`.
+BETTING = ("fold", "check", "call", "all_in")
+SIZED = ("bet", "raise")
+BOARD = ("deal_board", "deal_board_unknown")
+SHOWDOWN = ("show", "muck", "claim_board")
+
+
+class WriteForm(forms.Form):
+    """What every write to a hand carries: the tap's id, the hand and the version shown."""
+
+    client_id = forms.CharField(max_length=64)
+    hand = forms.IntegerField(min_value=1)
+    version = forms.IntegerField(min_value=0)
+
+    def clean_client_id(self) -> str:
+        value: str = self.cleaned_data["client_id"].strip()
+        if not CLIENT_ID.match(value):
+            raise forms.ValidationError("The tablet sent a malformed request id: reload the page.")
+        return value
+
+    def first_error(self) -> str:
+        for errors in self.errors.values():
+            if errors:
+                return str(errors[0])
+        return "The request could not be read: reload the page."
+
+
+class ActionForm(WriteForm):
+    """One entry: `action` is the button tapped ("fold", "call", "raise:1700", "raise" with the
+    typed `amount`, "deal_board" with `cards`, "show" with `seat` and `cards`, ...)."""
+
+    action = forms.CharField(max_length=40)
+    amount = forms.IntegerField(required=False, max_value=10**12, min_value=-(10**12))
+    seat = forms.IntegerField(required=False, min_value=1, max_value=20)
+    cards = forms.MultipleChoiceField(choices=[(c, c) for c in CARD_CODES], required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        action = str(data.get("action", ""))
+        kind, _, size = action.partition(":")
+        if kind not in (*BETTING, *SIZED, *BOARD, *SHOWDOWN):
+            raise forms.ValidationError(f"Unknown action '{action}': reload the page.")
+        amount = data.get("amount")
+        if size:
+            if kind not in SIZED or not size.isdigit():
+                raise forms.ValidationError(f"Unknown action '{action}': reload the page.")
+            amount = int(size)
+        elif kind in SIZED and amount is None:
+            raise forms.ValidationError("Type the amount first, then tap the button.")
+        data["kind"] = kind
+        data["amount"] = amount if kind in SIZED else None
+        if kind in SHOWDOWN and data.get("seat") is None:
+            raise forms.ValidationError("Pick the player who shows or mucks.")
+        return data
+
+
+class UndoForm(WriteForm):
+    """Undo the latest entry still in force: a reason is required (it stays in the log)."""
+
+    reason = forms.CharField(max_length=200, required=False)
+    reason_text = forms.CharField(max_length=200, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        reason = (data.get("reason_text") or "").strip() or (data.get("reason") or "").strip()
+        if not reason:
+            raise forms.ValidationError("Say why the entry is undone: pick or type a reason.")
+        data["reason"] = reason
+        return data
+
+
+class ProcedureForm(WriteForm):
+    """A dealer-error procedure: what happened, the player concerned, the dealer's note."""
+
+    trigger = forms.CharField(max_length=60)
+    seat = forms.IntegerField(required=False, min_value=1, max_value=20)
+    note = forms.CharField(max_length=200, required=False)
+
+
+class StartForm(forms.Form):
+    """The "Start next hand" button: the table's latest hand the dealer saw (0 for none yet)."""
+
+    last_hand = forms.IntegerField(min_value=0)

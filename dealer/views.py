@@ -1,1 +1,0 @@
-"""The dealer tablet pages (none yet)."""

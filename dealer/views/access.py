@@ -1,0 +1,57 @@
+"""Who may open the dealer's pages and who may write to a table's hands.
+
+Dealers (the "dealer" group, or anyone a table is assigned to) and directors (staff) see the
+tablets; only the dealer assigned to a table, or a director, writes to its hands
+(`dealer.services.can_write`). Anonymous users go to the sign-in page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponseBase
+from django.shortcuts import get_object_or_404
+
+from dealer.services import can_write
+from tournaments.models import Table
+
+View = Callable[..., HttpResponseBase]
+DEALER_GROUP = "dealer"
+
+
+def is_dealer(user: Any) -> bool:
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return bool(
+        user.is_staff
+        or user.groups.filter(name=DEALER_GROUP).exists()
+        or Table.objects.filter(dealer=user).exists()
+    )
+
+
+def dealer_required(view: View) -> View:
+    """The dealer's pages are for dealers and directors: anonymous users go to the sign-in page,
+    other signed-in users are refused."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not is_dealer(request.user):
+            raise PermissionDenied("The dealer's tablet is for dealers and tournament staff.")
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def table_get(pk: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("tournament", "dealer"), pk=pk)
+
+
+def require_write(request: HttpRequest, table: Table) -> None:
+    if not can_write(request.user, table):
+        raise PermissionDenied(f"{table} is not assigned to you: ask the floor.")

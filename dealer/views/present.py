@@ -1,0 +1,443 @@
+"""The hand's snapshot laid out for the tablet: seats around the oval, the pots, the action bar,
+the board entry, the showdown and the awards.
+
+Every amount shown comes from the snapshot the services computed (`Hand.state`); this module
+only arranges it (positions on the screen, labels, the order of the buttons). The one derived
+size is the half-pot button, the midpoint between the bet to match and the pot-size bet the engine
+gives, offered only when that pot size was not cut to the player's stack and strictly between
+the engine's minimum and pot sizes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dealer.engine.cards import RANKS, SUITS
+from dealer.models import Hand, HandEvent
+from tournaments.models import Entry, Table
+
+SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+RANK_TEXT = {"T": "10"}
+NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
+ACTION_WORDS = {
+    "fold": "folds",
+    "check": "checks",
+    "call": "calls",
+    "bet": "bets",
+    "raise": "raises to",
+    "all_in": "all-in",
+    "deal_board": "board",
+    "deal_hole": "hole cards",
+    "show": "shows",
+    "muck": "mucks",
+    "claim_board": "plays the board",
+    "kill": "dead hand",
+    "misdeal": "misdeal",
+    "take_back_board": "board taken back",
+}
+
+
+# --- cards -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardView:
+    code: str  # "As", or "??" for a card dealt but not entered
+
+    @property
+    def known(self) -> bool:
+        return self.code != "??"
+
+    @property
+    def rank(self) -> str:
+        return RANK_TEXT.get(self.code[0], self.code[0]) if self.known else ""
+
+    @property
+    def suit(self) -> str:
+        return self.code[1] if self.known else ""
+
+    @property
+    def symbol(self) -> str:
+        return SUIT_SYMBOLS.get(self.suit, "")
+
+    @property
+    def label(self) -> str:
+        if not self.known:
+            return "card not entered"
+        return f"{self.rank} of {SUIT_NAMES[self.suit]}"
+
+    @property
+    def red(self) -> bool:
+        return self.suit in ("h", "d")
+
+
+def card_views(codes: Iterable[str] | None) -> list[CardView]:
+    return [CardView(str(c)) for c in codes or ()]
+
+
+def deck_rows(game: str, used: Iterable[str]) -> list[list[dict[str, Any]]]:
+    """The card picker: one row per suit, aces first; cards already on the table disabled."""
+    lowest = RANKS.index("6") if game == "sixplus" else 0
+    taken = set(used)
+    rows = []
+    for suit in SUITS:
+        row = []
+        for rank in reversed(RANKS[lowest:]):
+            card = CardView(rank + suit)
+            row.append({"card": card, "code": card.code, "taken": card.code in taken})
+        rows.append(row)
+    return rows
+
+
+# --- seats around the oval -------------------------------------------------------------------
+
+
+def seat_position(seat: int, seat_count: int) -> tuple[float, float, float, float]:
+    """(x, y) of the seat and (x, y) of its bet, in percent of the felt area.
+
+    The dealer sits at the bottom middle; seat 1 is on the dealer's left and the seats go
+    clockwise, evenly spaced as if the dealer took one place at the table."""
+    angle = math.radians(90 + 360 * seat / (seat_count + 1))
+    cos, sin = math.cos(angle), math.sin(angle)
+    return (
+        round(50 + 42 * cos, 2),
+        round(50 + 40 * sin, 2),
+        round(50 + 27 * cos, 2),
+        round(50 + 22 * sin, 2),
+    )
+
+
+@dataclass(slots=True, kw_only=True)
+class SeatView:
+    seat: int
+    x: float
+    y: float
+    bet_x: float
+    bet_y: float
+    name: str = ""
+    empty: bool = True
+    in_hand: bool = False
+    stack: int = 0
+    bet: int = 0
+    folded: bool = False
+    all_in: bool = False
+    to_act: bool = False
+    button: bool = False
+    small_blind: bool = False
+    big_blind: bool = False
+    shown: list[CardView] = field(default_factory=list)
+    mucked: bool = False
+    next_to_show: bool = False
+    won: int = 0
+    busted: bool = False
+
+    @property
+    def marks(self) -> list[tuple[str, str]]:
+        """Position marks as (short text, class): the button D, SB and BB."""
+        marks = []
+        if self.button:
+            marks.append(("D", "button"))
+        if self.small_blind:
+            marks.append(("SB", "blind"))
+        if self.big_blind:
+            marks.append(("BB", "blind"))
+        return marks
+
+
+def seat_views(
+    table: Table, snapshot: dict[str, Any] | None, entries: Sequence[Entry] = ()
+) -> list[SeatView]:
+    """Every seat of the table: the players of the hand from the snapshot, else the players
+    seated now (before the first hand)."""
+    seats: dict[int, SeatView] = {}
+    for number in range(1, table.seat_count + 1):
+        x, y, bx, by = seat_position(number, table.seat_count)
+        seats[number] = SeatView(seat=number, x=x, y=y, bet_x=bx, bet_y=by)
+    if snapshot is None:
+        for entry in entries:
+            if entry.seat in seats:
+                seated = seats[entry.seat]
+                seated.name, seated.stack, seated.empty = entry.player.name, entry.chips, False
+        for number, view in seats.items():
+            view.button = number == table.button_seat
+        return list(seats.values())
+    won: dict[int, int] = {}
+    for award in snapshot.get("awards") or ():
+        for seat, share in zip(award["winners"], award["shares"], strict=False):
+            won[seat] = won.get(seat, 0) + share
+    over = snapshot.get("status") in (Hand.Status.COMPLETE, Hand.Status.VOID)
+    for player in snapshot["players"]:
+        found = seats.get(player["seat"])
+        if found is None:
+            continue
+        view = found
+        view.name = player["name"]
+        view.empty = False
+        view.in_hand = True
+        view.stack = player["stack"]
+        view.bet = player["bet"]
+        view.folded = player["folded"]
+        view.all_in = player["all_in"] and not over
+        view.shown = card_views(player.get("shown"))
+        view.mucked = player.get("mucked", False)
+        view.to_act = player["seat"] == snapshot.get("actor_seat")
+        view.next_to_show = player["seat"] == snapshot.get("next_to_show")
+        view.won = won.get(player["seat"], 0)
+        view.busted = over and player["stack"] == 0
+    for number, view in seats.items():
+        view.button = number == snapshot.get("button_seat")
+        view.small_blind = number == snapshot.get("small_blind_seat")
+        view.big_blind = number == snapshot.get("big_blind_seat")
+    if over:
+        for view in seats.values():
+            view.bet = 0
+    return list(seats.values())
+
+
+# --- pots, awards, showdown ------------------------------------------------------------------
+
+
+def pot_label(index: int, count: int) -> str:
+    if index == 0:
+        return "Main pot" if count > 1 else "Pot"
+    return f"Side pot {index}" if count > 2 else "Side pot"
+
+
+def names_by_seat(snapshot: dict[str, Any]) -> dict[int, str]:
+    return {p["seat"]: p["name"] for p in snapshot.get("players", ())}
+
+
+def pot_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
+    names = names_by_seat(snapshot)
+    pots = snapshot.get("pots") or []
+    return [
+        {
+            "label": pot_label(i, len(pots)),
+            "amount": pot["amount"],
+            "eligible": [{"seat": s, "name": names.get(s, "")} for s in pot["eligible_seats"]],
+        }
+        for i, pot in enumerate(pots)
+        if pot["amount"] > 0
+    ]
+
+
+def award_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each pot's winners with their shares and hands, the main pot last (the order they are
+    pushed); the player given an odd chip is the one whose share is larger."""
+    names = names_by_seat(snapshot)
+    awards = snapshot.get("awards") or []
+    count = max((a["pot"] for a in awards), default=0) + 1
+    views = []
+    for award in awards:
+        shares = list(award["shares"])
+        smallest = min(shares) if shares else 0
+        split = len(shares) > 1
+        winners = [
+            {
+                "seat": seat,
+                "name": names.get(seat, ""),
+                "share": share,
+                "hand": hand,
+                "odd_chip": split and share > smallest,
+            }
+            for seat, share, hand in zip(award["winners"], shares, award["hands"], strict=False)
+        ]
+        views.append(
+            {
+                "label": pot_label(award["pot"], count),
+                "amount": award["amount"],
+                "winners": winners,
+                "split": split,
+                "odd_chips": [w for w in winners if w["odd_chip"]],
+            }
+        )
+    return views
+
+
+def showdown_view(snapshot: dict[str, Any]) -> dict[str, Any] | None:
+    if snapshot.get("phase") != "showdown":
+        return None
+    by_seat = {p["seat"]: p for p in snapshot["players"]}
+    order = []
+    for seat in snapshot.get("showdown_order") or ():
+        player = by_seat[seat]
+        if player.get("shown"):
+            status = "shown"
+        elif player.get("mucked"):
+            status = "mucked"
+        elif seat == snapshot.get("next_to_show"):
+            status = "next"
+        else:
+            status = "waiting"
+        order.append(
+            {
+                "seat": seat,
+                "name": player["name"],
+                "status": status,
+                "cards": card_views(player.get("shown")),
+                "open": status in ("next", "waiting"),
+            }
+        )
+    next_seat = snapshot.get("next_to_show")
+    return {
+        "order": order,
+        "next_seat": next_seat,
+        "next_name": by_seat[next_seat]["name"] if next_seat in by_seat else "",
+    }
+
+
+# --- the action bar --------------------------------------------------------------------------
+
+
+def action_bar(snapshot: dict[str, Any], structure: str) -> dict[str, Any] | None:
+    """The buttons for the player to act, with the engine's amounts (none it does not allow)."""
+    legal = snapshot.get("legal")
+    if not legal or snapshot.get("phase") != "betting":
+        return None
+    actor = next((p for p in snapshot["players"] if p["seat"] == legal["actor"]), None)
+    if actor is None:
+        return None
+    low, top, pot = legal["min_raise_to"], legal["max_raise_to"], legal["pot_raise_to"]
+    all_in_to = legal["all_in_to"]
+    kind = "bet" if legal["is_bet"] else "raise"
+    sizes: list[dict[str, Any]] = []
+    pot_limit = structure == "pot_limit"
+    if low is not None and top is not None:
+        if low == top:
+            if low == all_in_to:
+                sizes.append({"label": "All-in", "amount": low, "action": "all_in", "wide": True})
+            else:
+                sizes.append({"label": "Only size", "amount": low, "action": f"{kind}:{low}"})
+        else:
+            sizes.append({"label": "Min", "amount": low, "action": f"{kind}:{low}"})
+            if pot is not None:
+                # Exact only when the engine's pot size was not cut to the stack.
+                half = snapshot["high"] + (pot - snapshot["high"]) // 2
+                if pot < all_in_to and low < half < pot:
+                    sizes.append(
+                        {"label": "\u00bd Pot", "amount": half, "action": f"{kind}:{half}"}
+                    )
+                if pot > low:
+                    label = "POT" if pot_limit and pot == top else "Pot"
+                    if pot == all_in_to:
+                        sizes.append(
+                            {"label": f"{label} (all-in)", "amount": pot, "action": "all_in"}
+                        )
+                    else:
+                        sizes.append({"label": label, "amount": pot, "action": f"{kind}:{pot}"})
+            if top == all_in_to and not any(s["action"] == "all_in" for s in sizes):
+                sizes.append({"label": "All-in", "amount": top, "action": "all_in"})
+            elif top != all_in_to and (pot is None or top > pot):
+                sizes.append({"label": "Max", "amount": top, "action": f"{kind}:{top}"})
+    return {
+        "seat": actor["seat"],
+        "name": actor["name"],
+        "stack": actor["stack"],
+        "bet": actor["bet"],
+        "can_fold": legal["can_fold"],
+        "can_check": legal["can_check"],
+        "call": legal["call"],
+        "call_all_in": legal["call"] > 0 and legal["call"] == actor["stack"],
+        "kind": kind,
+        "word": "Bet" if legal["is_bet"] else "Raise to",
+        "min": low,
+        "max": top,
+        "sizes": sizes,
+        "can_raise": low is not None,
+        "typed": low is not None and top is not None and low != top,
+        "pot_limit": pot_limit,
+    }
+
+
+# --- the log of the hand ---------------------------------------------------------------------
+
+
+def _describe_action(action: dict[str, Any], seats: list[int], names: dict[int, str]) -> str:
+    kind = action.get("kind", "")
+    word = ACTION_WORDS.get(kind, kind.replace("_", " "))
+    who = ""
+    player = action.get("player")
+    if player is not None and 0 <= player < len(seats):
+        seat = seats[player]
+        who = f"Seat {seat} {names.get(seat, '')}".strip()
+    parts = [p for p in (who, word) if p]
+    if action.get("amount") is not None:
+        parts.append(f"{action['amount']:,}")
+    if action.get("cards"):
+        parts.append(
+            " ".join(CardView(c).rank + CardView(c).symbol or "?" for c in action["cards"])
+        )
+    if action.get("reason"):
+        parts.append(f"({action['reason']})")
+    return " ".join(parts)
+
+
+def describe_event(event: HandEvent, hand: Hand) -> str:
+    seats = [s["seat"] for s in hand.seats]
+    names = {s["seat"]: s.get("name", "") for s in hand.seats}
+    payload = event.payload or {}
+    if event.kind == HandEvent.Kind.UNDO:
+        return f"Undo: {payload.get('reason', '')}"
+    if event.kind == HandEvent.Kind.PROCEDURE:
+        title = payload.get("title") or payload.get("trigger", "Procedure")
+        return f"Procedure: {title}"
+    actions = payload.get("actions") or [payload.get("action") or {}]
+    return "; ".join(_describe_action(a, seats, names) for a in actions)
+
+
+def log_view(hand: Hand | None, limit: int = 8) -> dict[str, Any]:
+    """The hand's latest entries (newest first), each marked if a later undo cancelled it, and
+    the entry an undo would cancel now."""
+    if hand is None:
+        return {"entries": [], "undoable": None}
+    events = list(hand.events.order_by("seq"))
+    in_force: list[HandEvent] = []
+    cancelled: set[int] = set()
+    for event in events:  # an undo cancels the latest entry still in force (dealer.services)
+        if event.kind == HandEvent.Kind.UNDO:
+            if in_force:
+                cancelled.add(in_force.pop().seq)
+        else:
+            in_force.append(event)
+    entries = [
+        {
+            "seq": e.seq,
+            "text": describe_event(e, hand),
+            "undo": e.kind == HandEvent.Kind.UNDO,
+            "cancelled": e.seq in cancelled,
+        }
+        for e in reversed(events[-limit:])
+    ]
+    undoable = describe_event(in_force[-1], hand) if in_force else None
+    return {"entries": entries, "undoable": undoable}
+
+
+# --- the table's hands -----------------------------------------------------------------------
+
+
+def hand_summary(hand: Hand) -> dict[str, Any]:
+    """One line of the hand history: number, outcome, winners with what they won."""
+    state = hand.state or {}
+    names = names_by_seat(state)
+    winners: dict[int, int] = {}
+    for award in state.get("awards") or ():
+        for seat, share in zip(award["winners"], award["shares"], strict=False):
+            winners[seat] = winners.get(seat, 0) + share
+    return {
+        "hand": hand,
+        "number": hand.number,
+        "status": hand.status,
+        "board": card_views(state.get("board")),
+        "pot": sum(a["amount"] for a in state.get("awards") or ()) or state.get("pot_total", 0),
+        "winners": [
+            {"seat": seat, "name": names.get(seat, ""), "amount": amount}
+            for seat, amount in winners.items()
+        ],
+        "players": len(state.get("players") or ()),
+        "ended_at": hand.ended_at,
+        "started_at": hand.created_at,
+    }

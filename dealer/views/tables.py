@@ -1,0 +1,40 @@
+"""The dealer's start page: the tables they deal (directors: every table of the running
+tournaments), each with the hand in progress and a big button to its tablet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from dealer.models import Hand
+from dealer.views.access import dealer_required
+from tournaments.models import Entry, Table, Tournament
+
+LIVE = (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
+
+
+@dealer_required
+@require_GET
+def table_list(request: HttpRequest) -> HttpResponse:
+    tables = Table.objects.filter(is_broken=False).select_related("tournament", "dealer")
+    if request.user.is_staff:
+        tables = tables.filter(tournament__status__in=LIVE)
+    else:
+        tables = tables.filter(dealer_id=request.user.pk).exclude(
+            tournament__status=Tournament.Status.FINISHED
+        )
+    tables = tables.annotate(
+        players=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE))
+    ).order_by("tournament__name", "number")
+    in_progress = {
+        h.table_id: h for h in Hand.objects.filter(table__in=tables, status=Hand.Status.IN_PROGRESS)
+    }
+    rows: list[dict[str, Any]] = [
+        {"table": t, "hand": in_progress.get(t.pk), "mine": t.dealer_id == request.user.pk}
+        for t in tables
+    ]
+    return render(request, "dealer/tables.html", {"rows": rows})

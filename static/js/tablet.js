@@ -1,0 +1,182 @@
+/* FloorDesk dealer tablet: the little the server cannot do for it.
+ *
+ * - Every write (a form with data-write) carries a client id made here, one per tap. The id is
+ *   kept for the same tap (the same form values) until the server has answered, so a request
+ *   sent again after a Wi-Fi drop gets the original answer instead of a second entry.
+ * - Answers 400 and 409 carry the re-rendered tablet (the engine's sentence, or "the hand
+ *   changed on another device" with the current state): they are swapped in like a 200.
+ * - The poll (#poll) sends the tablet's ETag in If-None-Match; a 304 leaves the page alone.
+ * - The card picker keeps to the number of cards due; sheets (undo, procedures, history) close.
+ * No amount is computed here: every number on the page comes from the server.
+ */
+(function () {
+  "use strict";
+
+  var pending = {}; // what was tapped (form values) -> the client id used for it
+  var writing = 0;
+  var lastFailed = null;
+
+  function newId() {
+    var bytes = new Uint8Array(16);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map.call(bytes, function (b) { return (b + 0x100).toString(16).slice(1); }).join("");
+    return hex.slice(0, 8) + "-" + hex.slice(8, 12) + "-" + hex.slice(12, 16) + "-" + hex.slice(16, 20) + "-" + hex.slice(20);
+  }
+
+  function tapKey(path, formData) {
+    var parts = [];
+    formData.forEach(function (value, name) {
+      if (name !== "client_id") parts.push(name + "=" + value);
+    });
+    return path + "?" + parts.sort().join("&");
+  }
+
+  function writeForm(elt) {
+    return elt && elt.closest ? elt.closest("form[data-write]") : null;
+  }
+
+  function isPoll(elt) {
+    return elt && elt.hasAttribute && elt.hasAttribute("data-poll");
+  }
+
+  function setSync(state, text) {
+    var sync = document.getElementById("sync");
+    if (!sync) return;
+    sync.dataset.state = state;
+    sync.querySelector(".sync__text").textContent = text;
+  }
+
+  function net(show, text, retry) {
+    var bar = document.getElementById("net");
+    if (!bar) return;
+    bar.hidden = !show;
+    if (text) bar.querySelector("[data-net-text]").textContent = text;
+    bar.querySelector("[data-net-retry]").hidden = !retry;
+  }
+
+  function closeSheet() {
+    var sheet = document.getElementById("sheet");
+    if (sheet) sheet.innerHTML = "";
+  }
+
+  document.addEventListener("htmx:configRequest", function (evt) {
+    var elt = evt.detail.elt;
+    if (isPoll(elt)) {
+      if (writing > 0 || document.hidden) { evt.preventDefault(); return; }
+      var tablet = document.getElementById("tablet");
+      if (tablet && tablet.dataset.etag) evt.detail.headers["If-None-Match"] = tablet.dataset.etag;
+      return;
+    }
+    var form = writeForm(elt);
+    if (!form) return;
+    var key = tapKey(evt.detail.path, evt.detail.formData);
+    var id = pending[key] || newId();
+    pending[key] = id;
+    evt.detail.formData.set("client_id", id);
+    elt.dataset.tapKey = key;
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var elt = evt.detail.elt;
+    if (!writeForm(elt)) return;
+    writing += 1;
+    document.body.classList.add("is-writing");
+    net(false);
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var status = evt.detail.xhr.status;
+    if (status === 304) { evt.detail.shouldSwap = false; return; }
+    if (status === 400 || status === 409) {
+      evt.detail.shouldSwap = true;
+      evt.detail.isError = false;
+    } else if (status === 403) {
+      net(true, "This table is not assigned to you: only its dealer or a director may enter actions.", false);
+    } else if (status >= 500) {
+      net(true, "The server had a problem: the entry may not be recorded. Send it again.", true);
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var elt = evt.detail.elt;
+    var xhr = evt.detail.xhr;
+    var status = xhr ? xhr.status : 0;
+    if (isPoll(elt)) {
+      if (status === 0 || status >= 500) setSync("offline", "Offline");
+      else setSync("ok", "Live");
+      return;
+    }
+    var form = writeForm(elt);
+    if (!form) return;
+    writing = Math.max(0, writing - 1);
+    if (!writing) document.body.classList.remove("is-writing");
+    var key = elt.dataset.tapKey;
+    if (status === 0 || status >= 500) {
+      // No answer (or a server error): keep the id, so sending again cannot enter it twice.
+      lastFailed = { form: form, submitter: form.querySelector("[data-last-tap]") };
+      setSync("offline", "Offline");
+      if (status === 0) net(true, "No answer from the server: the entry was not confirmed.", true);
+      return;
+    }
+    if (key) delete pending[key];
+    lastFailed = null;
+    setSync("ok", "Live");
+    if (form.closest("#sheet") && (status === 200 || status === 400 || status === 409)) closeSheet();
+  });
+
+  // Remember the button tapped, so "Send again" taps the same one.
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest && evt.target.closest("form[data-write] button[type=submit]");
+    if (button) {
+      button.form.querySelectorAll("[data-last-tap]").forEach(function (b) { b.removeAttribute("data-last-tap"); });
+      button.setAttribute("data-last-tap", "");
+    }
+    if (evt.target.closest && evt.target.closest("[data-net-retry]")) {
+      var failed = lastFailed;
+      net(false);
+      if (failed && failed.form.isConnected) {
+        if (failed.submitter && failed.submitter.isConnected) failed.submitter.click();
+        else failed.form.requestSubmit();
+      } else {
+        net(true, "The tablet was refreshed meanwhile: check the latest entries and tap again if needed.", false);
+      }
+      return;
+    }
+    if (evt.target.closest && evt.target.closest("[data-sheet-close]")) { closeSheet(); return; }
+    if (evt.target.classList && evt.target.classList.contains("sheet")) closeSheet();
+  });
+
+  document.addEventListener("keydown", function (evt) {
+    if (evt.key === "Escape") closeSheet();
+  });
+
+  // The card picker: at most data-max cards; a further tap replaces the earliest pick.
+  function pickerUpdate(picker) {
+    var form = picker.closest("form");
+    var checked = picker.querySelectorAll("input:checked");
+    var text = Array.prototype.map.call(checked, function (input) {
+      return input.parentNode.querySelector("span").textContent.trim();
+    }).join(" ");
+    if (form) form.querySelectorAll("[data-picked]").forEach(function (el) { el.textContent = text; });
+  }
+
+  document.addEventListener("change", function (evt) {
+    var input = evt.target;
+    var picker = input.closest && input.closest("[data-picker]");
+    if (!picker || input.type !== "checkbox") return;
+    var max = Number(picker.dataset.max || 0);
+    var order = picker._order || (picker._order = []);
+    if (input.checked) {
+      order.push(input);
+      while (max && order.length > max) order.shift().checked = false;
+    } else {
+      picker._order = order.filter(function (el) { return el !== input; });
+    }
+    pickerUpdate(picker);
+  });
+
+  window.addEventListener("online", function () { setSync("ok", "Live"); });
+  window.addEventListener("offline", function () { setSync("offline", "Offline"); });
+})();
