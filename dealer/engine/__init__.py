@@ -23,6 +23,7 @@ from dealer.engine.actions import (
     misdeal,
     muck,
     raise_to,
+    reveal_board,
     show,
     take_back_board,
 )
@@ -84,6 +85,7 @@ __all__ = [
     "parse_cards",
     "raise_to",
     "remedy",
+    "reveal_board",
     "show",
     "showdown_order",
     "side_pots",

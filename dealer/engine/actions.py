@@ -30,6 +30,9 @@ class Kind(StrEnum):
     # The last street's board cards go back for a redeal (RULES.md 8: a flop with too many cards,
     # a burn error found before that street's betting); refused once betting on it has started.
     TAKE_BACK_BOARD = "take_back_board"
+    # Board cards that were dealt but not entered ("flop dealt") are entered later, for example
+    # at the showdown, where the pots need the whole board.
+    REVEAL_BOARD = "reveal_board"
 
 
 BETTING_KINDS = frozenset({Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE, Kind.ALL_IN})
@@ -110,3 +113,7 @@ def misdeal(reason: str = "") -> Action:
 
 def take_back_board(reason: str = "") -> Action:
     return Action(kind=Kind.TAKE_BACK_BOARD, reason=reason)
+
+
+def reveal_board(cards: tuple[Card | None, ...]) -> Action:
+    return Action(kind=Kind.REVEAL_BOARD, cards=cards)

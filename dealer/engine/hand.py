@@ -108,6 +108,9 @@ def apply(state: HandState, action: Action) -> HandState:
         new = _misdeal(state)
     elif kind == Kind.TAKE_BACK_BOARD:
         new = _take_back_board(state)
+    elif kind == Kind.REVEAL_BOARD:
+        new = _replace(_reveal_board(state, action.cards), log=(*state.log, action))
+        return showdown.settle_if_done(new)
     else:  # pragma: no cover - Kind is closed
         raise RuleViolation(f"Unknown action '{kind}'.", code="unknown_action")
     return _replace(new, log=(*new.log, action))
@@ -347,6 +350,27 @@ def _deal_board(state: HandState, cards: tuple[Card | None, ...]) -> HandState:
     if state.street == 3 and not _betting_possible(state):
         return showdown.begin(state)
     return _open_round(state, first=0)
+
+
+def _reveal_board(state: HandState, cards: tuple[Card | None, ...]) -> HandState:
+    """Fill in board cards that were dealt without being entered (optional card entry)."""
+    if len(cards) != len(state.board):
+        raise RuleViolation(
+            f"The board has {len(state.board)} cards so far; enter all of them, "
+            "known ones included.",
+            code="wrong_card_count",
+        )
+    fresh = []
+    for old, new in zip(state.board, cards, strict=True):
+        if old is not None and new is not None and old != new:
+            raise RuleViolation(
+                f"The board already shows {old} there, not {new}.", code="cards_conflict"
+            )
+        if old is None and new is not None:
+            fresh.append(new)
+    _check_new_cards(state, tuple(fresh))
+    board = tuple(new if old is None else old for old, new in zip(state.board, cards, strict=True))
+    return _replace(state, board=board)
 
 
 def _betting_possible(state: HandState) -> bool:

@@ -172,3 +172,25 @@ def test_1_sixplus_a6789_straight_beats_three_of_a_kind_at_showdown() -> None:
     state = show_all(state)
     assert state.awards[0].winners == (0,)
     assert state.awards[0].hands[0] == "Straight, nine high"
+
+
+def test_board_dealt_without_card_entry_is_revealed_at_the_showdown_to_settle() -> None:
+    from dealer.engine import reveal_board
+
+    state = hand([400, 400], "As Ad,Ks Kd")
+    state = play(state, "c x | /- | x x | /- | x x | /- | x x")
+    assert state.board == (None,) * 5
+    state = apply(state, show(0))
+    with pytest.raises(RuleViolation) as unknown:
+        apply(state, show(1))
+    assert unknown.value.code == "board_unknown"
+    with pytest.raises(RuleViolation) as short:
+        apply(state, reveal_board(tuple(parse_cards("2c 7d 9h"))))
+    assert short.value.code == "wrong_card_count"
+    with pytest.raises(RuleViolation) as duplicate:
+        apply(state, reveal_board(tuple(parse_cards("As 7d 9h 3s 4d"))))
+    assert duplicate.value.code == "duplicate_card"
+    state = apply(state, reveal_board(tuple(parse_cards("2c 7d 9h 3s 4d"))))
+    state = apply(state, show(1))
+    assert state.phase == Phase.COMPLETE
+    assert state.awards[0].winners == (0,)
