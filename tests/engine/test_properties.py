@@ -168,6 +168,10 @@ def scenarios(draw: st.DrawFn) -> Scenario:
     ante = draw(st.sampled_from((0, 0, unit, big // 2, big)))
     stacks = draw(st.lists(stack_sizes(big, unit), min_size=count, max_size=count))
     straddle = rules.straddle_allowed and count >= 3 and draw(st.booleans())
+    if straddle and count == 3 and rules.short_blind == "half_rule":
+        # A short big blind under the half rule moves the blind on: nobody is left to straddle
+        # (refused by deal_setup, tested in test_worked_examples).
+        straddle = False
     seed = draw(st.integers(0, 2**32 - 1))
     cards = shuffled_deck(deck_kind(rules), random.Random(seed))
     holes = [tuple(cards[2 * i : 2 * i + 2]) for i in range(count)]
