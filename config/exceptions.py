@@ -1,6 +1,8 @@
 """The API's exception handler: every error is `{"code", "detail"}` with the right status.
 
-- a floor service's `FloorError`: its own status (400, 404 or 409) and code;
+- a floor service's `FloorError`: its own status (400, 404 or 409) and code; a hand written
+  against an older version (`StaleVersionError`): 409 `stale_version` with the hand's current
+  `state`, so the tablet can redraw without another request;
 - an engine `RuleViolation`: 409; an engine `ConfigError` (or another engine error): 400;
 - invalid input: 400 `{"code": "invalid", "detail": <the first problem>, "errors": {field:
   [messages]}}`;
@@ -26,6 +28,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
 from dealer.engine.errors import ConfigError, EngineError, RuleViolation
+from dealer.services import StaleVersionError
 from tournaments.services.errors import FloorError
 
 logger = logging.getLogger(__name__)
@@ -71,6 +74,8 @@ def _invalid(errors: Any) -> Response:
 
 
 def floor_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, StaleVersionError):
+        return _error(exc.code, exc.detail, exc.status, state=exc.hand.state)
     if isinstance(exc, FloorError):
         return _error(exc.code, exc.detail, exc.status)
     if isinstance(exc, RuleViolation):

@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("dealer.api.urls")),
     path("api/", include("tournaments.api.urls")),
     path("", include("tournaments.urls")),
     path("", include("dealer.urls")),

@@ -1,0 +1,191 @@
+"""Dealer-error procedures (RULES.md 8): preview the steps, carry one out on a hand, and the
+floor's log of them (JSON pages and a CSV export for directors)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from dealer.api import serializers as s
+from dealer.api.views import DealerApi, check_can_write, get_hand, write_responses
+from dealer.models import HandEvent, ProcedureLog
+from dealer.services import hand_run_procedure, procedure_preview
+from tournaments.api.base import FloorApi
+from tournaments.api.errors import ErrorSerializer, responses
+from tournaments.api.results import CSVRenderer
+
+TAGS = ["procedures"]
+RECORD_FIELDS = ("trigger", "title", "steps", "effect", "player_seat", "rule", "option")
+CSV_HEADER = (
+    "when",
+    "tournament",
+    "table",
+    "hand",
+    "dealer",
+    "trigger",
+    "title",
+    "effect",
+    "seat",
+    "rule",
+    "steps",
+)
+# A cell starting with one of these is a formula to a spreadsheet: prefix it with a quote.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _plain(value: Any) -> Any:
+    """An engine enum as its value; anything else as it is."""
+    return getattr(value, "value", value)
+
+
+class ProcedurePreviewApi(DealerApi):
+    @extend_schema(
+        tags=TAGS,
+        parameters=[s.ProcedurePreviewQuerySerializer],
+        responses=responses(s.RemedyOutputSerializer, 400, 403, 404, 409),
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """What the procedure says for this hand now: the steps to read out before confirming.
+        Nothing changes."""
+        hand = get_hand(pk)
+        query = s.ProcedurePreviewQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        remedy = procedure_preview(
+            hand=hand,
+            trigger=query.validated_data["trigger"],
+            player_seat=query.validated_data.get("seat"),
+            details=query.validated_data.get("details"),
+        )
+        data = {
+            name: _plain(getattr(remedy, name)) for name in RECORD_FIELDS if name != "player_seat"
+        }
+        return Response(s.RemedyOutputSerializer(data).data)
+
+
+class HandProceduresApi(DealerApi):
+    @extend_schema(
+        tags=TAGS,
+        request=s.ProcedureInputSerializer,
+        responses=write_responses(s.ProcedureRunOutputSerializer),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Carry out a procedure: its engine actions become one event of the hand, and the floor's
+        log records it. Answers the new state and what was done (a resent write: the same)."""
+        hand = get_hand(pk)
+        check_can_write(request, hand.table)
+        data = s.ProcedureInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        client_id = data.validated_data["client_id"]
+        result, _ = hand_run_procedure(
+            hand=hand,
+            trigger=data.validated_data["trigger"],
+            player_seat=data.validated_data.get("seat"),
+            details=data.validated_data["details"],
+            client_id=client_id,
+            version=data.validated_data["version"],
+            actor=request.user,
+        )
+        # What was done, from the event itself: the first answer and a resent one are the same.
+        event = HandEvent.objects.filter(hand=hand, client_id=client_id).first()
+        payload = event.payload if event is not None else {}
+        record = {name: payload.get(name) for name in RECORD_FIELDS}
+        return Response({"state": result.answer, "procedure": record})
+
+
+# --- the log ---------------------------------------------------------------------------------
+
+
+def procedure_logs(filters: dict[str, Any]) -> Any:
+    logs = ProcedureLog.objects.select_related("table", "hand", "dealer").order_by("-pk")
+    if "tournament" in filters:
+        logs = logs.filter(table__tournament_id=filters["tournament"])
+    if "table" in filters:
+        logs = logs.filter(table_id=filters["table"])
+    if "dealer" in filters:
+        logs = logs.filter(dealer_id=filters["dealer"])
+    if "before" in filters:
+        logs = logs.filter(pk__lt=filters["before"])
+    return logs
+
+
+class ProcedureLogApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        parameters=[s.ProcedureLogQuerySerializer],
+        responses=responses(s.ProcedureLogPageOutputSerializer, 400, 403),
+    )
+    def get(self, request: Request) -> Response:
+        """Directors: every procedure carried out, newest first; filter by tournament, table
+        (id) or dealer (user id); `before` (an id) pages."""
+        query = s.ProcedureLogQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        limit = query.validated_data["limit"]
+        logs = list(procedure_logs(dict(query.validated_data))[: limit + 1])
+        more = len(logs) > limit
+        page = {"results": logs[:limit], "next_before": logs[limit - 1].pk if more else None}
+        return Response(s.ProcedureLogPageOutputSerializer(page).data)
+
+
+def _cell(value: object) -> str:
+    text = "" if value is None else str(value)
+    return f"'{text}" if text.startswith(_FORMULA_START) else text
+
+
+def procedure_rows(logs: Iterable[ProcedureLog]) -> Iterable[Sequence[str]]:
+    yield CSV_HEADER
+    for log in logs:
+        yield tuple(
+            _cell(value)
+            for value in (
+                log.created_at.isoformat(),
+                log.table.tournament_id,
+                log.table.number,
+                log.hand.number,
+                log.dealer.username if log.dealer else "",
+                log.trigger,
+                log.title,
+                log.effect,
+                log.player_seat,
+                log.rule,
+                " / ".join(str(step) for step in log.steps),
+            )
+        )
+
+
+class ProcedureLogCsvApi(FloorApi):
+    renderer_classes = (CSVRenderer, JSONRenderer)
+
+    @extend_schema(
+        tags=TAGS,
+        parameters=[s.ProcedureLogFilterSerializer],
+        responses={
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR,
+                description=",".join(CSV_HEADER) + "; newest first",
+            ),
+            (400, "application/json"): ErrorSerializer,
+            (403, "application/json"): ErrorSerializer,
+        },
+    )
+    def get(self, request: Request) -> Response:
+        """Directors: the procedure log as CSV, with the same filters as the JSON log."""
+        query = s.ProcedureLogFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        logs = procedure_logs(dict(query.validated_data)).iterator(chunk_size=500)
+        return Response(
+            list(procedure_rows(logs)),
+            headers={"Content-Disposition": 'attachment; filename="procedures.csv"'},
+        )
+
+    def handle_exception(self, exc: Exception) -> Response:
+        # Errors are JSON like everywhere else, whatever the client accepted.
+        response = super().handle_exception(exc)
+        self.request.accepted_renderer = JSONRenderer()
+        self.request.accepted_media_type = JSONRenderer.media_type
+        return response

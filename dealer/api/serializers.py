@@ -1,0 +1,346 @@
+"""Input and output serializers of the dealer API.
+
+Inputs are checked here before any service runs (types, ranges, card text, sizes), so whatever a
+tablet sends is a 400 with field errors or reaches the engine as well-formed values. Outputs
+describe the hand's state snapshot (`dealer.services.hand_snapshot`), which the views send as
+stored: the serializers below are its schema.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rest_framework import serializers
+
+from dealer.engine.actions import Kind
+from dealer.engine.cards import CardError, parse_cards_unknown
+from dealer.models import Hand, HandEvent
+from tournaments.api.fields import NamedChoiceField
+from tournaments.api.limits import MAX_ID, MAX_INT
+
+MAX_SEAT = 10  # a table seats at most 10 (Tournament.seats_per_table)
+MAX_CARDS = 7  # the most cards one entry can name: a whole board, or hole cards
+MAX_CLIENT_ID = 64  # HandEvent.client_id
+MAX_REASON = 200
+MAX_DETAILS = 2000  # characters of a procedure's details as JSON
+
+
+class HandStatusField(NamedChoiceField):
+    schema_name = "HandStatus"
+    values = tuple(Hand.Status.values)
+
+
+class EventKindField(NamedChoiceField):
+    schema_name = "HandEventKind"
+    values = tuple(HandEvent.Kind.values)
+
+
+class ActionKindField(NamedChoiceField):
+    schema_name = "ActionKind"
+    values = tuple(kind.value for kind in Kind)
+
+
+class PhaseField(NamedChoiceField):
+    schema_name = "HandPhase"
+    values = ("betting", "dealing", "showdown", "complete", "void")
+
+
+def client_id_field() -> serializers.CharField:
+    return serializers.CharField(
+        min_length=1,
+        max_length=MAX_CLIENT_ID,
+        help_text="made by the client for this write (a UUID): a resent write is answered once",
+    )
+
+
+def seat_field(**kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=MAX_SEAT, **kwargs)
+
+
+# --- inputs ----------------------------------------------------------------------------------
+
+
+class HandStartInputSerializer(serializers.Serializer):
+    client_id = client_id_field()
+
+
+class HandWriteInputSerializer(serializers.Serializer):
+    client_id = client_id_field()
+    version = serializers.IntegerField(
+        min_value=0, max_value=MAX_INT, help_text="the hand's version the write was made against"
+    )
+
+
+class CardsField(serializers.ListField):
+    """Cards as text, one card per item: "As", "Td", or "??" for a card nobody has seen."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            child=serializers.CharField(max_length=4, trim_whitespace=True),
+            max_length=MAX_CARDS,
+            **kwargs,
+        )
+
+    def to_internal_value(self, data: Any) -> list[str]:
+        texts = super().to_internal_value(data)
+        cards = []
+        for index, text in enumerate(texts):
+            try:
+                parsed = parse_cards_unknown(text)
+            except CardError as error:
+                raise serializers.ValidationError({str(index): [str(error)]}) from error
+            if len(parsed) != 1:
+                raise serializers.ValidationError({str(index): ["One card per item, like As."]})
+            cards.append("??" if parsed[0] is None else str(parsed[0]))
+        known = [card for card in cards if card != "??"]
+        if len(set(known)) != len(known):
+            raise serializers.ValidationError("A card is given twice.")
+        return cards
+
+
+class ActionSerializer(serializers.Serializer):
+    kind = ActionKindField()
+    seat = seat_field(
+        required=False, allow_null=True, help_text="the player's seat number (or give `player`)"
+    )
+    player = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SEAT - 1,
+        required=False,
+        allow_null=True,
+        help_text="the player's engine index: 0 = first seat left of the button (the order of "
+        "`players` in the state)",
+    )
+    amount = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_INT,
+        required=False,
+        allow_null=True,
+        help_text="bet or raise: the total for this street (raise to)",
+    )
+    cards = CardsField(required=False)
+    reason = serializers.CharField(max_length=MAX_REASON, required=False, allow_blank=True)
+
+
+class ActionInputSerializer(HandWriteInputSerializer):
+    action = ActionSerializer()
+
+
+class UndoInputSerializer(HandWriteInputSerializer):
+    reason = serializers.CharField(max_length=MAX_REASON, help_text="why the entry is undone")
+
+
+class DetailsField(serializers.JSONField):
+    """A procedure's details: a small JSON object (which card was exposed, and so on)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("Give the details as a JSON object.")
+        if len(json.dumps(value)) > MAX_DETAILS:
+            raise serializers.ValidationError(f"At most {MAX_DETAILS} characters of details.")
+        return value
+
+
+class ProcedurePreviewQuerySerializer(serializers.Serializer):
+    trigger = serializers.CharField(max_length=60, help_text="what went wrong")
+    seat = seat_field(required=False, help_text="the player it concerns, if any")
+    details = serializers.CharField(
+        max_length=MAX_DETAILS, required=False, help_text="a JSON object, as for the POST"
+    )
+
+    def validate_details(self, text: str) -> dict[str, Any]:
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError) as error:
+            raise serializers.ValidationError("Give the details as a JSON object.") from error
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("Give the details as a JSON object.")
+        return value
+
+
+class ProcedureInputSerializer(HandWriteInputSerializer):
+    trigger = serializers.CharField(max_length=60, help_text="what went wrong")
+    seat = seat_field(required=False, allow_null=True, help_text="the player it concerns")
+    details = DetailsField(required=False, default=dict)
+
+
+class PageQuerySerializer(serializers.Serializer):
+    before = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text="older than this id"
+    )
+    limit = serializers.IntegerField(min_value=1, max_value=500, default=50)
+
+
+class ProcedureLogFilterSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
+    table = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text="the table's id"
+    )
+    dealer = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text="the dealer's user id"
+    )
+
+
+class ProcedureLogQuerySerializer(ProcedureLogFilterSerializer, PageQuerySerializer):
+    pass
+
+
+# --- outputs: the state snapshot -------------------------------------------------------------
+
+
+class StakesOutputSerializer(serializers.Serializer):
+    small_blind = serializers.IntegerField()
+    big_blind = serializers.IntegerField()
+    ante = serializers.IntegerField()
+
+
+class HandPlayerOutputSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    entry = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+    stack = serializers.IntegerField(help_text="chips behind")
+    bet = serializers.IntegerField(help_text="in front of the player on this street")
+    contributed = serializers.IntegerField(help_text="to the pot in this hand, all streets")
+    folded = serializers.BooleanField()
+    all_in = serializers.BooleanField()
+    shown = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    mucked = serializers.BooleanField()
+
+
+class PotOutputSerializer(serializers.Serializer):
+    amount = serializers.IntegerField()
+    eligible_seats = serializers.ListField(child=serializers.IntegerField())
+
+
+class LegalOutputSerializer(serializers.Serializer):
+    actor = serializers.IntegerField(help_text="the seat to act")
+    can_fold = serializers.BooleanField()
+    can_check = serializers.BooleanField()
+    call = serializers.IntegerField(help_text="chips to add to call (0: check)")
+    is_bet = serializers.BooleanField(help_text="an aggressive action is a bet, not a raise")
+    min_raise_to = serializers.IntegerField(allow_null=True)
+    max_raise_to = serializers.IntegerField(allow_null=True)
+    pot_raise_to = serializers.IntegerField(allow_null=True, help_text="the POT button")
+    all_in_to = serializers.IntegerField()
+
+
+class AwardOutputSerializer(serializers.Serializer):
+    pot = serializers.IntegerField(help_text="0 = main pot")
+    amount = serializers.IntegerField()
+    winners = serializers.ListField(child=serializers.IntegerField(), help_text="seats")
+    shares = serializers.ListField(child=serializers.IntegerField(), help_text="odd chips first")
+    hands = serializers.ListField(child=serializers.CharField())
+
+
+class HandStateOutputSerializer(serializers.Serializer):
+    hand = serializers.IntegerField(help_text="the hand's id")
+    table = serializers.IntegerField(help_text="the table's number")
+    number = serializers.IntegerField(help_text="the hand's number at the table")
+    version = serializers.IntegerField(help_text="send it back with the next write")
+    status = HandStatusField()
+    button_seat = serializers.IntegerField(allow_null=True)
+    small_blind_seat = serializers.IntegerField(allow_null=True)
+    big_blind_seat = serializers.IntegerField(allow_null=True)
+    stakes = StakesOutputSerializer()
+    phase = PhaseField()
+    street = serializers.CharField()
+    board = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    board_cards_due = serializers.IntegerField()
+    actor_seat = serializers.IntegerField(allow_null=True)
+    high = serializers.IntegerField(help_text="the bet to match on this street")
+    pot_total = serializers.IntegerField()
+    threshold_passed = serializers.BooleanField(help_text="substantial action has happened")
+    players = HandPlayerOutputSerializer(many=True, help_text="from the left of the button")
+    pots = PotOutputSerializer(many=True)
+    legal = LegalOutputSerializer(allow_null=True, help_text="null when no bet is due")
+    showdown_order = serializers.ListField(child=serializers.IntegerField(), help_text="seats")
+    next_to_show = serializers.IntegerField(allow_null=True)
+    awards = AwardOutputSerializer(many=True)
+    finishing_stacks = serializers.DictField(
+        child=serializers.IntegerField(), allow_null=True, help_text="seat to chips, at the end"
+    )
+
+
+class StaleVersionSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="`stale_version`")
+    detail = serializers.CharField()
+    state = HandStateOutputSerializer(help_text="the hand as it is now")
+
+
+# --- outputs: history, events, procedures ----------------------------------------------------
+
+
+class WinnerOutputSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    amount = serializers.IntegerField(help_text="chips won, every pot together")
+
+
+class HandSummaryOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    status = HandStatusField()
+    button_seat = serializers.IntegerField(allow_null=True)
+    small_blind_seat = serializers.IntegerField(allow_null=True)
+    big_blind_seat = serializers.IntegerField(allow_null=True)
+    version = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+    winners = WinnerOutputSerializer(many=True)
+
+
+class HandHistoryOutputSerializer(serializers.Serializer):
+    results = HandSummaryOutputSerializer(many=True)
+    next_before = serializers.IntegerField(
+        allow_null=True, help_text="pass as `before` for older hands; null at the end"
+    )
+
+
+class HandEventOutputSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = EventKindField()
+    payload = serializers.JSONField()
+    client_id = serializers.CharField()
+    actor = serializers.CharField(source="actor.username", allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class RemedyOutputSerializer(serializers.Serializer):
+    trigger = serializers.CharField()
+    title = serializers.CharField()
+    steps = serializers.ListField(child=serializers.CharField(), help_text="what to do, in order")
+    effect = serializers.CharField(help_text="what it does to the hand")
+    rule = serializers.CharField(allow_null=True, help_text="the rule it follows")
+    option = serializers.CharField(allow_null=True, help_text="the rule option that decided it")
+
+
+class ProcedureLogOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    tournament = serializers.IntegerField(source="table.tournament_id", allow_null=True)
+    table = serializers.IntegerField(source="table.number", help_text="the table's number")
+    hand = serializers.IntegerField(source="hand_id")
+    hand_number = serializers.IntegerField(source="hand.number")
+    dealer = serializers.CharField(source="dealer.username", allow_null=True)
+    trigger = serializers.CharField()
+    title = serializers.CharField()
+    steps = serializers.ListField(child=serializers.CharField())
+    effect = serializers.CharField()
+    player_seat = serializers.IntegerField(allow_null=True)
+    rule = serializers.CharField()
+
+
+class ProcedureRecordOutputSerializer(RemedyOutputSerializer):
+    player_seat = serializers.IntegerField(allow_null=True)
+
+
+class ProcedureRunOutputSerializer(serializers.Serializer):
+    state = HandStateOutputSerializer()
+    procedure = ProcedureRecordOutputSerializer(help_text="what was done, as logged")
+
+
+class ProcedureLogPageOutputSerializer(serializers.Serializer):
+    results = ProcedureLogOutputSerializer(many=True)
+    next_before = serializers.IntegerField(allow_null=True)

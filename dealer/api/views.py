@@ -1,0 +1,271 @@
+"""The dealer's hands: start one, read its state (polled with ETag), record actions, undo, and
+read its event log. One thin view per operation; the rules live in `dealer.services`.
+
+Who: directors and dealers read every hand; a write needs `can_write` (a director, or the dealer
+assigned to the table). Every write carries `client_id` and `version` (DESIGN.md "Interfaces").
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import F
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from dealer.api import serializers as s
+from dealer.models import Hand, HandEvent
+from dealer.services import can_write, hand_record_action, hand_start, hand_undo
+from tournaments.api import base
+from tournaments.api.base import FloorApi
+from tournaments.api.conditional import CACHE_CONTROL, ETAG_HEADER, IF_NONE_MATCH, none_match
+from tournaments.api.errors import ErrorSerializer, responses
+from tournaments.api.permissions import IsDirectorOrDealer
+from tournaments.models import Table
+from tournaments.services.errors import FloorError
+
+TAGS = ["hands"]
+
+STALE = OpenApiResponse(
+    s.StaleVersionSerializer,
+    description="Refused by the rules (`code`, `detail`), or `stale_version`: the hand moved on "
+    "since `version`, and `state` is the hand as it is now.",
+)
+
+
+def write_responses(ok: Any, *, status: int = 200) -> dict[int, Any]:
+    return {**responses(ok, 400, 403, 404, status=status), 409: STALE}
+
+
+class DealerApi(FloorApi):
+    """Directors and dealers read; the writes check `can_write` on the hand's table."""
+
+    permission_classes = (IsDirectorOrDealer,)
+
+
+def get_table(pk: int) -> Table:
+    table = Table.objects.filter(pk=pk).first()
+    if table is None:
+        raise NotFound("There is no such table.")
+    return table
+
+
+def get_hand(pk: int) -> Hand:
+    hand = Hand.objects.select_related("table").defer("rules", "state").filter(pk=pk).first()
+    if hand is None:
+        raise NotFound("There is no such hand.")
+    return hand
+
+
+def check_can_write(request: Request, table: Table) -> None:
+    if not can_write(request.user, table):
+        raise PermissionDenied(f"Only a director or the dealer of table {table.number} may.")
+
+
+def engine_action(hand: Hand, data: dict[str, Any]) -> dict[str, Any]:
+    """The action as the service takes it: `seat` becomes the engine index `player` (the order
+    of `hand.seats`, from the left of the button); empty fields are left out."""
+    seats = [row["seat"] for row in hand.seats]
+    action = {k: v for k, v in data.items() if k != "seat" and v not in (None, "", [])}
+    seat = data.get("seat")
+    if seat is not None:
+        if seat not in seats:
+            raise FloorError("not_in_hand", f"Seat {seat} is not dealt in this hand.", status=400)
+        if action.get("player", seats.index(seat)) != seats.index(seat):
+            raise FloorError(
+                "seat_player_mismatch",
+                f"Seat {seat} is player {seats.index(seat)}, not player {action['player']}.",
+                status=400,
+            )
+        action["player"] = seats.index(seat)
+    elif action.get("player", 0) >= len(seats):
+        raise FloorError(
+            "not_in_hand", f"Player {action['player']} is not dealt in this hand.", status=400
+        )
+    return action
+
+
+def winners(seats: list[dict[str, Any]], awards: list[dict[str, Any]] | None) -> list[Any]:
+    """Who won how much, every pot together, in the order of the hand's seats."""
+    won: dict[int, int] = defaultdict(int)
+    for award in awards or ():
+        for seat, share in zip(award["winners"], award["shares"], strict=False):
+            won[seat] += share
+    return [
+        {"seat": row["seat"], "name": row.get("name", ""), "amount": won[row["seat"]]}
+        for row in seats
+        if row["seat"] in won
+    ]
+
+
+# --- a table's hands -------------------------------------------------------------------------
+
+
+class TableHandsApi(DealerApi):
+    @extend_schema(
+        tags=TAGS,
+        parameters=[s.PageQuerySerializer],
+        responses=responses(s.HandHistoryOutputSerializer, 400, 403, 404),
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """The table's hands, newest first, with who won; `before` (a hand number) pages."""
+        table = get_table(pk)
+        query = s.PageQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        limit = query.validated_data["limit"]
+        hands = Hand.objects.filter(table=table).order_by("-number")
+        if "before" in query.validated_data:
+            hands = hands.filter(number__lt=query.validated_data["before"])
+        rows: list[dict[str, Any]] = [
+            dict(row)
+            for row in hands.values(
+                "id",
+                "number",
+                "status",
+                "button_seat",
+                "small_blind_seat",
+                "big_blind_seat",
+                "version",
+                "created_at",
+                "ended_at",
+                "seats",
+                awards=F("state__awards"),
+            )[: limit + 1]
+        ]
+        for row in rows:
+            row["winners"] = winners(row.pop("seats"), row.pop("awards"))
+        more = len(rows) > limit
+        page = {"results": rows[:limit], "next_before": rows[limit - 1]["number"] if more else None}
+        return Response(s.HandHistoryOutputSerializer(page).data)
+
+    @extend_schema(
+        tags=TAGS,
+        request=s.HandStartInputSerializer,
+        responses={
+            **responses(s.HandStateOutputSerializer, 400, 403, 404, status=201),
+            409: OpenApiResponse(
+                s.StaleVersionSerializer,
+                description="Refused (`not_running`, `on_break`, `not_enough_players`, "
+                "`table_broken`), or `hand_in_progress` with the `state` of the hand in play: "
+                "a resent start gets the hand it started this way.",
+            ),
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Start the next hand at the table: dead button (T 32), the blinds in force now (T 23),
+        every seated player dealt in (T 30)."""
+        table = get_table(pk)
+        check_can_write(request, table)
+        s.HandStartInputSerializer(data=request.data).is_valid(raise_exception=True)
+        try:
+            hand = hand_start(table=table, actor=request.user, now=base.now())
+        except FloorError as error:
+            current = Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).first()
+            if error.code != "hand_in_progress" or current is None:
+                raise
+            body = {"code": error.code, "detail": error.detail, "state": current.state}
+            return Response(body, status=409)
+        return Response(hand.state, status=201)
+
+
+class TableCurrentHandApi(DealerApi):
+    @extend_schema(tags=TAGS, responses=responses(s.HandStateOutputSerializer, 403, 404))
+    def get(self, request: Request, pk: int) -> Response:
+        """The hand in progress at the table (404 when none is)."""
+        table = get_table(pk)
+        hand = Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).first()
+        if hand is None:
+            raise NotFound(f"No hand is in progress at table {table.number}.")
+        return Response(hand.state)
+
+
+# --- one hand --------------------------------------------------------------------------------
+
+
+def hand_etag(pk: int, version: int) -> str:
+    return f'"hand-{pk}-{version}"'
+
+
+class HandApi(DealerApi):
+    @extend_schema(
+        tags=TAGS,
+        parameters=[IF_NONE_MATCH, ETAG_HEADER],
+        responses={**responses(s.HandStateOutputSerializer, 403, 404), 304: None},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """The hand's state. Poll with If-None-Match: 304 until its version changes."""
+        hands = Hand.objects.filter(pk=pk)
+        if request.headers.get("If-None-Match"):
+            version = hands.values_list("version", flat=True).first()
+            if version is not None and none_match(request, hand_etag(pk, version)):
+                headers = {"ETag": hand_etag(pk, version), "Cache-Control": CACHE_CONTROL}
+                return Response(status=304, headers=headers)
+        row = hands.values_list("version", "state").first()
+        if row is None:
+            raise NotFound("There is no such hand.")
+        headers = {"ETag": hand_etag(pk, row[0]), "Cache-Control": CACHE_CONTROL}
+        return Response(row[1], headers=headers)
+
+
+class HandActionsApi(DealerApi):
+    @extend_schema(
+        tags=TAGS,
+        request=s.ActionInputSerializer,
+        responses=write_responses(s.HandStateOutputSerializer),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Record one entry: a betting action, board or hole cards, a show, muck or claim, a
+        dead hand or a misdeal. Answers the new state (a resent write: the original answer)."""
+        hand = get_hand(pk)
+        check_can_write(request, hand.table)
+        data = s.ActionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = hand_record_action(
+            hand=hand,
+            action=engine_action(hand, data.validated_data["action"]),
+            client_id=data.validated_data["client_id"],
+            version=data.validated_data["version"],
+            actor=request.user,
+        )
+        return Response(result.answer)
+
+
+class HandUndoApi(DealerApi):
+    @extend_schema(
+        tags=TAGS,
+        request=s.UndoInputSerializer,
+        responses=write_responses(s.HandStateOutputSerializer),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Cancel the latest entry still in force (`nothing_to_undo` when none is). Nothing is
+        deleted: the undo is an event of its own, with its reason."""
+        hand = get_hand(pk)
+        check_can_write(request, hand.table)
+        data = s.UndoInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = hand_undo(hand=hand, actor=request.user, **data.validated_data)
+        return Response(result.answer)
+
+
+class HandEventsApi(DealerApi):
+    @extend_schema(
+        tags=TAGS,
+        responses={
+            200: s.HandEventOutputSerializer(many=True),
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        """The hand's log, oldest first: every action, undo and procedure, who and when."""
+        hand = get_hand(pk)
+        events = (
+            HandEvent.objects.filter(hand=hand)
+            .select_related("actor")
+            .defer("response")
+            .order_by("seq")
+        )
+        return Response(s.HandEventOutputSerializer(events, many=True).data)
