@@ -158,3 +158,50 @@ def seated_tournament(
         clock_start(tournament=tournament, now=now)
     tournament.refresh_from_db()
     return tournament
+
+
+def assign_dealer(table: Table, dealer: Any = None) -> Any:
+    """Assign a dealer to the table: the one given, or a new member of the dealer group."""
+    dealer = dealer or DealerFactory()
+    table.dealer = dealer
+    table.save(update_fields=["dealer"])
+    return dealer
+
+
+class HandClient:
+    """A dealer's tablet over the API: keeps the hand's latest state and sends every write
+    with a fresh client id and the version it last saw. `act` and `undo` return the response."""
+
+    def __init__(self, client: Any, state: dict[str, Any]) -> None:
+        self.client = client
+        self.state = state
+        self.sent = 0
+
+    @property
+    def url(self) -> str:
+        return f"/api/hands/{self.state['hand']}/"
+
+    def client_id(self) -> str:
+        self.sent += 1
+        return f"tablet-{self.state['hand']}-{self.sent}"
+
+    def write(self, path: str, body: dict[str, Any]) -> Any:
+        response = self.client.post(self.url + path, body, format="json")
+        if response.status_code == 200:
+            data = response.json()
+            self.state = data.get("state", data) if "procedure" in data else data
+        return response
+
+    def act(self, **action: Any) -> Any:
+        body = {"client_id": self.client_id(), "version": self.state["version"], "action": action}
+        return self.write("actions/", body)
+
+    def undo(self, reason: str = "wrong entry") -> Any:
+        body = {"client_id": self.client_id(), "version": self.state["version"], "reason": reason}
+        return self.write("undo/", body)
+
+    def ok(self, **action: Any) -> dict[str, Any]:
+        """`act`, asserting it was accepted."""
+        response = self.act(**action)
+        assert response.status_code == 200, response.json()
+        return self.state
