@@ -22,6 +22,7 @@ from tournaments.models import Entry, Table
 SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 RANK_TEXT = {"T": "10"}
+RANK_NAMES = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack", "T": "10"}
 NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
 ACTION_WORDS = {
     "fold": "folds",
@@ -30,7 +31,7 @@ ACTION_WORDS = {
     "bet": "bets",
     "raise": "raises to",
     "all_in": "all-in",
-    "deal_board": "board",
+    "deal_board": "Board",
     "deal_hole": "hole cards",
     "show": "shows",
     "muck": "mucks",
@@ -68,7 +69,7 @@ class CardView:
     def label(self) -> str:
         if not self.known:
             return "card not entered"
-        return f"{self.rank} of {SUIT_NAMES[self.suit]}"
+        return f"{RANK_NAMES.get(self.code[0], self.code[0])} of {SUIT_NAMES[self.suit]}"
 
     @property
     def red(self) -> bool:

@@ -37,6 +37,13 @@
     return elt && elt.closest ? elt.closest("form[data-write]") : null;
   }
 
+  // The element that made the request (htmx fires some events on an ancestor once the element
+  // itself was swapped out).
+  function source(evt) {
+    var config = evt.detail.requestConfig;
+    return (config && config.elt) || evt.detail.elt;
+  }
+
   function isPoll(elt) {
     return elt && elt.hasAttribute && elt.hasAttribute("data-poll");
   }
@@ -71,6 +78,14 @@
     }
     var form = writeForm(elt);
     if (!form) return;
+    // Cards go in the order they were tapped (the order dealt), not the picker's order.
+    var picker = form.querySelector("[data-picker]");
+    if (picker && picker._order && picker._order.length) {
+      evt.detail.formData.delete("cards");
+      picker._order.forEach(function (input) {
+        if (input.checked) evt.detail.formData.append("cards", input.value);
+      });
+    }
     var key = tapKey(evt.detail.path, evt.detail.formData);
     var id = pending[key] || newId();
     pending[key] = id;
@@ -79,7 +94,7 @@
   });
 
   document.addEventListener("htmx:beforeRequest", function (evt) {
-    var elt = evt.detail.elt;
+    var elt = source(evt);
     if (!writeForm(elt)) return;
     writing += 1;
     document.body.classList.add("is-writing");
@@ -100,7 +115,7 @@
   });
 
   document.addEventListener("htmx:afterRequest", function (evt) {
-    var elt = evt.detail.elt;
+    var elt = source(evt);
     var xhr = evt.detail.xhr;
     var status = xhr ? xhr.status : 0;
     if (isPoll(elt)) {
@@ -123,7 +138,7 @@
     if (key) delete pending[key];
     lastFailed = null;
     setSync("ok", "Live");
-    if (form.closest("#sheet") && (status === 200 || status === 400 || status === 409)) closeSheet();
+    if (form.isConnected && form.closest("#sheet") && (status === 200 || status === 400 || status === 409)) closeSheet();
   });
 
   // Remember the button tapped, so "Send again" taps the same one.
@@ -155,8 +170,8 @@
   // The card picker: at most data-max cards; a further tap replaces the earliest pick.
   function pickerUpdate(picker) {
     var form = picker.closest("form");
-    var checked = picker.querySelectorAll("input:checked");
-    var text = Array.prototype.map.call(checked, function (input) {
+    var checked = (picker._order || []).filter(function (input) { return input.checked; });
+    var text = checked.map(function (input) {
       return input.parentNode.querySelector("span").textContent.trim();
     }).join(" ");
     if (form) form.querySelectorAll("[data-picked]").forEach(function (el) { el.textContent = text; });
