@@ -19,7 +19,7 @@ from tournaments.services.entries import entry_set_chips
 
 pytestmark = pytest.mark.django_db
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX = {"HX-Request": "true"}
 
 
 def setup_table(
@@ -57,7 +57,7 @@ def post(client: Client, name: str, table: Table, **fields: Any) -> Any:
     if hand is not None:
         data.update(hand=str(hand.pk), version=str(hand.version))
     data.update({k: v for k, v in fields.items() if v is not None})
-    return client.post(reverse(name, args=[table.pk]), data, **HTMX)
+    return client.post(reverse(name, args=[table.pk]), data, headers=HTMX)
 
 
 def start(client: Client, table: Table) -> Any:
@@ -65,7 +65,7 @@ def start(client: Client, table: Table) -> Any:
     return client.post(
         reverse("deal-start", args=[table.pk]),
         {"last_hand": str(latest.pk if latest else 0)},
-        **HTMX,
+        headers=HTMX,
     )
 
 
@@ -113,13 +113,13 @@ def test_the_assigned_dealer_sees_the_table_and_its_tablet() -> None:
 
 
 def test_a_director_sees_every_table_of_the_running_tournaments() -> None:
-    table, _ = setup_table()
+    table, dealer = setup_table()
     director = DirectorFactory.create()
     client = signed_in(director)
 
     listing = client.get(reverse("deal-tables"))
     assert f"Table {table.number}" in text(listing)
-    assert "dealer " + table.dealer.get_username() in text(listing)
+    assert "dealer " + dealer.get_username() in text(listing)
     page = client.get(reverse("deal-table", args=[table.pk]))
     assert page.status_code == 200
     assert start(client, table).status_code == 200
@@ -260,7 +260,7 @@ def test_a_stale_version_shows_the_hand_changed_with_the_fresh_state() -> None:
             "version": hand.version - 1,
             "action": "fold",
         },
-        **HTMX,
+        headers=HTMX,
     )
     assert response.status_code == 409
     assert "The hand changed on another device" in text(response)
@@ -302,9 +302,9 @@ def test_a_resent_write_shows_the_original_answer() -> None:
         "action": "call",
         "seat": hand.state["legal"]["actor"],
     }
-    first = client.post(reverse("deal-action", args=[table.pk]), data, **HTMX)
+    first = client.post(reverse("deal-action", args=[table.pk]), data, headers=HTMX)
     act(client, table, "call")
-    again = client.post(reverse("deal-action", args=[table.pk]), data, **HTMX)
+    again = client.post(reverse("deal-action", args=[table.pk]), data, headers=HTMX)
     assert first.status_code == again.status_code == 200
     assert 'data-version="1"' in again.content.decode()
     assert HandEvent.objects.filter(hand=hand).count() == 2
@@ -329,7 +329,7 @@ def test_start_refuses_when_another_device_started_the_hand() -> None:
     table, dealer = setup_table()
     client = signed_in(dealer)
     start(client, table)
-    response = client.post(reverse("deal-start", args=[table.pk]), {"last_hand": "0"}, **HTMX)
+    response = client.post(reverse("deal-start", args=[table.pk]), {"last_hand": "0"}, headers=HTMX)
     assert response.status_code == 409
     assert "The hand changed on another device" in text(response)
     assert Hand.objects.filter(table=table).count() == 1
