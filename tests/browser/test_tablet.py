@@ -1,0 +1,334 @@
+"""The dealer's tablet in Chromium at 1280 x 800, with screenshots for the guide.
+
+A dealer signs in and deals: a whole no-limit hand with an all-in, side pots, a showdown with
+the cards entered and the awards; a pot-limit raise with the POT button; an undo with its
+reason; a misdeal through the procedures; and a second device that follows by polling.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from dealer.models import Hand, HandEvent, ProcedureLog
+from tests.browser.conftest import screenshot
+from tests.factories import DealerFactory
+from tournaments.models import Entry, Table, Tournament
+from tournaments.services.clocks import clock_start
+from tournaments.services.entries import entry_register, entry_set_chips
+from tournaments.services.events import (
+    schedule_create,
+    tournament_create,
+    tournament_open_registration,
+)
+from tournaments.services.tables import tournament_draw_seats
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = ["Ana Alvarez", "Ben Brooks", "Chloe Chen", "Dmitri Dubois", "Eva Eriksen", "Farid Fischer"]
+
+
+@pytest.fixture
+def tablet(browser: Any) -> Iterator[Any]:
+    """A 10-inch tablet in landscape: 1280 x 800, touch."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
+    context.set_default_timeout(15_000)
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+def deal_table(
+    stacks: dict[int, int] | None = None, structure: str = Tournament.Structure.NO_LIMIT
+) -> tuple[Table, Any]:
+    """A running tournament of six at one table, its dealer signed up; `stacks` by engine
+    position of the first hand (0 = small blind, 2 = first to act preflop)."""
+    schedule = schedule_create(
+        name=f"Tablet {random.random()}",
+        levels=[
+            {"small_blind": 100, "big_blind": 200, "duration": 1800},
+            {"small_blind": 200, "big_blind": 400, "duration": 1800},
+        ],
+    )
+    tournament = tournament_create(
+        schedule=schedule,
+        name="Sunday Deepstack",
+        starting_stack=10000,
+        seats_per_table=9,
+        structure=structure,
+    )
+    tournament_open_registration(tournament=tournament)
+    now = timezone.now()
+    for name in NAMES:
+        entry_register(tournament=tournament, player_name=name, now=now)
+    tournament_draw_seats(tournament=tournament, rng=random.Random(11))
+    clock_start(tournament=tournament, now=now)
+    table = Table.objects.get(tournament=tournament)
+    dealer = DealerFactory.create(username="dana")
+    table.dealer = dealer
+    table.save(update_fields=["dealer"])
+    if stacks:
+        seats = sorted(
+            s for s in Entry.objects.filter(table=table).values_list("seat", flat=True) if s
+        )
+        button = table.button_seat or seats[0]
+        after = [s for s in seats if s > button] + [s for s in seats if s <= button]
+        for position, chips in stacks.items():
+            entry_set_chips(entry=Entry.objects.get(table=table, seat=after[position]), chips=chips)
+    return table, dealer
+
+
+def sign_in(page: Any, live_server: Any, table: Table) -> None:
+    url = f"/deal/table/{table.pk}/"
+    page.goto(f"{live_server.url}/login/?next={url}")
+    page.fill("input[name=username]", "dana")
+    page.fill("input[name=password]", "pw")
+    page.press("input[name=password]", "Enter")
+    page.wait_for_url(re.compile(re.escape(url) + "$"))
+
+
+def state(table: Table) -> dict[str, Any]:
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    assert hand is not None
+    return hand.state
+
+
+def tap(page: Any, name: str | re.Pattern[str], *, within: str = "#tablet") -> None:
+    """Tap a button and wait until the tablet shows the new state."""
+    before = page.get_attribute("#tablet", "data-etag")
+    page.locator(within).get_by_role("button", name=name).first.click()
+    page.wait_for_function(
+        "old => document.querySelector('#tablet').dataset.etag !== old", arg=before
+    )
+
+
+def pick(page: Any, *cards: str) -> None:
+    for card in cards:
+        page.get_by_role("checkbox", name=card, exact=True).check()
+
+
+def money(amount: int) -> str:
+    return f"{amount:,}"
+
+
+def test_a_whole_no_limit_hand_with_an_all_in_side_pots_showdown_and_awards(
+    tablet: Any, live_server: Any
+) -> None:
+    # Position 2 (first to act preflop) is short: his all-in makes a side pot for the others.
+    table, _ = deal_table(stacks={1: 25000, 2: 2500, 4: 25000})
+    sign_in(tablet, live_server, table)
+    tablet.wait_for_selector("text=No hand in progress")
+    tap(tablet, "Start next hand")
+    first = state(table)
+    assert first["legal"]["call"] == 200
+    seat_of = [p["seat"] for p in first["players"]]
+
+    # Preflop: the short stack moves in, one folds, one calls, the rest fold, the big blind calls.
+    tap(tablet, re.compile(r"^All-in"))
+    tap(tablet, "Fold")
+    call = state(table)["legal"]["call"]
+    tablet.wait_for_selector(f"button:has-text('Call {money(call)}')")
+    screenshot(tablet, "tablet-betting", full_page=False)
+    tap(tablet, re.compile(r"^Call"))
+    tap(tablet, "Fold")
+    tap(tablet, "Fold")
+    tap(tablet, re.compile(r"^Call"))
+    assert state(table)["phase"] == "dealing"
+
+    # The flop, entered card by card.
+    tablet.wait_for_selector("text=Deal the flop")
+    pick(tablet, "King of hearts", "9 of clubs", "4 of diamonds")
+    assert tablet.locator("[data-picked]").first.inner_text() == "K\u2665 9\u2663 4\u2666"
+    tap(tablet, re.compile(r"^Enter the flop"))
+    assert state(table)["board"] == ["Kh", "9c", "4d"]
+
+    # Two deep stacks bet and call: a side pot between them, the main pot for all three.
+    half = re.compile(r"^\u00bd Pot")
+    tap(tablet, half)
+    tap(tablet, re.compile(r"^Call"))
+    pots = state(table)["pots"]
+    assert len(pots) == 2
+    assert seat_of[2] not in pots[1]["eligible_seats"]
+    tablet.wait_for_selector("text=Side pot")
+    pick(tablet, "2 of spades")
+    tap(tablet, re.compile(r"^Enter the turn"))
+    tablet.wait_for_selector("text=Main pot")
+    screenshot(tablet, "tablet-side-pots", full_page=False)
+    tap(tablet, "Check")
+    tap(tablet, "Check")
+    pick(tablet, "7 of hearts")
+    tap(tablet, re.compile(r"^Enter the river"))
+    tap(tablet, "Check")
+    tap(tablet, "Check")
+
+    # The showdown: the tablet says who shows first; the cards of each hand are entered.
+    assert state(table)["phase"] == "showdown"
+    tablet.wait_for_selector("text=shows first")
+    hands = {
+        seat_of[2]: ("Ace of hearts", "Ace of clubs"),
+        seat_of[1]: ("King of spades", "Queen of spades"),
+        seat_of[4]: ("King of clubs", "Jack of diamonds"),
+    }
+    shown = 0
+    while state(table)["phase"] == "showdown":
+        seat = state(table)["next_to_show"]
+        pick(tablet, *hands[seat])
+        if shown == 1:
+            screenshot(tablet, "tablet-showdown", full_page=False)
+        tap(tablet, re.compile(r"^Show"))
+        shown += 1
+
+    final = state(table)
+    assert final["phase"] == "complete"
+    awards = {a["pot"]: a for a in final["awards"]}
+    assert awards[0]["winners"] == [seat_of[2]]  # aces win the main pot
+    assert awards[1]["winners"] == [seat_of[1]]  # kings with the queen win the side pot
+    tablet.wait_for_selector("text=push the pots")
+    for award in final["awards"]:
+        tablet.wait_for_selector(f".award >> text={money(award['amount'])}")
+    screenshot(tablet, "tablet-awards", full_page=False)
+    assert (
+        Entry.objects.get(table=table, seat=seat_of[2]).chips
+        == final["finishing_stacks"][str(seat_of[2])]
+    )
+
+    tablet.get_by_role("button", name="Hand history").click()
+    tablet.wait_for_selector(".history >> text=Seat")
+    assert "Seat " + str(seat_of[2]) in tablet.locator(".history").inner_text()
+    tablet.get_by_role("button", name="Close").click()
+    tap(tablet, "Start next hand")
+    assert state(table)["number"] == 2
+
+
+def test_a_pot_limit_raise_with_the_pot_button(tablet: Any, live_server: Any) -> None:
+    table, _ = deal_table(structure=Tournament.Structure.POT_LIMIT)
+    sign_in(tablet, live_server, table)
+    tap(tablet, "Start next hand")
+    legal = state(table)["legal"]
+    assert legal["pot_raise_to"] == legal["max_raise_to"] == 700  # 100 + 200 + 200 + 200
+    button = tablet.get_by_role("button", name=f"POT {money(legal['pot_raise_to'])}")
+    assert button.is_visible()
+    assert tablet.get_by_role("button", name=re.compile(r"^All-in")).count() == 0
+    tap(tablet, re.compile(r"^POT"))
+    after = state(table)
+    assert after["high"] == 700
+    # The next player's POT is the engine's new maximum.
+    tablet.wait_for_selector(
+        f"button:has-text('POT'):has-text('{money(after['legal']['pot_raise_to'])}')"
+    )
+
+    # A typed amount above the maximum is refused with the engine's sentence.
+    tablet.fill("#typed-amount", "5000")
+    tablet.locator("#typed-amount").press("Enter")
+    notice = tablet.get_by_test_id("notice")
+    notice.wait_for()
+    expected = f"Raise to 5000 is above the pot-limit maximum of {after['legal']['max_raise_to']}."
+    assert expected in notice.inner_text()
+    assert state(table)["version"] == after["version"]
+
+
+def test_undo_with_a_reason_and_a_second_device_in_step(
+    tablet: Any, browser: Any, live_server: Any
+) -> None:
+    table, _ = deal_table()
+    sign_in(tablet, live_server, table)
+    tap(tablet, "Start next hand")
+    first_actor = state(table)["legal"]["actor"]
+    other = tablet.context.new_page()  # a second device of the same dealer
+    other.goto(f"{live_server.url}/deal/table/{table.pk}/")
+    other.wait_for_selector("[data-testid=action-bar]")
+
+    tap(tablet, re.compile(r"^Call"))
+    assert state(table)["version"] == 1
+    # The second device follows within a poll, and its taps then go to the new state.
+    other.wait_for_function("document.querySelector('#tablet').dataset.version === '1'")
+
+    tablet.get_by_role("button", name=re.compile("Undo")).click()
+    tablet.wait_for_selector("text=Cancels:")
+    assert "calls" in tablet.get_by_test_id("undo-what").inner_text()
+    tablet.get_by_text("Wrong player").click()
+    tap(tablet, "Undo this entry", within="#sheet")
+    after = state(table)
+    assert after["version"] == 2
+    assert after["legal"]["actor"] == first_actor
+    tablet.wait_for_selector(".log .is-cancelled")
+    assert "Undo: Wrong player" in tablet.locator(".log").inner_text()
+    assert tablet.locator("#sheet .sheet").count() == 0
+
+    # A tap on a device that has not seen the undo yet: the hand changed on another device.
+    other.evaluate("document.querySelector('#poll').remove()")
+    tap(tablet, "Fold")
+    tap(other, "Fold")
+    other.get_by_test_id("notice").wait_for()
+    assert "The hand changed on another device" in other.get_by_test_id("notice").inner_text()
+    assert state(table)["version"] == 3
+    other.close()
+
+
+def test_a_misdeal_through_the_procedures(tablet: Any, live_server: Any) -> None:
+    table, _ = deal_table()
+    sign_in(tablet, live_server, table)
+    tap(tablet, "Start next hand")
+    hand = Hand.objects.get(table=table)
+
+    tablet.get_by_role("button", name=re.compile("Procedures")).click()
+    tablet.wait_for_selector("text=Procedures: what happened?")
+    tablet.get_by_role("button", name="Two or more hole cards exposed on the deal").click()
+    tablet.wait_for_selector("text=Confirm: the hand is void")
+    assert "Gather all the cards" in tablet.get_by_test_id("remedy").inner_text()
+    screenshot(tablet, "tablet-procedure", full_page=False)
+    tap(tablet, "Confirm: the hand is void", within="#sheet")
+
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.VOID
+    assert ProcedureLog.objects.get(hand=hand).effect == "void_hand"
+    tablet.wait_for_selector("text=is void (misdeal)")
+    tap(tablet, "Start the redeal")
+    redeal = Hand.objects.filter(table=table).order_by("-number").first()
+    assert redeal is not None
+    assert redeal.number == 2
+    assert redeal.button_seat == hand.button_seat
+
+
+def test_an_answer_lost_on_the_network_is_sent_again_with_the_same_client_id(
+    tablet: Any, live_server: Any
+) -> None:
+    table, _ = deal_table()
+    sign_in(tablet, live_server, table)
+    tap(tablet, "Start next hand")
+    hand = Hand.objects.get(table=table)
+    sent: list[str] = []
+
+    def lose_the_first_answer(route: Any) -> None:
+        sent.append(route.request.post_data)
+        if len(sent) == 1:
+            route.fetch()  # the server records the call ...
+            route.abort()  # ... and its answer never reaches the tablet
+        else:
+            route.continue_()
+
+    tablet.route("**/action/", lose_the_first_answer)
+    tablet.locator("#tablet").get_by_role("button", name=re.compile(r"^Call")).click()
+    tablet.wait_for_selector("#net >> text=not confirmed")
+    assert tablet.locator("#sync").get_attribute("data-state") == "offline"
+    tap(tablet, "Send again", within="#net")
+
+    ids = [re.search(r"client_id=([0-9a-f-]+)", body).group(1) for body in sent]  # type: ignore[union-attr]
+    assert len(ids) == 2
+    assert ids[0] == ids[1]
+    assert re.fullmatch(
+        r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", ids[0]
+    )
+    assert list(HandEvent.objects.filter(hand=hand).values_list("client_id", flat=True)) == ids[:1]
+    hand.refresh_from_db()
+    assert hand.version == 1
+    assert tablet.get_attribute("#tablet", "data-version") == "1"
+    # The next tap is a new entry with a new id.
+    tap(tablet, re.compile(r"^Call"))
+    assert HandEvent.objects.filter(hand=hand).count() == 2
+    assert HandEvent.objects.filter(hand=hand).exclude(client_id=ids[0]).count() == 1
