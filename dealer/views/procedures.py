@@ -15,11 +15,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
-from dealer import services
 from dealer.engine.errors import EngineError
+from dealer.engine.procedures import TRIGGER_LABELS
 from dealer.forms import ProcedureForm
 from dealer.models import Hand
-from dealer.services import can_write, hand_record_action
+from dealer.services import can_write, hand_record_action, hand_run_procedure, procedure_preview
 from dealer.views import tablet
 from dealer.views.access import dealer_required, require_write, table_get
 from tournaments.services.errors import FloorError
@@ -104,11 +104,7 @@ EFFECTS = {
 
 
 def _labels() -> dict[str, str]:
-    try:
-        from dealer.engine import procedures
-    except ImportError:  # pragma: no cover - the engine module ships with the services
-        return {}
-    return {str(t.value): label for t, label in procedures.TRIGGER_LABELS.items()}
+    return {str(t.value): label for t, label in TRIGGER_LABELS.items()}
 
 
 def _groups(labels: dict[str, str]) -> list[dict[str, Any]]:
@@ -219,22 +215,20 @@ def procedure_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         if trigger == FLOOR_DEAD_HAND and seat is None:
             context["refusal"] = "Pick the player whose hand is dead."
     else:
-        preview = getattr(services, "procedure_preview", None)
-        if preview is None:  # pragma: no cover - until the procedure service is deployed
-            context["refusal"] = "Procedures are not available yet: use a floor decision."
+        try:
+            remedy = procedure_preview(
+                hand=hand, trigger=trigger, player_seat=seat, details=details
+            )
+        except (EngineError, FloorError) as error:
+            context["refusal"] = error.detail
         else:
-            try:
-                remedy = preview(hand=hand, trigger=trigger, player_seat=seat, details=details)
-            except (EngineError, FloorError) as error:
-                context["refusal"] = error.detail
-            else:
-                context["remedy"] = {
-                    "title": remedy.title,
-                    "steps": list(remedy.steps),
-                    "effect": str(getattr(remedy.effect, "value", remedy.effect)),
-                    "rule": remedy.rule,
-                    "option": remedy.option or "",
-                }
+            context["remedy"] = {
+                "title": remedy.title,
+                "steps": list(remedy.steps),
+                "effect": str(getattr(remedy.effect, "value", remedy.effect)),
+                "rule": remedy.rule,
+                "option": remedy.option or "",
+            }
     if context["remedy"]:
         kind, text = EFFECTS.get(context["remedy"]["effect"], ("info", ""))
         context["effect_kind"], context["effect_text"] = kind, text
@@ -270,10 +264,7 @@ def run(request: HttpRequest, pk: int) -> HttpResponse:
                 action["player"] = player
             result = hand_record_action(hand=hand, action=action, **write)
         else:
-            run_procedure = getattr(services, "hand_run_procedure", None)
-            if run_procedure is None:  # pragma: no cover - until the service is deployed
-                raise FloorError("no_procedures", "Procedures are not available yet.")
-            result, _ = run_procedure(
+            result, _ = hand_run_procedure(
                 hand=hand,
                 trigger=trigger,
                 player_seat=seat,

@@ -138,6 +138,7 @@ def tablet_context(
         "seats": present.seat_views(table, snapshot, () if snapshot else seated(table)),
         "board": board,
         "board_slots": range(max(0, 5 - len(board))),
+        "board_unknown": any(not card.known for card in board),
         "pots": present.pot_views(snapshot) if snapshot else [],
         "pot_total": snapshot.get("pot_total", 0) if snapshot else 0,
         "bar": present.action_bar(snapshot, structure) if snapshot and in_progress else None,

@@ -405,3 +405,27 @@ def test_pot_limit_offers_the_pot_button_with_the_engines_maximum() -> None:
     assert "All-in" not in text(response)  # deep stacks: all-in is above the pot-limit maximum
     act(client, table, f"raise:{legal['pot_raise_to']}")
     assert hand_of(table).state["high"] == legal["pot_raise_to"]
+
+
+def test_a_showdown_on_a_board_not_entered_is_settled_by_mucking() -> None:
+    table, dealer = setup_table(players=2)
+    client = signed_in(dealer)
+    start(client, table)
+    while hand_of(table).state["phase"] != "showdown":
+        state = hand_of(table).state
+        if state["phase"] == "dealing":
+            act(client, table, "deal_board_unknown")
+        else:
+            act(client, table, "check" if state["legal"]["can_check"] else "call")
+    response = text(client.get(reverse("deal-table", args=[table.pk])))
+    assert "The board was not entered" in response
+    first = hand_of(table).state["next_to_show"]
+    act(client, table, "show", seat=first, cards=["As", "Ad"])
+    second = hand_of(table).state["next_to_show"]
+    refused = post(client, "deal-action", table, action="show", seat=second, cards=["Ks", "Kd"])
+    assert refused.status_code == 409
+    assert "Enter the whole board to settle the showdown." in text(refused)
+    act(client, table, "muck", seat=second)
+    state = hand_of(table).state
+    assert state["phase"] == "complete"
+    assert state["awards"][0]["winners"] == [first]
