@@ -143,6 +143,7 @@ def test_a_whole_no_limit_hand_with_an_all_in_side_pots_showdown_and_awards(
     # The flop, entered card by card.
     tablet.wait_for_selector("text=Deal the flop")
     pick(tablet, "King of hearts", "9 of clubs", "4 of diamonds")
+    screenshot(tablet, "tablet-board", full_page=False)
     assert tablet.locator("[data-picked]").first.inner_text() == "K\u2665 9\u2663 4\u2666"
     tap(tablet, re.compile(r"^Enter the flop"))
     assert state(table)["board"] == ["Kh", "9c", "4d"]
