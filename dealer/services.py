@@ -315,8 +315,10 @@ def _write(
                 response=answer,
                 actor=actor if getattr(actor, "is_authenticated", False) else None,
             )
-    except IntegrityError as error:  # the same write raced in on another connection
-        raise StaleVersionError(hand) from error
+    except IntegrityError as error:  # another write to this hand raced in on another connection
+        # `hand` holds this write's unsaved state: answer with the hand as it is now.
+        current = Hand.objects.select_related("table").get(pk=hand.pk)
+        raise StaleVersionError(current) from error
     hand.save(update_fields=["version", "status", "ended_at", "state"])
     if hand.status != Hand.Status.IN_PROGRESS:
         _hand_end(hand, state, actor)
