@@ -429,3 +429,30 @@ def test_a_showdown_on_a_board_not_entered_is_settled_by_mucking() -> None:
     state = hand_of(table).state
     assert state["phase"] == "complete"
     assert state["awards"][0]["winners"] == [first]
+
+
+def test_without_script_a_write_goes_back_to_the_page_with_the_refusal() -> None:
+    table, dealer = setup_table()
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(dealer)
+    page = client.get(reverse("deal-table", args=[table.pk]))
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode())
+    assert token is not None
+    response = client.post(
+        reverse("deal-start", args=[table.pk]),
+        {"last_hand": "0", "csrfmiddlewaretoken": token.group(1)},
+    )
+    assert response.status_code == 302
+    hand = hand_of(table)
+    response = client.post(
+        reverse("deal-action", args=[table.pk]),
+        {
+            "csrfmiddlewaretoken": token.group(1),
+            "client_id": uuid.uuid4().hex,
+            "hand": hand.pk,
+            "version": hand.version,
+            "action": "raise:1",
+        },
+        follow=True,
+    )
+    assert "is below the minimum raise to" in text(response)
