@@ -84,7 +84,7 @@ def may_raise(state: HandState, player: int) -> bool:
 
 def raise_refusal(state: HandState, player: int) -> tuple[str, str] | None:
     """Why the player may not bet or raise now, as (code, sentence); None when they may."""
-    name = f"Player {player + 1}"
+    name = state.seat_name(player).capitalize()
     if state.stacks[player] <= to_call(state, player):
         return "not_enough_to_raise", f"{name} has only enough chips to call."
     if not any(

@@ -134,7 +134,9 @@ def _apply_betting(state: HandState, action: Action) -> HandState:
     player = state.actor
     if action.player is not None and action.player != player:
         raise RuleViolation(
-            f"It is player {player + 1}'s turn, not player {action.player + 1}'s.",
+            f"It is {state.seat_name(player)}'s turn, not {state.seat_name(action.player)}'s."
+            if 0 <= action.player < state.player_count
+            else f"It is {state.seat_name(player)}'s turn.",
             code="not_your_turn",
         )
     owed = betting.to_call(state, player)
@@ -152,7 +154,8 @@ def _apply_betting(state: HandState, action: Action) -> HandState:
     if kind == Kind.CHECK:
         if owed:
             raise RuleViolation(
-                f"Player {player + 1} cannot check: {owed} to call.", code="cannot_check"
+                f"{state.seat_name(player).capitalize()} cannot check: {owed} to call.",
+                code="cannot_check",
             )
         return _after_action(_mark_acted(state, player), player, chips=False)
     if kind == Kind.CALL:
@@ -181,7 +184,7 @@ def _aggress(state: HandState, player: int, total: int, kind: Kind) -> HandState
     all_in_to = state.bets[player] + state.stacks[player]
     if total > all_in_to:
         raise RuleViolation(
-            f"{word} {total} is more than player {player + 1} has ({all_in_to} in all).",
+            f"{word} {total} is more than {state.seat_name(player)} has ({all_in_to} in all).",
             code="not_enough_chips",
         )
     if total < low:
@@ -385,7 +388,7 @@ def _deal_hole(state: HandState, player: int, cards: tuple[Card | None, ...]) ->
         a is not None and b is not None and a != b for a, b in zip(known, cards, strict=True)
     ):
         raise RuleViolation(
-            f"Player {player + 1}'s hole cards were already entered differently.",
+            f"{state.seat_name(player).capitalize()}'s hole cards were entered differently.",
             code="cards_conflict",
         )
     # The player's own cards (entered or already shown) may be entered again.
@@ -404,7 +407,7 @@ def _check_new_cards(state: HandState, cards: tuple[Card | None, ...]) -> None:
 
 def _what_is_due(state: HandState) -> str:
     if state.phase == Phase.BETTING and state.actor is not None:
-        return f"player {state.actor + 1} is to act"
+        return f"{state.seat_name(state.actor)} is to act"
     if state.phase == Phase.SHOWDOWN:
         return "the showdown is under way"
     return "the hand is over"
@@ -417,14 +420,15 @@ def _kill(state: HandState, player: int) -> HandState:
     """Dead hand (R): the player is out of the pot and their chips stay in it."""
     if state.folded[player]:
         raise RuleViolation(
-            f"Player {player + 1}'s hand is already out of play.", code="already_folded"
+            f"{state.seat_name(player).capitalize()}'s hand is already out of play.",
+            code="already_folded",
         )
     others = [i for i in state.in_hand() if i != player]
     if others and all(state.mucked[i] for i in others):
         # Every other hand is mucked: nobody would be left to win the pots.
         raise RuleViolation(
-            f"Player {player + 1} holds the last live hand (the others are mucked), so it "
-            "cannot be killed.",
+            f"{state.seat_name(player).capitalize()} holds the last live hand (the others are "
+            "mucked), so it cannot be killed.",
             code="last_live_hand",
         )
     state = _replace(state, folded=replace_at(state.folded, player, True))

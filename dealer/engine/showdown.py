@@ -68,7 +68,7 @@ def apply_showdown_action(state: HandState, action: Action) -> HandState:
         raise RuleViolation("Say which player shows or mucks.", code="player_required")
     if not betting_finished(state):
         raise RuleViolation("Hands are shown once the betting is over.", code="not_showdown")
-    name = f"Player {player + 1}"
+    name = state.seat_name(player).capitalize()
     if state.folded[player]:
         raise RuleViolation(f"{name} is not in the hand.", code="not_in_hand")
     if _resolved(state, player):
@@ -95,7 +95,8 @@ def _show(state: HandState, player: int, cards: tuple[Card | None, ...]) -> Hand
         k is not None and k != c for k, c in zip(known, cards, strict=True)
     ):
         raise RuleViolation(
-            f"Player {player + 1}'s shown cards differ from the cards dealt.", code="cards_conflict"
+            f"{state.seat_name(player).capitalize()}'s shown cards differ from the cards dealt.",
+            code="cards_conflict",
         )
     if cards != known:  # cards entered at the deal were checked then
         others = replace_at(state.holes, player, None)
@@ -120,7 +121,7 @@ def _check_muck(state: HandState, player: int) -> None:
         if contenders == [player]:
             what = "main pot" if index == 0 else f"side pot {index}"
             raise RuleViolation(
-                f"Player {player + 1} is the last live hand for the {what} and "
+                f"{state.seat_name(player).capitalize()} is the last live hand for the {what} and "
                 "wins it without showing.",
                 code="last_live_hand",
             )

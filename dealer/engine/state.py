@@ -123,6 +123,10 @@ class HandState:
         """Still owes a decision this street: never acted, or facing a bet above their own."""
         return self.can_act(player) and (self.acted[player] < 0 or self.bets[player] < self.high)
 
+    def seat_name(self, player: int) -> str:
+        """How a dealer names a player: by their seat number ("seat 4")."""
+        return f"seat {self.setup.players[player].seat or player + 1}"
+
     def board_cards_due(self) -> int:
         """How many board cards the dealer turns next (3 for the flop, 1 for turn and river)."""
         if self.phase != Phase.DEALING:

@@ -283,7 +283,7 @@ def test_an_amount_out_of_range_shows_the_engines_sentence() -> None:
         client, "deal-action", table, action="raise", amount="99999999", seat=str(legal["actor"])
     )
     assert response.status_code == 409
-    assert "is more than player" in text(response)
+    assert "is more than seat" in text(response)
     response = post(client, "deal-action", table, action="raise", seat=str(legal["actor"]))
     assert response.status_code == 400
     assert "Type the amount first" in text(response)

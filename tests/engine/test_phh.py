@@ -250,7 +250,7 @@ def test_missing_action_is_an_error_where_pokerkit_repairs_it():
         replay(parse_phh(text))
     assert caught.value.code == "board_not_due"
     assert caught.value.detail == (
-        "action 4 (d db 2c5d9h): No board card is due now: player 2 is to act."
+        "action 4 (d db 2c5d9h): No board card is due now: seat 2 is to act."
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
