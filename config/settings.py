@@ -147,7 +147,7 @@ else:
 
 # Directors sign in at /login/ and land on their tournaments (tournaments/urls.py).
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "tournament-list"
+LOGIN_REDIRECT_URL = "after-login"  # directors to the dashboard, dealers to their tables
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

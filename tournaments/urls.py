@@ -71,6 +71,7 @@ public_pages = [
 urlpatterns = [
     path("", home.home, name="home"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("signed-in/", home.after_login, name="after-login"),
     path("logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
     *director,
     *public_pages,

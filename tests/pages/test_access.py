@@ -121,7 +121,16 @@ def test_login_page_signs_a_director_in_and_lands_on_the_tournaments(client: Cli
     assert page.status_code == 200
     assert "autofocus" in page.content.decode()
     assert response.status_code == 302
-    assert response["Location"] == reverse("tournament-list")
+    landing = client.get(response["Location"])
+    assert landing.status_code == 302
+    assert landing["Location"] == reverse("tournament-list")
+
+
+@pytest.mark.django_db
+def test_a_dealer_signing_in_lands_on_their_tables(client: Client) -> None:
+    get_user_model().objects.create_user("dee", password="a-long-pass-phrase")
+    response = client.post(reverse("login"), {"username": "dee", "password": "a-long-pass-phrase"})
+    assert client.get(response["Location"])["Location"] == reverse("deal-tables")
 
 
 @pytest.mark.django_db

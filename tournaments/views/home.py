@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_list
@@ -16,3 +17,9 @@ def home(request: HttpRequest) -> HttpResponse:
     to their public pages (and, for directors, to their dashboards)."""
     tournaments = tournament_list(public=True).filter(status__in=ON_NOW)
     return render(request, "home.html", {"tournaments": tournaments})
+
+
+@login_required
+def after_login(request: HttpRequest) -> HttpResponse:
+    """Where signing in leads: directors to the dashboard, dealers to their tables."""
+    return redirect("tournament-list" if request.user.is_staff else "deal-tables")

@@ -101,6 +101,8 @@ class Command(BaseCommand):
         for name in names:
             entry_register(tournament=tournament, player_name=name, now=now)
         tournament_draw_seats(tournament=tournament, rng=rng)
+        # The demo dealer deals at table 1.
+        tournament.tables.filter(number=1).update(dealer=User.objects.get(username="dealer"))
         clock_start(tournament=tournament, now=now - timedelta(minutes=40))
         entries = list(Entry.objects.filter(tournament=tournament))
         for entry in entries:
