@@ -139,6 +139,7 @@ def tablet_context(
         "board": board,
         "board_slots": range(max(0, 5 - len(board))),
         "board_unknown": any(not card.known for card in board),
+        "board_unknown_count": sum(1 for card in board if not card.known),
         "pots": present.pot_views(snapshot) if snapshot else [],
         "pot_total": snapshot.get("pot_total", 0) if snapshot else 0,
         "bar": present.action_bar(snapshot, structure) if snapshot and in_progress else None,
@@ -264,6 +265,11 @@ def engine_action(hand: Hand, data: dict[str, Any]) -> dict[str, Any]:
     if kind == "deal_board":
         action["cards"] = list(data.get("cards") or [])
         return action
+    if kind == "reveal_board":
+        # The cards picked fill the board's unknown places in order; known cards stay.
+        picked = iter(data.get("cards") or [])
+        board = (hand.state or {}).get("board") or []
+        return {"kind": kind, "cards": [c if c != "??" else next(picked, "??") for c in board]}
     player = player_index(hand, data.get("seat"))
     if player is not None:
         action["player"] = player

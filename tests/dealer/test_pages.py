@@ -407,7 +407,7 @@ def test_pot_limit_offers_the_pot_button_with_the_engines_maximum() -> None:
     assert hand_of(table).state["high"] == legal["pot_raise_to"]
 
 
-def test_a_showdown_on_a_board_not_entered_is_settled_by_mucking() -> None:
+def test_a_showdown_on_a_board_not_entered_asks_for_the_board_then_settles() -> None:
     table, dealer = setup_table(players=2)
     client = signed_in(dealer)
     start(client, table)
@@ -418,14 +418,13 @@ def test_a_showdown_on_a_board_not_entered_is_settled_by_mucking() -> None:
         else:
             act(client, table, "check" if state["legal"]["can_check"] else "call")
     response = text(client.get(reverse("deal-table", args=[table.pk])))
-    assert "The board was not entered" in response
+    assert "Showdown: enter the board" in response
+    act(client, table, "reveal_board", cards=["2c", "7d", "9h", "3s", "4d"])
+    assert hand_of(table).state["board"] == ["2c", "7d", "9h", "3s", "4d"]
     first = hand_of(table).state["next_to_show"]
     act(client, table, "show", seat=first, cards=["As", "Ad"])
     second = hand_of(table).state["next_to_show"]
-    refused = post(client, "deal-action", table, action="show", seat=second, cards=["Ks", "Kd"])
-    assert refused.status_code == 409
-    assert "Enter the whole board to settle the showdown." in text(refused)
-    act(client, table, "muck", seat=second)
+    act(client, table, "show", seat=second, cards=["Ks", "Kd"])
     state = hand_of(table).state
     assert state["phase"] == "complete"
     assert state["awards"][0]["winners"] == [first]
