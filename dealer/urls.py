@@ -2,10 +2,11 @@
 
 from django.urls import path
 
-from dealer.views import procedures, tables, tablet
+from dealer.views import floor, procedures, tables, tablet
 
 urlpatterns = [
     path("deal/", tables.table_list, name="deal-tables"),
+    path("desk/t/<int:pk>/procedures/", floor.procedure_log, name="procedure-log"),
     path("deal/table/<int:pk>/", tablet.tablet_page, name="deal-table"),
     path("deal/table/<int:pk>/state/", tablet.tablet_state, name="deal-state"),
     path("deal/table/<int:pk>/start/", tablet.start_hand, name="deal-start"),
