@@ -339,16 +339,39 @@ def _write(
     return Result(hand, answer)
 
 
+def _player_of_seat(hand: Hand, action: dict[str, Any]) -> dict[str, Any]:
+    """The action with its `seat` read as `player`, the index in `hand.seats` (from the left of
+    the button); a seat or player not dealt in is refused (400)."""
+    seats = [row["seat"] for row in hand.seats]
+    action = dict(action)
+    seat = action.pop("seat", None)
+    player = action.get("player")
+    if seat is not None:
+        if seat not in seats:
+            raise FloorError("not_in_hand", f"Seat {seat} is not dealt in this hand.", status=400)
+        if player is not None and player != seats.index(seat):
+            raise FloorError(
+                "seat_player_mismatch",
+                f"Seat {seat} is player {seats.index(seat)}, not player {player}.",
+                status=400,
+            )
+        action["player"] = seats.index(seat)
+    elif isinstance(player, int) and not 0 <= player < len(seats):
+        raise FloorError("not_in_hand", f"Player {player} is not dealt in this hand.", status=400)
+    return action
+
+
 @transaction.atomic
 def hand_record_action(
     *, hand: Hand | int, action: dict[str, Any], client_id: str, version: int, actor: Any = None
 ) -> Result:
-    """Record one entry: a betting action, board cards, a show or muck (engine rules apply)."""
+    """Record one entry: a betting action, board cards, a show or muck (engine rules apply).
+    The player may be named by `seat` (a seat number) instead of `player` (the engine index)."""
 
     def make(
-        _: Hand, state: HandState, payload: dict[str, Any]
+        locked: Hand, state: HandState, payload: dict[str, Any]
     ) -> tuple[HandState, dict[str, Any]]:
-        engine_action = action_from_dict(payload["action"])
+        engine_action = action_from_dict(_player_of_seat(locked, payload["action"]))
         new = apply(state, engine_action)
         return new, {"actions": [action_to_dict(engine_action)]}
 

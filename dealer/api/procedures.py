@@ -8,13 +8,14 @@ from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.exceptions import NotFound
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from dealer.api import serializers as s
-from dealer.api.views import DealerApi, check_can_write, get_hand, write_responses
-from dealer.models import HandEvent, ProcedureLog
+from dealer.api.views import DealerApi, check_can_write_hand, write_responses
+from dealer.models import Hand, HandEvent, ProcedureLog
 from dealer.services import hand_run_procedure, procedure_preview
 from tournaments.api.base import FloorApi
 from tournaments.api.errors import ErrorSerializer, responses
@@ -53,7 +54,9 @@ class ProcedurePreviewApi(DealerApi):
     def get(self, request: Request, pk: int) -> Response:
         """What the procedure says for this hand now: the steps to read out before confirming.
         Nothing changes."""
-        hand = get_hand(pk)
+        hand = Hand.objects.select_related("table").filter(pk=pk).first()
+        if hand is None:
+            raise NotFound("There is no such hand.")
         query = s.ProcedurePreviewQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         remedy = procedure_preview(
@@ -77,13 +80,12 @@ class HandProceduresApi(DealerApi):
     def post(self, request: Request, pk: int) -> Response:
         """Carry out a procedure: its engine actions become one event of the hand, and the floor's
         log records it. Answers the new state and what was done (a resent write: the same)."""
-        hand = get_hand(pk)
-        check_can_write(request, hand.table)
+        check_can_write_hand(request, pk)
         data = s.ProcedureInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         client_id = data.validated_data["client_id"]
         result, _ = hand_run_procedure(
-            hand=hand,
+            hand=pk,
             trigger=data.validated_data["trigger"],
             player_seat=data.validated_data.get("seat"),
             details=data.validated_data["details"],
@@ -92,7 +94,7 @@ class HandProceduresApi(DealerApi):
             actor=request.user,
         )
         # What was done, from the event itself: the first answer and a resent one are the same.
-        event = HandEvent.objects.filter(hand=hand, client_id=client_id).first()
+        event = HandEvent.objects.filter(hand_id=pk, client_id=client_id).only("payload").first()
         payload = event.payload if event is not None else {}
         record = {name: payload.get(name) for name in RECORD_FIELDS}
         return Response({"state": result.answer, "procedure": record})

@@ -212,9 +212,26 @@ def _signed_in(user):
 
 
 def test_query_counts(tablet, django_assert_max_num_queries):
-    # Session, user, dealer group, the hand; in the service's transaction: the locked hand, the
-    # log, the event (in a savepoint) and the hand's update. No resend check on a first try.
+    # Session, user, dealer group, the hand's table (may this dealer write?); in the service's
+    # transaction: the locked hand, the log, the event (in a savepoint), the hand's update.
+    # No resend check on a first try.
     with django_assert_max_num_queries(12):
         tablet.ok(kind="call")
+    director = HandClient(_signed_in(DirectorFactory()), tablet.state)
+    director.sent = 100  # ids of its own
+    with django_assert_max_num_queries(10):  # a director may write anywhere: no lookup
+        director.ok(kind="call")
     with django_assert_max_num_queries(4):
         assert tablet.client.get(tablet.url).status_code == 200
+
+
+def test_a_client_id_used_again_at_the_current_version_gets_its_first_answer(tablet):
+    first = tablet.ok(kind="call")
+    reused = tablet.client.post(
+        tablet.url + "actions/",
+        {"client_id": f"tablet-{first['hand']}-1", "version": 1, "action": {"kind": "fold"}},
+        format="json",
+    )
+    assert reused.status_code == 200
+    assert reused.json() == first
+    assert HandEvent.objects.filter(hand_id=first["hand"]).count() == 1
