@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import platform
+import subprocess
 import sys
 
 from bench import bench_eval, bench_floor, bench_hands, bench_tournament
@@ -25,6 +26,11 @@ def main() -> None:
     print()
     print("== Floor services on PostgreSQL, 10,000 entries (bench/bench_tournament.py) ==")
     bench_tournament.main()
+    print()
+    print("== Dealer actions through gunicorn on PostgreSQL, 40 tables (bench/bench_actions.py) ==")
+    sys.stdout.flush()
+    # A process of its own: Django is set up here already, on another throwaway database.
+    subprocess.run([sys.executable, "-m", "bench.bench_actions"], check=True)
     sys.stdout.flush()
 
 
