@@ -289,10 +289,26 @@ def _drive(tablet: Tablet, tally: Tally, start: float, end: float, interval: flo
         tablet.step(tally)
 
 
-def run_load(tablets: list[Tablet], rate: float | None, seconds: float) -> dict[str, Any]:
+def _cpu_seconds(parent: int) -> float:
+    """CPU time (user + system) used so far by the children of `parent` (gunicorn's workers)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == parent:  # fields from the state on: ppid is the second
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def run_load(
+    tablets: list[Tablet], rate: float | None, seconds: float, server: int
+) -> dict[str, Any]:
     """Every tablet in its own thread, paced to `rate` writes per second in all (None: as fast as
     the answers come) for `seconds`."""
     tally = Tally()
+    cpu_before = _cpu_seconds(server)
     interval = None if rate is None else len(tablets) / rate
     start = time.perf_counter() + 0.2
     end = start + seconds
@@ -308,6 +324,7 @@ def run_load(tablets: list[Tablet], rate: float | None, seconds: float) -> dict[
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - start
+    server_cpu = _cpu_seconds(server) - cpu_before
     actions = sorted(tally.latencies.get("action", []))
     starts = sorted(tally.latencies.get("start", []))
     every = actions + starts
@@ -322,6 +339,7 @@ def run_load(tablets: list[Tablet], rate: float | None, seconds: float) -> dict[
         "max_ms": actions[-1],
         "start_p50_ms": statistics.median(starts) if starts else None,
         "statuses": dict(tally.statuses),
+        "server_cpu_ms": server_cpu * 1000 / len(every),
     }
 
 
@@ -340,9 +358,9 @@ def run(
         tablets = [Tablet(port, table, cookie, seed) for seed, table in enumerate(tables)]
         for tablet in tablets:
             tablet.load()
-        run_load(tablets, None, 2)  # warm up: every worker has imported and connected
-        paced = run_load(tablets, rate, seconds)
-        unpaced = run_load(tablets, None, unpaced_seconds)
+        run_load(tablets, None, 2, server.pid)  # warm up: every worker imported and connected
+        paced = run_load(tablets, rate, seconds, server.pid)
+        unpaced = run_load(tablets, None, unpaced_seconds, server.pid)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -355,7 +373,8 @@ def _line(name: str, result: dict[str, Any]) -> str:
     return (
         f"  {name:24} {result['per_second']:7.1f} req/s   action p50 {result['p50_ms']:5.1f} ms  "
         f"p99 {result['p99_ms']:6.1f} ms  max {result['max_ms']:6.1f} ms   "
-        f"{result['actions']} actions, {result['hands_started']} hands started"
+        f"{result['actions']} actions, {result['hands_started']} hands started; "
+        f"gunicorn CPU {result['server_cpu_ms']:.1f} ms/request"
         + (f", errors {errors}" if errors else "")
     )
 
