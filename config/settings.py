@@ -108,6 +108,10 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Sessions are read from the cache (Redis in production) and written through to the database:
+# a tablet's request does not pay a session query.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
 # --- Cache and background work ----------------------------------------------------------------
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
