@@ -13,7 +13,8 @@ class LegalActions:
 
     `min_raise_to`/`max_raise_to` are None when no bet or raise is possible; when the player has
     less than a full raise, both are the all-in total. `pot_raise_to` is the pot-sized bet or raise
-    (in pot limit it is the maximum: the dealer's POT button).
+    (in pot limit it is the maximum: the dealer's POT button); `half_pot_raise_to` raises by half
+    of that, offered only when it lies strictly between the minimum and the pot size.
     """
 
     actor: int
@@ -24,6 +25,7 @@ class LegalActions:
     min_raise_to: int | None
     max_raise_to: int | None
     pot_raise_to: int | None
+    half_pot_raise_to: int | None
     all_in_to: int  # the player's bet if they push every chip
 
     def as_dict(self) -> dict[str, object]:
@@ -36,6 +38,7 @@ class LegalActions:
             "min_raise_to": self.min_raise_to,
             "max_raise_to": self.max_raise_to,
             "pot_raise_to": self.pot_raise_to,
+            "half_pot_raise_to": self.half_pot_raise_to,
             "all_in_to": self.all_in_to,
         }
 
@@ -61,9 +64,13 @@ def legal_actions(state: HandState) -> LegalActions | None:
     low: int | None = None
     high: int | None = None
     pot: int | None = None
+    half: int | None = None
     if may_raise(state, player):
         low, high = raise_bounds(state, player)
-        pot = min(max(pot_limit_max(state, player), low), high)
+        full_pot = pot_limit_max(state, player)
+        pot = min(max(full_pot, low), high)
+        half_size = state.high + (full_pot - state.high) // 2
+        half = half_size if low < half_size < pot else None
     return LegalActions(
         actor=player,
         can_fold=True,  # folding when a check is possible is legal (S3)
@@ -73,6 +80,7 @@ def legal_actions(state: HandState) -> LegalActions | None:
         min_raise_to=low,
         max_raise_to=high,
         pot_raise_to=pot,
+        half_pot_raise_to=half,
         all_in_to=all_in_to,
     )
 

@@ -2,10 +2,8 @@
 the board entry, the showdown and the awards.
 
 Every amount shown comes from the snapshot the services computed (`Hand.state`); this module
-only arranges it (positions on the screen, labels, the order of the buttons). The one derived
-size is the half-pot button, the midpoint between the bet to match and the pot-size bet the engine
-gives, offered only when that pot size was not cut to the player's stack and strictly between
-the engine's minimum and pot sizes.
+only arranges it (positions on the screen, labels, the order of the buttons). The half-pot
+button, too, is the engine's (`half_pot_raise_to`).
 """
 
 from __future__ import annotations
@@ -315,21 +313,15 @@ def action_bar(snapshot: dict[str, Any], structure: str) -> dict[str, Any] | Non
                 sizes.append({"label": "Only size", "amount": low, "action": f"{kind}:{low}"})
         else:
             sizes.append({"label": "Min", "amount": low, "action": f"{kind}:{low}"})
-            if pot is not None:
-                # Exact only when the engine's pot size was not cut to the stack.
-                half = snapshot["high"] + (pot - snapshot["high"]) // 2
-                if pot < all_in_to and low < half < pot:
-                    sizes.append(
-                        {"label": "\u00bd Pot", "amount": half, "action": f"{kind}:{half}"}
-                    )
-                if pot > low:
-                    label = "POT" if pot_limit and pot == top else "Pot"
-                    if pot == all_in_to:
-                        sizes.append(
-                            {"label": f"{label} (all-in)", "amount": pot, "action": "all_in"}
-                        )
-                    else:
-                        sizes.append({"label": label, "amount": pot, "action": f"{kind}:{pot}"})
+            half = legal.get("half_pot_raise_to")
+            if half is not None:
+                sizes.append({"label": "\u00bd Pot", "amount": half, "action": f"{kind}:{half}"})
+            if pot is not None and pot > low:
+                label = "POT" if pot_limit and pot == top else "Pot"
+                if pot == all_in_to:
+                    sizes.append({"label": f"{label} (all-in)", "amount": pot, "action": "all_in"})
+                else:
+                    sizes.append({"label": label, "amount": pot, "action": f"{kind}:{pot}"})
             if top == all_in_to and not any(s["action"] == "all_in" for s in sizes):
                 sizes.append({"label": "All-in", "amount": top, "action": "all_in"})
             elif top != all_in_to and (pot is None or top > pot):

@@ -399,3 +399,13 @@ def test_bet_and_raise_words_must_fit_the_situation() -> None:
     with pytest.raises(RuleViolation) as refused:
         apply(state, raise_to(20))
     assert refused.value.code == "raise_not_allowed"
+
+
+def test_half_pot_size_is_offered_between_the_minimum_and_the_pot() -> None:
+    state = play(hand([5000] * 4, structure="pot_limit", sb=10, bb=20), "r50 c c c | /As Kd 7c")
+    options = legal_actions(state)
+    assert options is not None
+    assert (options.min_raise_to, options.half_pot_raise_to, options.pot_raise_to) == (20, 100, 200)
+    facing = legal_actions(play(state, "b20"))
+    assert facing is not None
+    assert facing.half_pot_raise_to == 20 + (260 - 20) // 2
