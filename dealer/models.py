@@ -34,6 +34,12 @@ class Hand(models.Model):
         help_text="players dealt in, clockwise from left of the button: seat, entry, name, "
         "stack and forced bets at the start"
     )
+    plan = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="cash tables: the pre-deal plan (posts, who waited and why) and what the hand "
+        "settles or leaves owed at each seat once played",
+    )
     version = models.PositiveIntegerField(default=0, help_text="number of events so far")
     state = models.JSONField(default=dict, help_text="cache of the replayed state")
     started_by = models.ForeignKey(

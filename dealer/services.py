@@ -15,6 +15,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from dealer import cash
 from dealer.codec import action_from_dict, action_to_dict, state_snapshot
 from dealer.engine import HandSetup, HandState, PlayerSetup, apply, start_hand
 from dealer.engine.actions import Action
@@ -133,17 +134,28 @@ def hand_snapshot(hand: Hand, state: HandState) -> dict[str, Any]:
 
 
 @transaction.atomic
-def hand_start(*, table: Table, actor: Any = None, now: datetime | None = None) -> Hand:
-    """Start the next hand at a table: the button and blinds follow the dead button (T 32) from
-    the table's last hand, the blinds are the level in force now (T 23), and every seated player
-    is dealt in, absent or not (T 30), except a new player between the button and the small
-    blind (T 10-A)."""
+def hand_start(
+    *,
+    table: Table,
+    actor: Any = None,
+    now: datetime | None = None,
+    straddle: bool = False,
+    expected_plan: str = "",
+) -> Hand:
+    """Start the next hand at a table. In a tournament the button and blinds follow the dead
+    button (T 32) from the table's last hand, the blinds are the level in force now (T 23), and
+    every seated player is dealt in, absent or not (T 30), except a new player between the button
+    and the small blind (T 10-A). At a cash table the plan decides (`dealer.cash`): `straddle`
+    says the offered player straddles, and `expected_plan` (the plan's signature as the dealer
+    saw it) refuses the start if the seats changed since."""
     now = now or timezone.now()
     table = (
         Table.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=table.pk)
     )
+    if table.tournament is None:
+        return _cash_hand_start(table, actor, straddle=straddle, expected_plan=expected_plan)
     tournament = table.tournament
-    if tournament is None or tournament.status != Tournament.Status.RUNNING:
+    if tournament.status != Tournament.Status.RUNNING:
         raise FloorError("not_running", "Hands are dealt while the tournament clock runs.")
     if table.is_broken:
         raise FloorError("table_broken", f"{table} is broken: its players have moved.")
@@ -188,6 +200,66 @@ def hand_start(*, table: Table, actor: Any = None, now: datetime | None = None) 
     )
     state = start_hand(setup)
     hand.state = hand_snapshot(hand, state)
+    hand.save(update_fields=["state"])
+    return hand
+
+
+def _cash_hand_start(table: Table, actor: Any, *, straddle: bool, expected_plan: str) -> Hand:
+    """A cash hand: exactly the posts of the plan the dealer was shown (RULES.md 2-4)."""
+    if not table.is_open:
+        raise FloorError("table_closed", f"{table} is closed.")
+    if Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).exists():
+        raise FloorError("hand_in_progress", "Finish the hand in progress first.")
+    seats = {seat.seat: seat for seat in cash.engine_seats(table)}
+    plan = cash.cash_table_plan(table)
+    if expected_plan and expected_plan != cash.plan_signature(plan):
+        raise FloorError(
+            "plan_changed",
+            "The seats changed since this screen was drawn: check who posts what, then start.",
+        )
+    if straddle and plan.straddle_seat is None:
+        raise FloorError("straddle_not_offered", "Nobody may straddle this hand.")
+    rules, stakes = cash.cash_table_rules(table), cash.cash_stakes(table)
+    setup = plan.setup(
+        rules,
+        stakes,
+        {seat: seats[seat].stack for seat in plan.dealt},
+        names={seat: seats[seat].name for seat in plan.dealt},
+        straddle=straddle,
+    )
+    rows = [
+        {
+            "seat": player.seat,
+            "cash_seat": seats[player.seat].key,
+            "name": player.name,
+            "stack": player.stack,
+            "blind": player.blind,
+            "ante": player.ante,
+            "dead": player.dead,
+        }
+        for player in setup.players
+    ]
+    hand = Hand.objects.create(
+        table=table,
+        number=Hand.objects.filter(table=table).count() + 1,
+        rules=rules.as_dict(),
+        stakes={
+            "small_blind": stakes.small_blind,
+            "big_blind": stakes.big_blind,
+            "ante": stakes.ante,
+            "small_bet": setup.small_bet,
+            "unit": setup.unit,
+            "button_index": setup.button_index,
+            "bring_in_index": setup.bring_in_index,
+        },
+        button_seat=plan.button,
+        small_blind_seat=plan.positions.small_blind,
+        big_blind_seat=plan.big_blind,
+        seats=rows,
+        plan=cash.plan_record(plan, straddle),
+        started_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    hand.state = hand_snapshot(hand, start_hand(setup))
     hand.save(update_fields=["state"])
     return hand
 
@@ -451,16 +523,19 @@ def _hand_end(hand: Hand, state: HandState, actor: Any) -> None:
     if state.phase == Phase.VOID:
         return  # a misdeal: the redeal uses the same button, blinds and players (T)
     stacks = state.finishing_stacks or ()
+    table.button_seat = hand.button_seat
+    table.small_blind_seat = hand.small_blind_seat
+    table.big_blind_seat = hand.big_blind_seat
+    table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
+    if hand.plan:
+        cash.cash_hand_end(table, hand.seats, stacks, hand.plan)
+        return
     busts = []
     for seat, stack in zip(hand.seats, stacks, strict=True):
         if stack > 0:
             Entry.objects.filter(pk=seat["entry"]).update(chips=stack)
         else:
             busts.append(Bust(entry_id=seat["entry"], starting_stack=seat["stack"]))
-    table.button_seat = hand.button_seat
-    table.small_blind_seat = hand.small_blind_seat
-    table.big_blind_seat = hand.big_blind_seat
-    table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
     if busts and table.tournament is not None:
         entries_bust(tournament=table.tournament, busts=busts, now=timezone.now(), actor=actor)
 

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 
 class BlindSchedule(models.Model):
@@ -157,13 +157,30 @@ class Player(models.Model):
 
 
 class Table(models.Model):
-    """A physical table of a tournament (cash tables will reuse it)."""
+    """A physical table: a tournament's (`tournament` set), or a cash table (`tournament` empty),
+    which carries its own game, stakes, rules and buy-in limits."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="tables", null=True, blank=True
     )
     number = models.PositiveIntegerField()
     seat_count = models.PositiveSmallIntegerField(default=9)
+    # Cash tables only (a tournament table takes all of this from its tournament).
+    name = models.CharField(max_length=80, blank=True)
+    game = models.CharField(
+        max_length=10, choices=Tournament.Game.choices, default=Tournament.Game.HOLDEM
+    )
+    structure = models.CharField(
+        max_length=12, choices=Tournament.Structure.choices, default=Tournament.Structure.NO_LIMIT
+    )
+    rule_profile = models.CharField(max_length=30, default="casino_cash")
+    rule_overrides = models.JSONField(default=dict, blank=True)
+    small_blind = models.PositiveIntegerField(default=0)
+    big_blind = models.PositiveIntegerField(default=0)
+    ante = models.PositiveIntegerField(default=0)
+    min_buy_in = models.PositiveIntegerField(default=0)
+    max_buy_in = models.PositiveIntegerField(default=0)
+    is_open = models.BooleanField(default=True, help_text="cash: dealing; off when closed")
     button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     small_blind_seat = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="the seat that posted the small blind in the last hand"
@@ -184,10 +201,94 @@ class Table(models.Model):
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="unique_table_number"),
+            models.UniqueConstraint(
+                fields=["number"],
+                condition=Q(tournament__isnull=True),
+                name="unique_cash_table_number",
+            ),
+            models.CheckConstraint(
+                condition=Q(tournament__isnull=False)
+                | Q(
+                    big_blind__gt=0,
+                    small_blind__lte=F("big_blind"),
+                    max_buy_in__gte=F("min_buy_in"),
+                ),
+                name="cash_table_stakes",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"Table {self.number}"
+
+    @property
+    def is_cash(self) -> bool:
+        return self.tournament_id is None
+
+
+class CashSeat(models.Model):
+    """A player seated at a cash table, with what they owe between hands (RULES.md 2-4).
+
+    The flags are the engine's `CashSeat`: `new` (owes the entry), the blinds missed while
+    sitting out, waiting for the button to pass (S0 after a missed big blind, or the entry choice
+    "let the button pass"), waiting for the big blind, and W17's one skipped button.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="cash_seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="cash_seats")
+    chips = models.PositiveIntegerField(default=0)
+    bought_in = models.PositiveIntegerField(default=0, help_text="every buy-in and top-up")
+    away = models.BooleanField(default=False, help_text="sitting out")
+    new = models.BooleanField(default=True)
+    missed_small = models.BooleanField(default=False)
+    missed_big = models.BooleanField(default=False)
+    wait_button = models.BooleanField(default=False)
+    wait_big_blind = models.BooleanField(default=False)
+    skip_button = models.BooleanField(default=False)
+    seated_at = models.DateTimeField(auto_now_add=True)
+    away_since = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_cash_seat"),
+            models.UniqueConstraint(fields=["table", "player"], name="one_cash_seat_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.seat}: {self.player.name}"
+
+    @property
+    def owes(self) -> bool:
+        return self.new or self.missed_small or self.missed_big
+
+
+class WaitingListEntry(models.Model):
+    """A player waiting for a seat at a cash table, first come first served."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting"
+        SEATED = "seated"
+        REMOVED = "removed"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="waiting_list")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "player"],
+                condition=Q(status="waiting"),
+                name="one_waiting_entry_per_player",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.player.name} ({self.status})"
 
 
 class Entry(models.Model):

@@ -1,0 +1,488 @@
+"""Cash tables: the game and its limits, the seats between hands, the waiting list, and the plan
+of the next hand (who is dealt in and what each posts), from the engine's `plan_hand`.
+
+Writes here are services (`cash_<entity>_<verb>`), each in a transaction with the table row
+locked, so two devices seating or moving players at once queue up rather than clash. A change a
+director or dealer makes is recorded in the audit log. Hands themselves are started and ended by
+`dealer.services`, which asks this module for the plan and hands back the result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import asdict
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from dealer.engine import cash as engine_cash
+from dealer.engine.cards import DeckKind, format_cards
+from dealer.engine.errors import ConfigError
+from dealer.engine.rules import Rules, make_rules
+from dealer.engine.setup import Stakes
+from dealer.models import Hand
+from tournaments import seating
+from tournaments.models import ButtonDraw, CashSeat, Player, Table, WaitingListEntry
+from tournaments.services.audit import audit_record
+from tournaments.services.errors import FloorError
+
+# The entry choices of a new player (RULES.md 2; S2 options 1-3).
+ENTRY_CHOICES = {
+    "wait_bb": "Wait for the big blind",
+    "post_now": "Post a big blind now",
+    "button_pass": "Let the button pass, then post",
+}
+RETURN_CHOICES = {"post": "Post what is owed now", "wait_bb": "Wait for the big blind"}
+
+
+# --- the game ----------------------------------------------------------------------------------
+
+
+def cash_table_rules(table: Table) -> Rules:
+    """The table's rules: its profile, its game and structure, and its single-key overrides."""
+    overrides = {**table.rule_overrides, "game": table.game, "structure": table.structure}
+    return make_rules(table.rule_profile, overrides)
+
+
+def cash_stakes(table: Table) -> Stakes:
+    return Stakes(small_blind=table.small_blind, big_blind=table.big_blind, ante=table.ante)
+
+
+def _check_game(values: dict[str, Any]) -> None:
+    if values["big_blind"] < 1 or not 0 <= values["small_blind"] <= values["big_blind"]:
+        raise FloorError(
+            "bad_stakes",
+            "The big blind must be at least 1 and the small blind at most the big blind.",
+            status=400,
+        )
+    if not values["big_blind"] <= values["min_buy_in"] <= values["max_buy_in"]:
+        raise FloorError(
+            "bad_buy_in",
+            "The minimum buy-in must be at least one big blind and at most the maximum buy-in.",
+            status=400,
+        )
+    if not 2 <= values["seat_count"] <= 10:
+        raise FloorError("bad_seat_count", "A table has 2 to 10 seats.", status=400)
+
+
+@transaction.atomic
+def cash_table_create(*, actor: Any = None, **values: Any) -> Table:
+    """Open a cash table: number, name, game, structure, rule profile and overrides, blinds,
+    ante, minimum and maximum buy-in, seats. The rules are checked as the engine reads them."""
+    values.setdefault("seat_count", 9)
+    values.setdefault("ante", 0)
+    values.setdefault("rule_overrides", {})
+    values.setdefault("name", "")
+    if values.get("rule_profile") == "texas_6plus":
+        values["game"] = "sixplus"
+    _check_game(values)
+    table = Table(tournament=None, **values)
+    try:
+        rules = cash_table_rules(table)
+    except ConfigError as error:
+        raise FloorError(error.code, error.detail, status=400) from error
+    if rules.is_tournament:
+        raise FloorError("not_cash", "A cash table plays cash rules (mode=cash).", status=400)
+    if Table.objects.filter(tournament=None, number=values["number"]).exists():
+        raise FloorError("table_number_taken", f"Cash table {values['number']} already exists.")
+    table.save()
+    audit_record(tournament=None, actor=actor, action="cash_table_open", table=table.number)
+    return table
+
+
+def _locked_table(table: Table) -> Table:
+    locked = Table.objects.select_for_update().get(pk=table.pk)
+    if not locked.is_cash:
+        raise FloorError("not_cash", f"{locked} is a tournament table.", status=400)
+    return locked
+
+
+def _hand_in_progress(table: Table) -> Hand | None:
+    return Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).first()
+
+
+def _in_hand(table: Table, cash_seat: CashSeat) -> bool:
+    hand = _hand_in_progress(table)
+    return hand is not None and any(row.get("cash_seat") == cash_seat.pk for row in hand.seats)
+
+
+# --- seats -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def cash_seat_take(
+    *,
+    table: Table,
+    seat: int,
+    player_name: str,
+    buy_in: int,
+    choice: str = "wait_bb",
+    actor: Any = None,
+) -> CashSeat:
+    """Seat a player with their buy-in (between the table's minimum and maximum). `choice` is
+    the entry choice: wait for the big blind, post a big blind now, or let the button pass and
+    then post (S2; S0 offers only the first two). With `initial_button=first_seated`, the first
+    player seated at a new table gets the button (S0)."""
+    table = _locked_table(table)
+    rules = cash_table_rules(table)
+    name = player_name.strip()
+    if not name:
+        raise FloorError("name_required", "Type the player's name.", status=400)
+    if not 1 <= seat <= table.seat_count:
+        raise FloorError(
+            "bad_seat", f"{table} has seats 1 to {table.seat_count}, not {seat}.", status=400
+        )
+    if choice not in ENTRY_CHOICES:
+        raise FloorError(
+            "bad_choice",
+            "Choose: wait for the big blind, post now, or let the button pass.",
+            status=400,
+        )
+    if choice == "button_pass" and rules.missed_blind_policy == "S0_missed_blinds":
+        raise FloorError(
+            "choice_not_offered",
+            "Under S0's policy a new player posts a big blind now or waits for the big blind.",
+            status=400,
+        )
+    if not table.min_buy_in <= buy_in <= table.max_buy_in:
+        raise FloorError(
+            "bad_buy_in",
+            f"The buy-in at {table} is {table.min_buy_in} to {table.max_buy_in}, not {buy_in}.",
+            status=400,
+        )
+    if CashSeat.objects.filter(table=table, seat=seat).exists():
+        raise FloorError("seat_taken", f"Seat {seat} is taken.")
+    player, _ = Player.objects.get_or_create(name=name)
+    if CashSeat.objects.filter(table=table, player=player).exists():
+        raise FloorError("already_seated", f"{name} already has a seat at {table}.")
+    try:
+        with transaction.atomic():
+            taken = CashSeat.objects.create(
+                table=table,
+                seat=seat,
+                player=player,
+                chips=buy_in,
+                bought_in=buy_in,
+                new=True,
+                wait_big_blind=choice == "wait_bb",
+                wait_button=choice == "button_pass",
+            )
+    except IntegrityError as error:  # pragma: no cover - the table lock makes this unlikely
+        raise FloorError("seat_taken", f"Seat {seat} was just taken.") from error
+    first = not Hand.objects.filter(table=table).exists() and table.button_seat is None
+    if first and rules.initial_button == "first_seated":
+        table.button_seat = seat
+        table.save(update_fields=["button_seat"])
+    WaitingListEntry.objects.filter(
+        table=table, player=player, status=WaitingListEntry.Status.WAITING
+    ).update(status=WaitingListEntry.Status.SEATED, closed_at=timezone.now())
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_seat",
+        table=table.number,
+        seat=seat,
+        player=name,
+        buy_in=buy_in,
+        choice=choice,
+    )
+    return taken
+
+
+def _seat_locked(cash_seat: CashSeat) -> tuple[Table, CashSeat]:
+    table = _locked_table(cash_seat.table)
+    try:
+        return table, CashSeat.objects.select_related("player").get(pk=cash_seat.pk)
+    except CashSeat.DoesNotExist as error:
+        raise FloorError("not_found", "That player has left the table.", status=404) from error
+
+
+@transaction.atomic
+def cash_seat_sit_out(*, cash_seat: CashSeat, actor: Any = None) -> CashSeat:
+    """The player sits out from the next hand: blinds that pass the seat are missed (RULES.md 4)."""
+    table, seat = _seat_locked(cash_seat)
+    if seat.away:
+        return seat
+    seat.away, seat.away_since = True, timezone.now()
+    seat.save(update_fields=["away", "away_since"])
+    audit_record(
+        tournament=None, actor=actor, action="cash_sit_out", table=table.number, seat=seat.seat
+    )
+    return seat
+
+
+@transaction.atomic
+def cash_seat_return(*, cash_seat: CashSeat, choice: str = "post", actor: Any = None) -> CashSeat:
+    """The player is back: they post what they owe as soon as the seat allows (`post`), or wait
+    for the big blind (`wait_bb`), which settles everything owed."""
+    if choice not in RETURN_CHOICES:
+        raise FloorError(
+            "bad_choice",
+            "Choose: post what is owed now, or wait for the big blind.",
+            status=400,
+        )
+    table, seat = _seat_locked(cash_seat)
+    seat.away, seat.away_since = False, None
+    seat.wait_big_blind = choice == "wait_bb"
+    seat.save(update_fields=["away", "away_since", "wait_big_blind"])
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_back",
+        table=table.number,
+        seat=seat.seat,
+        choice=choice,
+    )
+    return seat
+
+
+@transaction.atomic
+def cash_seat_leave(*, cash_seat: CashSeat, actor: Any = None) -> int:
+    """The player leaves with their chips (returned: the chips cashed out)."""
+    table, seat = _seat_locked(cash_seat)
+    if _in_hand(table, seat):
+        raise FloorError(
+            "in_hand", f"{seat.player.name} is in the hand in progress: leave once it is over."
+        )
+    chips = seat.chips
+    seat.delete()
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_leave",
+        table=table.number,
+        seat=cash_seat.seat,
+        player=cash_seat.player.name,
+        chips=chips,
+    )
+    return chips
+
+
+@transaction.atomic
+def cash_seat_top_up(*, cash_seat: CashSeat, amount: int, actor: Any = None) -> CashSeat:
+    """Add chips between hands, up to the table's maximum buy-in (table stakes, S1, S2: never
+    during a hand the player is in; chips won above the maximum stay). A player with no chips
+    left buys in again for at least the minimum."""
+    table, seat = _seat_locked(cash_seat)
+    if amount < 1:
+        raise FloorError("bad_amount", "Add at least one chip.", status=400)
+    if _in_hand(table, seat):
+        raise FloorError(
+            "in_hand",
+            "Table stakes: chips are added between hands, not while the player is in a hand.",
+        )
+    room = table.max_buy_in - seat.chips
+    if room <= 0:
+        raise FloorError(
+            "at_maximum", f"{seat.player.name} has {seat.chips}: at or above the maximum buy-in."
+        )
+    if amount > room:
+        raise FloorError(
+            "over_maximum",
+            f"At most {room} more: the maximum buy-in at {table} is {table.max_buy_in}.",
+        )
+    if seat.chips == 0 and amount < table.min_buy_in:
+        raise FloorError(
+            "under_minimum", f"Buying in again takes at least the minimum, {table.min_buy_in}."
+        )
+    seat.chips += amount
+    seat.bought_in += amount
+    seat.save(update_fields=["chips", "bought_in"])
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_top_up",
+        table=table.number,
+        seat=seat.seat,
+        amount=amount,
+    )
+    return seat
+
+
+@transaction.atomic
+def cash_table_draw_button(*, table: Table, rng: random.Random, actor: Any = None) -> ButtonDraw:
+    """The high-card draw for the first button (`initial_button=draw`; S0, S3, R): one card
+    to each seated player from seat 1 clockwise, the high card wins; ties by the table's
+    `draw_tiebreak`. Recorded with the cards."""
+    table = _locked_table(table)
+    if Hand.objects.filter(table=table).exists():
+        raise FloorError("already_dealing", "The button is drawn before the first hand only.")
+    seats = sorted(CashSeat.objects.filter(table=table, away=False).values_list("seat", flat=True))
+    if len(seats) < 2:
+        raise FloorError("not_enough_players", "Seat at least two players to draw for the button.")
+    rules = cash_table_rules(table)
+    deck = DeckKind.SIXPLUS if rules.game == "sixplus" else DeckKind.STANDARD
+    drawn = seating.button_draw_for_table(seats, rng, deck, rules.draw_tiebreak)  # type: ignore[arg-type]
+    winner, cards = drawn.winner_index, drawn.cards
+    table.button_seat = seats[winner]
+    table.save(update_fields=["button_seat"])
+    draw = ButtonDraw.objects.create(
+        table=table,
+        seats=seats,
+        cards=format_cards(cards),
+        tiebreak=rules.draw_tiebreak,
+        winner_seat=seats[winner],
+    )
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_button_draw",
+        table=table.number,
+        cards=draw.cards,
+        button=draw.winner_seat,
+    )
+    return draw
+
+
+# --- the waiting list --------------------------------------------------------------------------
+
+
+@transaction.atomic
+def cash_waitlist_add(*, table: Table, player_name: str, actor: Any = None) -> WaitingListEntry:
+    table = _locked_table(table)
+    name = player_name.strip()
+    if not name:
+        raise FloorError("name_required", "Type the player's name.", status=400)
+    player, _ = Player.objects.get_or_create(name=name)
+    if CashSeat.objects.filter(table=table, player=player).exists():
+        raise FloorError("already_seated", f"{name} already has a seat at {table}.")
+    if WaitingListEntry.objects.filter(
+        table=table, player=player, status=WaitingListEntry.Status.WAITING
+    ).exists():
+        raise FloorError("already_waiting", f"{name} is already on the list for {table}.")
+    entry = WaitingListEntry.objects.create(table=table, player=player)
+    audit_record(
+        tournament=None, actor=actor, action="cash_waitlist_add", table=table.number, player=name
+    )
+    return entry
+
+
+@transaction.atomic
+def cash_waitlist_remove(*, entry: WaitingListEntry, actor: Any = None) -> None:
+    updated = WaitingListEntry.objects.filter(
+        pk=entry.pk, status=WaitingListEntry.Status.WAITING
+    ).update(status=WaitingListEntry.Status.REMOVED, closed_at=timezone.now())
+    if updated:
+        audit_record(
+            tournament=None,
+            actor=actor,
+            action="cash_waitlist_remove",
+            table=entry.table.number,
+            player=entry.player.name,
+        )
+
+
+# --- the next hand -----------------------------------------------------------------------------
+
+
+def engine_seats(table: Table) -> list[engine_cash.CashSeat]:
+    return [
+        engine_cash.CashSeat(
+            seat=row.seat,
+            stack=row.chips,
+            key=row.pk,
+            name=row.player.name,
+            away=row.away,
+            new=row.new,
+            missed_small=row.missed_small,
+            missed_big=row.missed_big,
+            wait_button=row.wait_button,
+            wait_big_blind=row.wait_big_blind,
+            skip_button=row.skip_button,
+        )
+        for row in CashSeat.objects.filter(table=table).select_related("player").order_by("seat")
+    ]
+
+
+def last_positions(table: Table) -> engine_cash.Positions | None:
+    """Where the last hand's button and blinds were (None before the first hand)."""
+    if table.big_blind_seat is None:
+        return None
+    return engine_cash.Positions(table.button_seat, table.small_blind_seat, table.big_blind_seat)
+
+
+def cash_table_plan(table: Table) -> engine_cash.CashPlan:
+    """The plan of the next hand at a cash table, as the seats stand now (read only)."""
+    try:
+        return engine_cash.plan_hand(
+            cash_table_rules(table),
+            cash_stakes(table),
+            table.seat_count,
+            engine_seats(table),
+            last_positions(table),
+            first_button=table.button_seat,
+        )
+    except ConfigError as error:
+        raise FloorError(error.code, error.detail) from error
+
+
+def plan_signature(plan: engine_cash.CashPlan) -> str:
+    """A short tag of what the dealer was shown: the positions, the posts and who waits."""
+    shown = {
+        "positions": asdict(plan.positions),
+        "posts": [asdict(post) for post in plan.posts],
+        "waiting": [asdict(wait) for wait in plan.waiting],
+        "straddle": plan.straddle_seat,
+    }
+    return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def plan_record(plan: engine_cash.CashPlan, straddle: bool) -> dict[str, Any]:
+    """What the hand keeps of its plan: what was shown, and what it does to the seats."""
+    return {
+        "signature": plan_signature(plan),
+        "straddle": straddle,
+        "restart": plan.restart,
+        "heads_up": plan.heads_up,
+        "waiting": [asdict(wait) for wait in plan.waiting],
+        "posts": [asdict(post) for post in plan.posts if post.live or post.dead],
+        "keys": [list(pair) for pair in plan.keys],
+        "cleared": list(plan.cleared),
+        "missed_small": list(plan.missed_small),
+        "missed_big": list(plan.missed_big),
+        "button_passed": list(plan.button_passed),
+        "skip_button": list(plan.skip_button),
+    }
+
+
+def cash_hand_end(
+    table: Table, seats: list[dict[str, Any]], stacks: tuple[int, ...], plan: dict[str, Any]
+) -> None:
+    """A cash hand is over: stacks back to the seats, then what the hand settled or left owed."""
+    for played, stack in zip(seats, stacks, strict=True):
+        CashSeat.objects.filter(pk=played["cash_seat"]).update(chips=stack)
+    stored = engine_cash.CashPlan(
+        positions=engine_cash.Positions(None, None, None),
+        posts=(),
+        waiting=(),
+        bring_in=0,
+        straddle_seat=None,
+        heads_up=plan["heads_up"],
+        restart=plan["restart"],
+        keys=tuple((seat, key) for seat, key in plan["keys"]),
+        cleared=tuple(plan["cleared"]),
+        missed_small=tuple(plan["missed_small"]),
+        missed_big=tuple(plan["missed_big"]),
+        button_passed=tuple(plan["button_passed"]),
+        skip_button=tuple(plan["skip_button"]),
+    )
+    rules = cash_table_rules(table)
+    rows = {row.pk: row for row in CashSeat.objects.filter(table=table)}
+    for seat in engine_cash.after_hand(rules, engine_seats(table), stored):
+        row = rows[seat.key]
+        fields = (
+            "new",
+            "missed_small",
+            "missed_big",
+            "wait_button",
+            "wait_big_blind",
+            "skip_button",
+        )
+        changed = [f for f in fields if getattr(row, f) != getattr(seat, f)]
+        for field in changed:
+            setattr(row, field, getattr(seat, field))
+        if changed:
+            row.save(update_fields=changed)
