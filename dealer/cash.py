@@ -22,7 +22,7 @@ from dealer.engine import cash as engine_cash
 from dealer.engine.cards import DeckKind, format_cards
 from dealer.engine.errors import ConfigError
 from dealer.engine.rules import Rules, make_rules
-from dealer.engine.setup import Stakes
+from dealer.engine.setup import Stakes, missed_blind_posts
 from dealer.models import Hand
 from tournaments import seating
 from tournaments.models import ButtonDraw, CashSeat, Player, Table, WaitingListEntry
@@ -373,6 +373,38 @@ def cash_waitlist_remove(*, entry: WaitingListEntry, actor: Any = None) -> None:
             table=entry.table.number,
             player=entry.player.name,
         )
+
+
+# --- what a seat owes, in words ---------------------------------------------------------------
+
+
+def cash_seat_status(rules: Rules, stakes: Stakes, row: CashSeat) -> tuple[str, str]:
+    """(state, owed) for the seat list: "Playing", "Sitting out", "New"... and what the player
+    owes to come in, from the table's missed-blind policy (RULES.md 4)."""
+    live, dead = missed_blind_posts(
+        rules,
+        missed_small=row.missed_small,
+        missed_big=row.missed_big,
+        small_blind=stakes.small_blind,
+        big_blind=stakes.big_blind,
+    )
+    owed = " + ".join(
+        p for p in (f"{live} live" if live else "", f"{dead} dead" if dead else "") if p
+    )
+    if row.new:
+        owed = f"{stakes.big_blind} live (entry)"
+    state = (
+        "Sitting out"
+        if row.away
+        else ("New" if row.new else ("Returning" if row.owes else "Playing"))
+    )
+    if row.chips == 0:
+        state = "No chips"
+    if row.wait_big_blind and not row.away:
+        owed = f"{owed}, or waits for the big blind" if owed else "waits for the big blind"
+    if row.wait_button and not row.away:
+        owed += (", " if owed else "") + "waits for the button to pass"
+    return state, owed
 
 
 # --- the next hand -----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 
 from dealer.engine.cards import RANKS, SUITS
 from dealer.models import Hand, HandEvent
-from tournaments.models import Entry, Table
+from tournaments.models import Table
 
 SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
@@ -148,10 +148,11 @@ class SeatView:
 
 
 def seat_views(
-    table: Table, snapshot: dict[str, Any] | None, entries: Sequence[Entry] = ()
+    table: Table, snapshot: dict[str, Any] | None, entries: Sequence[Any] = ()
 ) -> list[SeatView]:
     """Every seat of the table: the players of the hand from the snapshot, else the players
-    seated now (before the first hand)."""
+    seated now (before the first hand): tournament entries or cash seats, each with a seat, a
+    player and chips."""
     seats: dict[int, SeatView] = {}
     for number in range(1, table.seat_count + 1):
         x, y, bx, by = seat_position(number, table.seat_count)

@@ -1,5 +1,6 @@
 """The dealer's start page: the tables they deal (directors: every table of the running
-tournaments), each with the hand in progress and a big button to its tablet."""
+tournaments and every open cash table), each with the hand in progress and a big button to its
+tablet."""
 
 from __future__ import annotations
 
@@ -22,13 +23,14 @@ LIVE = (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
 def table_list(request: HttpRequest) -> HttpResponse:
     tables = Table.objects.filter(is_broken=False).select_related("tournament", "dealer")
     if request.user.is_staff:
-        tables = tables.filter(tournament__status__in=LIVE)
+        tables = tables.filter(Q(tournament__status__in=LIVE) | Q(tournament=None, is_open=True))
     else:
         tables = tables.filter(dealer_id=request.user.pk).exclude(
             tournament__status=Tournament.Status.FINISHED
         )
     tables = tables.annotate(
-        players=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE))
+        players=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE), distinct=True)
+        + Count("cash_seats", distinct=True)
     ).order_by("tournament__name", "number")
     in_progress = {
         h.table_id: h for h in Hand.objects.filter(table__in=tables, status=Hand.Status.IN_PROGRESS)

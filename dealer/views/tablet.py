@@ -37,9 +37,10 @@ from dealer.services import (
     hand_start,
     hand_undo,
 )
+from dealer.views import cash as cash_views
 from dealer.views import present
 from dealer.views.access import dealer_required, require_write, table_get
-from tournaments.models import Entry, Table, Tournament
+from tournaments.models import CashSeat, Entry, Table, Tournament
 from tournaments.services.errors import FloorError
 from tournaments.views import wallclock
 from tournaments.views.clockface import clock_context
@@ -59,7 +60,23 @@ def latest_hand(table: Table) -> Hand | None:
     return Hand.objects.filter(table=table).order_by("-number").first()
 
 
-def seated(table: Table) -> list[Entry]:
+CASH_SEAT_FIELDS = (
+    "pk",
+    "seat",
+    "chips",
+    "away",
+    "new",
+    "missed_small",
+    "missed_big",
+    "wait_button",
+    "wait_big_blind",
+    "skip_button",
+)
+
+
+def seated(table: Table) -> list[Any]:
+    if table.is_cash:
+        return list(CashSeat.objects.filter(table=table).select_related("player").order_by("seat"))
     return list(
         Entry.objects.filter(table=table, status=Entry.Status.ACTIVE, seat__isnull=False)
         .select_related("player")
@@ -68,9 +85,12 @@ def seated(table: Table) -> list[Entry]:
 
 
 def _seats_signature(table: Table) -> str:
-    rows = Entry.objects.filter(table=table, status=Entry.Status.ACTIVE).values_list(
-        "pk", "seat", "chips"
-    )
+    if table.is_cash:
+        rows: Any = CashSeat.objects.filter(table=table).values_list(*CASH_SEAT_FIELDS)
+    else:
+        rows = Entry.objects.filter(table=table, status=Entry.Status.ACTIVE).values_list(
+            "pk", "seat", "chips"
+        )
     return hashlib.sha256(repr(sorted(rows)).encode()).hexdigest()[:12]
 
 
@@ -121,7 +141,7 @@ def tablet_context(
         and tournament is not None
         and tournament.status == Tournament.Status.RUNNING
         and not table.is_broken
-    )
+    ) or (table.is_cash and table.is_open and not in_progress)
     version = snapshot.get("version", 0) if snapshot else 0
     context = {
         "table": table,
@@ -158,6 +178,8 @@ def tablet_context(
         "undo_reasons": UNDO_REASONS,
         "tablet_url": reverse("deal-table", args=[table.pk]),
     }
+    if table.is_cash and not in_progress:
+        context.update(cash_views.next_hand_context(table))
     return context
 
 
@@ -355,7 +377,13 @@ def start_hand(request: HttpRequest, pk: int) -> HttpResponse:
     if (latest.pk if latest else 0) != form.cleaned_data["last_hand"]:
         return _stale(request, table)
     try:
-        hand = hand_start(table=table, actor=request.user, now=wallclock.now())
+        hand = hand_start(
+            table=table,
+            actor=request.user,
+            now=wallclock.now(),
+            straddle=form.cleaned_data["straddle"],
+            expected_plan=form.cleaned_data["plan"],
+        )
     except FloorError as error:
         return refused(request, table, error)
     return render_tablet(request, table, hand=hand, snapshot=hand.state)
