@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
 
-GAME = {
+GAME: dict[str, Any] = {
     "number": 4,
     "name": "1/2 NL",
     "rule_profile": "casino_cash",
