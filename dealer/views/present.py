@@ -133,6 +133,7 @@ class SeatView:
     next_to_show: bool = False
     won: int = 0
     busted: bool = False
+    away: bool = False  # a cash player sitting out
 
     @property
     def marks(self) -> list[tuple[str, str]]:
@@ -162,6 +163,7 @@ def seat_views(
             if entry.seat in seats:
                 seated = seats[entry.seat]
                 seated.name, seated.stack, seated.empty = entry.player.name, entry.chips, False
+                seated.away = bool(getattr(entry, "away", False))
         for number, view in seats.items():
             view.button = number == table.button_seat
         return list(seats.values())
@@ -195,6 +197,11 @@ def seat_views(
     if over:
         for view in seats.values():
             view.bet = 0
+    for entry in entries:  # seated now but not in the hand (a cash table between hands)
+        view = seats.get(entry.seat)
+        if view is not None and view.empty:
+            view.name, view.stack, view.empty = entry.player.name, entry.chips, False
+            view.away = bool(getattr(entry, "away", False))
     return list(seats.values())
 
 

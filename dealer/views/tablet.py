@@ -155,7 +155,9 @@ def tablet_context(
         "client_id": uuid.uuid4().hex,
         "etag": tablet_etag(table, hand.pk if hand else None, version, status, writable),
         "notice": notice,
-        "seats": present.seat_views(table, snapshot, () if snapshot else seated(table)),
+        "seats": present.seat_views(
+            table, snapshot, seated(table) if table.is_cash or not snapshot else ()
+        ),
         "board": board,
         "board_slots": range(max(0, 5 - len(board))),
         "board_unknown": any(not card.known for card in board),

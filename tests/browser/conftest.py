@@ -10,6 +10,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,6 +71,16 @@ def phone(browser: object) -> Iterator[object]:
         is_mobile=True,
         has_touch=True,
     )
+    context.set_default_timeout(15_000)
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+@pytest.fixture
+def tablet(browser: Any) -> Iterator[Any]:
+    """A 10-inch tablet in landscape: 1280 x 800, touch."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
     context.set_default_timeout(15_000)
     tab = context.new_page()
     yield tab

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -31,16 +30,6 @@ from tournaments.services.tables import tournament_draw_seats
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["Ana Alvarez", "Ben Brooks", "Chloe Chen", "Dmitri Dubois", "Eva Eriksen", "Farid Fischer"]
-
-
-@pytest.fixture
-def tablet(browser: Any) -> Iterator[Any]:
-    """A 10-inch tablet in landscape: 1280 x 800, touch."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
-    context.set_default_timeout(15_000)
-    tab = context.new_page()
-    yield tab
-    context.close()
 
 
 def deal_table(
