@@ -198,10 +198,10 @@ def seat_views(
         for view in seats.values():
             view.bet = 0
     for entry in entries:  # seated now but not in the hand (a cash table between hands)
-        view = seats.get(entry.seat)
-        if view is not None and view.empty:
-            view.name, view.stack, view.empty = entry.player.name, entry.chips, False
-            view.away = bool(getattr(entry, "away", False))
+        sitting = seats.get(entry.seat)
+        if sitting is not None and sitting.empty:
+            sitting.name, sitting.stack, sitting.empty = entry.player.name, entry.chips, False
+            sitting.away = bool(getattr(entry, "away", False))
     return list(seats.values())
 
 
