@@ -63,6 +63,49 @@ def seat_field(**kwargs: Any) -> serializers.IntegerField:
 
 class HandStartInputSerializer(serializers.Serializer):
     client_id = client_id_field()
+    straddle = serializers.BooleanField(
+        default=False, help_text="cash tables: the player offered the straddle straddles"
+    )
+    plan = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=32,
+        help_text="cash tables: the `signature` of the next-hand plan shown to the dealer; the "
+        "start is refused (409 `plan_changed`) if the seats changed since",
+    )
+
+
+class PlanPostSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    live = serializers.IntegerField(help_text="counts toward the player's bet")
+    dead = serializers.IntegerField(help_text="goes to the middle, belongs to no bet")
+    ante = serializers.IntegerField()
+    why = serializers.CharField()
+
+
+class PlanWaitingSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    code = serializers.CharField()
+    reason = serializers.CharField()
+
+
+class NextHandOutputSerializer(serializers.Serializer):
+    """The next hand at a cash table, as the dealer sees it before the deal."""
+
+    signature = serializers.CharField()
+    button_seat = serializers.IntegerField()
+    small_blind_seat = serializers.IntegerField(allow_null=True)
+    big_blind_seat = serializers.IntegerField()
+    heads_up = serializers.BooleanField()
+    restart = serializers.BooleanField(help_text="the game (re)starts: nobody owes anything")
+    posts = PlanPostSerializer(
+        many=True, help_text="every player dealt in, left of the button first"
+    )
+    waiting = PlanWaitingSerializer(many=True)
+    straddle_seat = serializers.IntegerField(allow_null=True)
+    straddle_amount = serializers.IntegerField()
 
 
 class HandWriteInputSerializer(serializers.Serializer):

@@ -10,6 +10,9 @@ H = "hands/<int:pk>/"
 urlpatterns = [
     path("tables/<int:pk>/hands/", views.TableHandsApi.as_view(), name="api-table-hands"),
     path(
+        "tables/<int:pk>/next-hand/", views.TableNextHandApi.as_view(), name="api-table-next-hand"
+    ),
+    path(
         "tables/<int:pk>/hands/current/",
         views.TableCurrentHandApi.as_view(),
         name="api-table-current-hand",

@@ -8,6 +8,7 @@ assigned to the table). Every write carries `client_id` and `version` (DESIGN.md
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import asdict
 from typing import Any
 
 from django.db.models import F
@@ -16,6 +17,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from dealer import cash
 from dealer.api import serializers as s
 from dealer.models import Hand, HandEvent
 from dealer.services import can_write, hand_record_action, hand_start, hand_undo
@@ -24,7 +26,7 @@ from tournaments.api.base import FloorApi
 from tournaments.api.conditional import CACHE_CONTROL, ETAG_HEADER, IF_NONE_MATCH, none_match
 from tournaments.api.errors import ErrorSerializer, responses
 from tournaments.api.permissions import IsDirectorOrDealer, is_director
-from tournaments.models import Table
+from tournaments.models import CashSeat, Table
 from tournaments.services.errors import FloorError
 
 TAGS = ["hands"]
@@ -152,9 +154,16 @@ class TableHandsApi(DealerApi):
         every seated player dealt in (T 30)."""
         table = get_table(pk)
         check_can_write(request, table)
-        s.HandStartInputSerializer(data=request.data).is_valid(raise_exception=True)
+        data = s.HandStartInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
         try:
-            hand = hand_start(table=table, actor=request.user, now=base.now())
+            hand = hand_start(
+                table=table,
+                actor=request.user,
+                now=base.now(),
+                straddle=data.validated_data["straddle"],
+                expected_plan=data.validated_data.get("plan", ""),
+            )
         except FloorError as error:
             current = Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).first()
             if error.code != "hand_in_progress" or current is None:
@@ -162,6 +171,34 @@ class TableHandsApi(DealerApi):
             body = {"code": error.code, "detail": error.detail, "state": current.state}
             return Response(body, status=409)
         return Response(hand.state, status=201)
+
+
+class TableNextHandApi(DealerApi):
+    @extend_schema(tags=TAGS, responses=responses(s.NextHandOutputSerializer, 400, 403, 404, 409))
+    def get(self, request: Request, pk: int) -> Response:
+        """Cash tables: the next hand's plan (button, blinds, who posts what, live or dead, who
+        waits and why, who may straddle). Send its `signature` as `plan` when starting the hand.
+        409 when no hand can start (`not_enough_players`, `no_button`)."""
+        table = get_table(pk)
+        if not table.is_cash:
+            raise FloorError(
+                "not_cash", "Tournament tables deal every seated player: no plan.", status=400
+            )
+        plan = cash.cash_table_plan(table)
+        names = dict(CashSeat.objects.filter(table=table).values_list("seat", "player__name"))
+        body = {
+            "signature": cash.plan_signature(plan),
+            "button_seat": plan.button,
+            "small_blind_seat": plan.positions.small_blind,
+            "big_blind_seat": plan.big_blind,
+            "heads_up": plan.heads_up,
+            "restart": plan.restart,
+            "posts": [{**asdict(p), "name": names.get(p.seat, "")} for p in plan.posts],
+            "waiting": [{**asdict(w), "name": names.get(w.seat, "")} for w in plan.waiting],
+            "straddle_seat": plan.straddle_seat,
+            "straddle_amount": cash.cash_stakes(table).straddle_amount,
+        }
+        return Response(s.NextHandOutputSerializer(body).data)
 
 
 class TableCurrentHandApi(DealerApi):
