@@ -16,10 +16,11 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
-# Migrates, loads the demo tournament and its logins (once; they are printed every time), serves.
+# Migrates, loads the demo tournament, its logins (printed every time) and a demo cash table, serves.
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
+	$(PY) manage.py load_cash_demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: lint
