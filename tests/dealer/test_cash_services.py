@@ -347,3 +347,16 @@ def test_waiting_list_first_come_and_closed_when_seated() -> None:
     assert first.status == "seated"
     cash.cash_waitlist_remove(entry=WaitingListEntry.objects.get(player__name="Xavier"))
     assert not WaitingListEntry.objects.filter(table=table, status="waiting").exists()
+
+
+@pytest.mark.parametrize(
+    ("profile", "tiebreak"), [("casino_cash", "suit"), ("texas_6plus", "deal_order")]
+)
+def test_x5_button_draw_breaks_ties_by_the_tables_rule(profile: str, tiebreak: str) -> None:
+    table = cash_table(rule_profile=profile, rule_overrides={"initial_button": "draw"})
+    for seat in (1, 2, 3):
+        cash.cash_seat_take(table=table, seat=seat, player_name=f"P{seat}", buy_in=100)
+    draw = cash.cash_table_draw_button(table=table, rng=random.Random(3))
+    assert draw.tiebreak == tiebreak
+    deck = set("6789TJQKA") if profile == "texas_6plus" else set("23456789TJQKA")
+    assert {card[0] for card in draw.cards.split()} <= deck

@@ -698,3 +698,41 @@ def check_plan(story: Story, before: dict[int, CashSeat], plan: CashPlan) -> Non
     stacks = {s: before[s].stack for s in dealt}
     state = start_hand(plan.setup(story.rules, story.stakes, stacks))
     assert sum(state.stacks) + sum(state.contributed) + state.dead == sum(stacks.values())
+
+
+# --- antes and the option of a make-up post ----------------------------------------------------
+
+
+def test_s2_antes_are_paid_by_every_player_dealt_in_and_by_nobody_waiting() -> None:
+    story = Story("1 3 5 7", button=1, stakes=Stakes(small_blind=1, big_blind=2, ante=1))
+    story.deal()
+    story.sit(4, choice="post")  # between the button and the big blind next hand
+    plan = story.deal()
+    assert 4 not in plan.dealt
+    assert {p.seat: p.ante for p in plan.posts} == {5: 1, 7: 1, 1: 1, 3: 1}
+    state = start_hand(plan.setup(story.rules, story.stakes, dict.fromkeys(plan.dealt, 200)))
+    assert state.pot_total == 4 + 1 + 2
+
+
+def test_s2_make_up_big_blind_is_live_and_carries_the_option() -> None:
+    from dealer.engine import apply
+    from dealer.engine.actions import Action, Kind
+
+    story = Story("1 2 3 4 5 6", button=1)
+    story.deal()  # button 1, blinds 2, 3
+    story.sit(8, choice="post")
+    plan = story.deal()  # button 2, blinds 3, 4; seat 8 posts its entry 2 live
+    assert where(plan) == (2, 3, 4)
+    assert posts(plan)[8] == (2, 0)
+    state = start_hand(plan.setup(story.rules, STAKES, dict.fromkeys(plan.dealt, 200)))
+    order = []
+    while acting(plan, state) != 8:  # seats 5 and 6 call the 2
+        order.append(acting(plan, state))
+        state = apply(state, Action(kind=Kind.CALL))
+    assert order == [5, 6]
+    assert state.bets[plan.dealt.index(8)] == 2  # already matched: the post is live
+    state = apply(state, Action(kind=Kind.CHECK))  # seat 8 may check: it has the option
+    for _ in range(4):  # seat 1, the button and the small blind call, the big blind checks
+        state = apply(state, Action(kind=Kind.CALL if acting(plan, state) != 4 else Kind.CHECK))
+    assert state.actor is None  # nobody raised: the round is over, the flop is due
+    assert state.board_cards_due() == 3
