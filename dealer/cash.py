@@ -176,6 +176,14 @@ def cash_seat_take(
     if first and rules.initial_button == "first_seated":
         table.button_seat = seat
         table.save(update_fields=["button_seat"])
+        audit_record(
+            tournament=None,
+            actor=actor,
+            action="cash_button_first_seated",
+            table=table.number,
+            seat=seat,
+            player=name,
+        )
     WaitingListEntry.objects.filter(
         table=table, player=player, status=WaitingListEntry.Status.WAITING
     ).update(status=WaitingListEntry.Status.SEATED, closed_at=timezone.now())

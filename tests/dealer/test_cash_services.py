@@ -147,6 +147,8 @@ def test_x15_first_seated_gets_the_button_in_the_6plus_profile() -> None:
     cash.cash_seat_take(table=table, seat=2, player_name="Second", buy_in=100)
     table.refresh_from_db()
     assert table.button_seat == 6
+    (recorded,) = AuditEvent.objects.filter(action="cash_button_first_seated")
+    assert recorded.detail == {"table": 1, "seat": 6, "player": "First"}
     hand = hand_start(table=table)
     assert hand.button_seat == 6
     assert hand.big_blind_seat == 6  # heads-up, S0: the dealer posts the big blind
