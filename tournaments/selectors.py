@@ -7,6 +7,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, Sum
 
 from tournaments import balancing, icm
@@ -170,3 +171,9 @@ def hand_for_hand_due(tournament: Tournament) -> bool:
     """RP-8: one bust from the money, the director should play hand-for-hand."""
     standings = tournament_standings(tournament, limit=0)
     return balancing.needs_hand_for_hand(standings.players_left, standings.places_paid)
+
+
+def dealer_choices() -> list[tuple[int, str]]:
+    """The accounts that may deal a table: active members of the "dealer" group."""
+    users = get_user_model().objects.filter(is_active=True, groups__name="dealer")
+    return [(user.pk, user.get_username()) for user in users.order_by("username")]

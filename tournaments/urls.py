@@ -38,6 +38,7 @@ director = [
     path("desk/t/<int:pk>/tables/draw/", tables.draw_seats, name="seat-draw"),
     path("desk/t/<int:pk>/tables/confirm/", tables.confirm_moves, name="moves-confirm"),
     path("desk/t/<int:pk>/seat-cards/", tables.seat_cards, name="seat-cards"),
+    path("desk/tables/<int:table_pk>/dealer/", tables.assign_dealer, name="table-dealer"),
     path("desk/t/<int:pk>/clock/", clocks.clock_page, name="clock-control"),
     path("desk/t/<int:pk>/clock/start/", clocks.start, name="clock-start"),
     path("desk/t/<int:pk>/clock/pause/", clocks.pause, name="clock-pause"),

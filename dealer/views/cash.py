@@ -24,6 +24,7 @@ from dealer.forms import CashSeatActionForm, CashSeatForm, CashTableForm, Waitli
 from dealer.models import Hand
 from dealer.services import can_write
 from dealer.views.access import dealer_required, require_write, table_get
+from tournaments import selectors
 from tournaments.models import CashSeat, Table, WaitingListEntry
 from tournaments.services.errors import FloorError
 
@@ -161,6 +162,7 @@ def cash_table_page(request: HttpRequest, pk: int) -> HttpResponse:
             initial={"buy_in": table.max_buy_in, "player_name": request.GET.get("name", "")}
         ),
         "first_hand": not Hand.objects.filter(table=table).exists(),
+        "dealers": selectors.dealer_choices() if request.user.is_staff else [],
         **next_hand_context(table),
     }
     return render(request, "dealer/cash_table.html", context)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from dealer.engine.cards import DeckKind, format_cards
@@ -219,3 +220,35 @@ def _final_table(tournament: Tournament, rng: random.Random, actor: Any) -> None
         table=final.number,
         players=len(entries),
     )
+
+
+DEALER_GROUP = "dealer"
+
+
+@transaction.atomic
+def table_assign_dealer(*, table: Table, dealer_id: int | None, actor: Any = None) -> Table:
+    """Give a table its dealer (a member of the "dealer" group), or none: from then on only that
+    dealer, or a director, writes to the table's hands and seats."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    dealer = None
+    if dealer_id is not None:
+        dealer = (
+            get_user_model()
+            .objects.filter(pk=dealer_id, is_active=True, groups__name=DEALER_GROUP)
+            .first()
+        )
+        if dealer is None:
+            raise FloorError(
+                "not_a_dealer", "Pick a dealer: an active account in the dealer group.", status=400
+            )
+    table.dealer = dealer
+    table.save(update_fields=["dealer"])
+    audit_record(
+        tournament=table.tournament,
+        actor=actor,
+        action="table_dealer",
+        table=table.number,
+        cash=table.tournament_id is None,
+        dealer=dealer.get_username() if dealer else None,
+    )
+    return table

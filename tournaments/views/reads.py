@@ -34,6 +34,8 @@ class TableView:
     players: int
     seats: tuple[SeatView, ...]
     halted: bool = False
+    pk: int = 0
+    dealer_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,6 +80,8 @@ def table_list(tournament: Tournament, *, halted: tuple[int, ...] = ()) -> list[
                 players=len(taken[table.pk]),
                 seats=tuple(seats),
                 halted=table.number in halted,
+                pk=table.pk,
+                dealer_id=table.dealer_id,
             )
         )
     return views

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from tournaments import selectors
 from tournaments.balancing import Plan
-from tournaments.models import Entry
+from tournaments.models import Entry, Table
 from tournaments.services.errors import FloorError
 from tournaments.services.tables import (
+    table_assign_dealer,
     tournament_balance_plan,
     tournament_confirm_moves,
     tournament_draw_seats,
@@ -36,8 +39,31 @@ def tables_page(request: HttpRequest, pk: int) -> HttpResponse:
         "plan": plan,
         "plan_lines": _plan_lines(plan) if plan else [],
         "plan_refusal": refusal,
+        "dealers": selectors.dealer_choices(),
     }
     return render(request, "desk/tables.html", context)
+
+
+@director_required
+@require_POST
+def assign_dealer(request: HttpRequest, table_pk: int) -> HttpResponse:
+    """Give a table (tournament or cash) its dealer; back to the page the form was on."""
+    table = get_object_or_404(Table, pk=table_pk)
+    raw = request.POST.get("dealer", "")
+    try:
+        dealer_id = int(raw) if raw else None
+    except ValueError:
+        dealer_id = -1
+    try:
+        table_assign_dealer(table=table, dealer_id=dealer_id, actor=request.user)
+    except FloorError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(request, f"{table}: dealer {'assigned' if dealer_id else 'removed'}.")
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = "/"
+    return redirect(back)
 
 
 def _plan_lines(plan: Plan) -> list[dict[str, object]]:
