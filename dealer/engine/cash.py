@@ -354,9 +354,7 @@ def _finish(
     return CashPlan(
         positions=Positions(button, small, big),
         posts=tuple(posts[s] for s in order),
-        waiting=tuple(
-            _waiting(table, seat, button, big) for seat in sorted(by_seat) if seat not in dealt
-        ),
+        waiting=tuple(_waiting(table, seat) for seat in sorted(by_seat) if seat not in dealt),
         bring_in=bring_in,
         straddle_seat=straddle,
         heads_up=heads_up,
@@ -395,7 +393,8 @@ def _post(rules: Rules, stakes: Stakes, table: _Table, seat: int, small: int, bi
     return Post(seat=seat, live=live, dead=dead, ante=ante, why=why)
 
 
-def _waiting(table: _Table, seat: int, button: int, big: int) -> Waiting:
+def _waiting(table: _Table, seat: int) -> Waiting:
+    """Why a seated player is not dealt in, in the dealer's words."""
     player = table.by_seat[seat]
     if player.away:
         return Waiting(seat, "sitting_out", "Sitting out.")
