@@ -214,3 +214,17 @@ def test_tablet_start_refused_when_the_seats_changed_since_shown() -> None:
     assert response.status_code == 409
     assert "The seats changed since this screen was drawn" in text(response)
     assert not Hand.objects.filter(table=table).exists()
+
+
+def test_admin_lists_cash_seats_and_the_waiting_list() -> None:
+    client = Client()
+    client.force_login(DirectorFactory.create(is_superuser=True))
+    table = open_table(client)
+    seat(client, table, 1, "Ann")
+    client.post(reverse("cash-waitlist-add", args=[table.pk]), {"player_name": "Wes"})
+    seats = client.get("/admin/tournaments/cashseat/")
+    assert seats.status_code == 200
+    assert "Ann" in seats.content.decode()
+    waiting = client.get("/admin/tournaments/waitinglistentry/")
+    assert waiting.status_code == 200
+    assert "Wes" in waiting.content.decode()
