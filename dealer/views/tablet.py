@@ -128,8 +128,8 @@ def tablet_context(
     status = snapshot.get("status", "") if snapshot else ""
     in_progress = hand is not None and status == Hand.Status.IN_PROGRESS
     rules = hand.rules if hand is not None else {}
-    structure = rules.get("structure") or (tournament.structure if tournament else "no_limit")
-    game = rules.get("game") or (tournament.game if tournament else "holdem")
+    structure = rules.get("structure") or (tournament or table).structure
+    game = rules.get("game") or (tournament or table).game
     board = present.card_views(snapshot.get("board")) if snapshot else []
     due = snapshot.get("board_cards_due", 0) if snapshot and in_progress else 0
     used = [c.code for c in board if c.known]
