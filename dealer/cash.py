@@ -22,7 +22,7 @@ from dealer.engine import cash as engine_cash
 from dealer.engine.cards import DeckKind, format_cards
 from dealer.engine.errors import ConfigError
 from dealer.engine.rules import Rules, make_rules
-from dealer.engine.setup import Stakes, missed_blind_posts
+from dealer.engine.setup import Stakes
 from dealer.models import Hand
 from tournaments import seating
 from tournaments.models import ButtonDraw, CashSeat, Player, Table, WaitingListEntry
@@ -389,15 +389,8 @@ def cash_waitlist_remove(*, entry: WaitingListEntry, actor: Any = None) -> None:
 def cash_seat_status(rules: Rules, stakes: Stakes, row: CashSeat) -> tuple[str, str]:
     """(state, owed) for the seat list: "Playing", "Sitting out", "New"... and what the player
     owes to come in, from the table's missed-blind policy (RULES.md 4)."""
-    live, dead = missed_blind_posts(
-        rules,
-        missed_small=row.missed_small,
-        missed_big=row.missed_big,
-        small_blind=stakes.small_blind,
-        big_blind=stakes.big_blind,
-    )
-    owed = " + ".join(
-        p for p in (f"{live} live" if live else "", f"{dead} dead" if dead else "") if p
+    owed = engine_cash.describe_posts(
+        *engine_cash.make_up_posts(rules, stakes, engine_seats_row(row))
     )
     if row.new:
         owed = f"{stakes.big_blind} live (entry)"
@@ -418,23 +411,26 @@ def cash_seat_status(rules: Rules, stakes: Stakes, row: CashSeat) -> tuple[str, 
 # --- the next hand -----------------------------------------------------------------------------
 
 
+def engine_seats_row(row: CashSeat) -> engine_cash.CashSeat:
+    """The engine's view of one seat row."""
+    return engine_cash.CashSeat(
+        seat=row.seat,
+        stack=row.chips,
+        key=row.pk,
+        name=row.player.name,
+        away=row.away,
+        new=row.new,
+        missed_small=row.missed_small,
+        missed_big=row.missed_big,
+        wait_button=row.wait_button,
+        wait_big_blind=row.wait_big_blind,
+        skip_button=row.skip_button,
+    )
+
+
 def engine_seats(table: Table) -> list[engine_cash.CashSeat]:
-    return [
-        engine_cash.CashSeat(
-            seat=row.seat,
-            stack=row.chips,
-            key=row.pk,
-            name=row.player.name,
-            away=row.away,
-            new=row.new,
-            missed_small=row.missed_small,
-            missed_big=row.missed_big,
-            wait_button=row.wait_button,
-            wait_big_blind=row.wait_big_blind,
-            skip_button=row.skip_button,
-        )
-        for row in CashSeat.objects.filter(table=table).select_related("player").order_by("seat")
-    ]
+    rows = CashSeat.objects.filter(table=table).select_related("player").order_by("seat")
+    return [engine_seats_row(row) for row in rows]
 
 
 def last_positions(table: Table) -> engine_cash.Positions | None:

@@ -381,16 +381,30 @@ def _post(rules: Rules, stakes: Stakes, table: _Table, seat: int, small: int, bi
     if player.new:
         # S2 options 2-3 (S0's "initial fee"): a big blind, live, with the option (A5).
         return Post(seat=seat, live=stakes.big_blind, ante=ante, why="entry: a live big blind")
-    live, dead = missed_blind_posts(
+    live, dead = make_up_posts(rules, stakes, player)
+    why = f"missed blinds: {describe_posts(live, dead)}" if live or dead else ""
+    return Post(seat=seat, live=live, dead=dead, ante=ante, why=why)
+
+
+def make_up_posts(rules: Rules, stakes: Stakes, player: CashSeat) -> tuple[int, int]:
+    """(live, dead) a returning player posts for the blinds they missed (RULES.md 4)."""
+    return missed_blind_posts(
         rules,
         missed_small=player.missed_small,
         missed_big=player.missed_big,
         small_blind=stakes.small_blind,
         big_blind=stakes.big_blind,
     )
-    parts = [f"{live} live" if live else "", f"{dead} dead" if dead else ""]
-    why = "missed blinds: " + " + ".join(p for p in parts if p) if live or dead else ""
-    return Post(seat=seat, live=live, dead=dead, ante=ante, why=why)
+
+
+def describe_posts(live: int, dead: int) -> str:
+    """What a post is, in the dealer's words: "2 live + 1 dead", "1 dead", or ""."""
+    parts = []
+    if live:
+        parts.append(f"{live} live")
+    if dead:
+        parts.append(f"{dead} dead")
+    return " + ".join(parts)
 
 
 def _waiting(table: _Table, seat: int) -> Waiting:
