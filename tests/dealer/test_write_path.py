@@ -15,6 +15,7 @@ from dealer import services
 from dealer.models import Hand, HandEvent
 from tests.factories import seated_tournament
 from tournaments.models import Table
+from tournaments.services.errors import FloorError
 
 pytestmark = pytest.mark.django_db
 
@@ -100,3 +101,12 @@ def test_replays_read_the_same_log_with_and_without_the_lock(hand: Hand) -> None
         locked = services._locked(hand.pk)
         assert services.hand_snapshot(locked, services.hand_replay(locked)) == stored.state
     assert services.hand_snapshot(stored, services.hand_replay(stored)) == stored.state
+
+
+@pytest.mark.parametrize("pk", [0, 2**63, 10**40])
+def test_a_hand_that_cannot_exist_is_not_found(pk: int) -> None:
+    with pytest.raises(FloorError) as refused:
+        services.hand_record_action(
+            hand=pk, action={"kind": "call"}, client_id="a", version=0, actor=None
+        )
+    assert (refused.value.code, refused.value.status) == ("not_found", 404)
