@@ -1,34 +1,42 @@
 """Dealer actions through the real web stack: gunicorn, the API, the services, PostgreSQL.
 
 A running tournament of 360 players on 40 tables, a hand started at each; then `gunicorn
-config.wsgi -w 4` serves and one tablet per table (a thread with its own HTTP connection, signed
-in as a director with a session cookie and the CSRF token) records the hand's actions as a dealer
-would: it reads the legal actions from the last answer and checks, calls, folds or raises, deals
-the board when due, shows down, and starts the next hand when one ends.
+config.wsgi -w 4` serves and one tablet per table records the hand's actions as a dealer would:
+it reads the legal actions from the last answer and checks, calls, folds or raises, deals the
+board when due, shows down, and starts the next hand when one ends. The tablets sign in as a
+director with an API token (`--auth session`: a session cookie and its CSRF token, as the
+browser); every write is a real request through authentication, the permission check, the
+service and PostgreSQL.
 
-Two runs: paced at 200 actions per second in all (5 per table: far above human pace) for 30
-seconds, then unpaced (each tablet sends its next action as soon as it has the answer) for 15
-seconds. Reported: requests per second achieved, and the latency of the action requests (p50,
-p99; from the request's send to its answer). Target: p99 < 25 ms at 200 actions/s on 2 cores.
+All the tablets are driven from one thread (a selector loop on plain sockets: the load generator
+shares the machine's cores with the server, so it is kept cheap; its CPU per request is
+reported). Two runs: paced at 200 actions per second in all (5 per table: far above human pace)
+for 30 seconds, then unpaced (each tablet sends its next action as soon as it has the answer)
+for 15 seconds. Reported: requests per second achieved, the latency of the action requests
+(p50, p99; from the request's send to its whole answer), and the CPU per request of gunicorn's
+workers, of PostgreSQL's backends for the bench database, and of the load generator (from /proc:
+the figures that noise on the machine moves least). Target: p99 < 25 ms at 200 actions/s on 2
+cores.
 
 Needs PostgreSQL: `BENCH_DATABASE_URL` (default postgres://postgres@127.0.0.1:5432/postgres);
 a throwaway database `floordesk_bench_actions` is created next to it and dropped at the end.
-Run: `python -m bench.bench_actions` (`--rate`, `--seconds`, `--unpaced-seconds`, `--workers`).
+Run: `python -m bench.bench_actions` (`--rate`, `--seconds`, `--unpaced-seconds`, `--workers`,
+`--gunicorn`, `--auth`).
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
+import heapq
 import json
 import os
 import random
 import secrets
+import selectors
 import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -79,9 +87,9 @@ def _setup_django() -> None:
 # --- the event ---------------------------------------------------------------------------------
 
 
-def _event() -> tuple[list[int], str]:
-    """A running tournament on 40 full tables, a hand started at each; the table ids and the
-    cookie header of a director's session with its CSRF token."""
+def _event() -> tuple[list[int], Any]:
+    """A running tournament on 40 full tables, a hand started at each; the table ids and a
+    director."""
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
@@ -115,7 +123,18 @@ def _event() -> tuple[list[int], str]:
     tables = list(Table.objects.filter(tournament=tournament).order_by("number"))
     for table in tables:
         hand_start(table=table, actor=director)
-    return [table.pk for table in tables], _session_cookie(director)
+    return [table.pk for table in tables], director
+
+
+def _credentials(user: Any, auth: str) -> dict[str, str]:
+    """The headers a tablet signs in with: an API token (`token`), or a session cookie with its
+    CSRF token as the browser sends them (`session`)."""
+    if auth == "token":
+        from rest_framework.authtoken.models import Token
+
+        return {"Authorization": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
+    cookie = _session_cookie(user)
+    return {"Cookie": cookie, "X-CSRFToken": cookie.rsplit("=", 1)[1]}
 
 
 def _session_cookie(user: Any) -> str:
@@ -184,48 +203,93 @@ def _wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:
 class Tally:
     latencies: dict[str, list[float]] = field(default_factory=dict)
     statuses: Counter[int] = field(default_factory=Counter)
-    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, what: str, status: int, ms: float) -> None:
-        with self.lock:
-            self.latencies.setdefault(what, []).append(ms)
-            self.statuses[status] += 1
+        self.latencies.setdefault(what, []).append(ms)
+        self.statuses[status] += 1
+
+
+def _response(buffer: bytes) -> tuple[int, bytes, bool, bytes] | None:
+    """The status, body and `Connection: close` of the first whole HTTP response in `buffer`,
+    with what follows it; None while it is incomplete."""
+    end = buffer.find(b"\r\n\r\n")
+    if end < 0:
+        return None
+    lines = buffer[:end].decode("latin-1").split("\r\n")
+    status, length, close = int(lines[0].split(" ", 2)[1]), 0, False
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        name = name.strip().lower()
+        if name == "content-length":
+            length = int(value)
+        elif name == "connection":
+            close = value.strip().lower() == "close"
+    if len(buffer) < end + 4 + length:
+        return None
+    return status, buffer[end + 4 : end + 4 + length], close, buffer[end + 4 + length :]
 
 
 class Tablet:
-    """One table's tablet: one HTTP connection, the last state, the cards of the hand."""
+    """One table's tablet: its HTTP connection (kept alive when the server allows, else one per
+    request), the last state, the cards of the hand. Requests are written and answers read on
+    plain sockets, so that one thread drives every tablet cheaply."""
 
-    def __init__(self, port: int, table: int, cookie: str, seed: int) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    def __init__(self, port: int, table: int, credentials: dict[str, str], seed: int) -> None:
+        self.address = ("127.0.0.1", port)
         self.table = table
-        self.headers = {
-            "Cookie": cookie,
-            "X-CSRFToken": cookie.rsplit("=", 1)[1],
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-        }
+        headers = {**credentials, "Content-Type": "application/json", "Accept": "application/json"}
+        self.headers = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+        self.sock: socket.socket | None = None
+        self.reused = False  # the connection has answered before (the server may have closed it)
+        self.buffer = b""
         self.rng = random.Random(seed)
         self.state: dict[str, Any] = {}
         self.deck: list[str] = []
         self.sent = 0
+        self.due = 0.0
+        self.pending: tuple[str, dict[str, Any], bytes, float] | None = None
 
-    def send(self, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
-        payload = None if body is None else json.dumps(body)
-        started = time.perf_counter()
-        try:
-            self.connection.request(method, path, payload, self.headers)
-            response = self.connection.getresponse()
-            data = response.read()
-        except (http.client.HTTPException, OSError):
-            self.connection.close()  # the server closed the connection: open a new one
-            self.connection.request(method, path, payload, self.headers)
-            response = self.connection.getresponse()
-            data = response.read()
-        elapsed = (time.perf_counter() - started) * 1000
-        return response.status, json.loads(data) if data else None, elapsed
+    def _request(self, method: str, path: str, body: Any) -> bytes:
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{self.headers}"
+        return f"{head}Content-Length: {len(payload)}\r\n\r\n".encode() + payload
+
+    def _send(self, request: bytes) -> None:
+        for attempt in (1, 2):
+            if self.sock is None:
+                self.sock = socket.create_connection(self.address)
+                self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                self.reused, self.buffer = False, b""
+            try:
+                self.sock.sendall(request)
+                return
+            except OSError:
+                self._close()  # the server closed a kept-alive connection: open a new one
+                if attempt == 2:
+                    raise
+
+    def _close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+        self.sock = None
+
+    def _answered(self, close: bool) -> None:
+        if close:
+            self._close()
+        self.reused = not close
+
+    def send(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        """One request, waiting for its answer (to set up)."""
+        self._send(self._request(method, path, body))
+        assert self.sock is not None
+        while (answer := _response(self.buffer)) is None:
+            self.buffer += self.sock.recv(65536)
+        status, data, close, self.buffer = answer
+        self._answered(close)
+        return status, json.loads(data) if data else None
 
     def load(self) -> None:
-        status, data, _ = self.send("GET", f"/api/tables/{self.table}/hands/current/")
+        status, data = self.send("GET", f"/api/tables/{self.table}/hands/current/")
         assert status == 200, data
         self.state = data
         self.deck = self.rng.sample(DECK, len(DECK))
@@ -251,8 +315,9 @@ class Tablet:
             return {"kind": kind, "seat": legal["actor"], "amount": legal["min_raise_to"]}
         return {"kind": "check" if legal["can_check"] else "call", "seat": legal["actor"]}
 
-    def step(self, tally: Tally) -> None:
-        """Send the next write: a new hand when the last one ended, else the next action."""
+    def begin(self, selector: selectors.BaseSelector) -> None:
+        """Send the next write (a new hand when the last one ended, else the next action); its
+        answer is read by `readable` when the selector reports it."""
         self.sent += 1
         client_id = f"t{self.table}-{self.sent}-{self.rng.getrandbits(32)}"
         body: dict[str, Any]
@@ -266,27 +331,45 @@ class Tablet:
                 "action": self.next_action(),
             }
             what = "action"
-        status, data, ms = self.send("POST", path, body)
-        tally.add(what, status, ms)
-        if status in (200, 201):
-            self.state = data
-            if what == "start":
-                self.deck = self.rng.sample(DECK, len(DECK))
-        else:
-            raise RuntimeError(f"table {self.table}: {status} {data} for {body}")
+        request = self._request("POST", path, body)
+        started = time.perf_counter()
+        self._send(request)
+        assert self.sock is not None
+        self.pending = (what, body, request, started)
+        selector.register(self.sock, selectors.EVENT_READ, self)
 
-
-def _drive(tablet: Tablet, tally: Tally, start: float, end: float, interval: float | None) -> None:
-    due = start
-    while True:
-        if interval is not None:
-            due += interval
-            pause = due - time.perf_counter()
-            if pause > 0:
-                time.sleep(pause)
-        if time.perf_counter() >= end:
-            return
-        tablet.step(tally)
+    def readable(self, selector: selectors.BaseSelector, tally: Tally) -> bool:
+        """Read what came; True once the answer is whole (and counted)."""
+        assert self.sock is not None
+        assert self.pending is not None
+        what, body, request, started = self.pending
+        try:
+            data = self.sock.recv(65536)
+        except ConnectionError:
+            data = b""
+        if not data:  # closed before answering: a kept-alive connection the server dropped
+            selector.unregister(self.sock)
+            if not self.reused or self.buffer:
+                raise RuntimeError(f"table {self.table}: the server closed the connection")
+            self._close()
+            self._send(request)
+            selector.register(self.sock, selectors.EVENT_READ, self)
+            return False
+        self.buffer += data
+        answer = _response(self.buffer)
+        if answer is None:
+            return False
+        status, content, close, self.buffer = answer
+        tally.add(what, status, (time.perf_counter() - started) * 1000)
+        selector.unregister(self.sock)
+        self._answered(close)
+        self.pending = None
+        if status not in (200, 201):
+            raise RuntimeError(f"table {self.table}: {status} {content!r} for {body}")
+        self.state = json.loads(content)
+        if what == "start":
+            self.deck = self.rng.sample(DECK, len(DECK))
+        return True
 
 
 def _cpu_seconds(parent: int) -> float:
@@ -302,29 +385,64 @@ def _cpu_seconds(parent: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def _database_cpu_seconds() -> float:
+    """CPU time used so far by the PostgreSQL backends serving the bench's database (local
+    server only: read from /proc; backends that ended are not counted)."""
+    total = 0
+    for process in Path("/proc").glob("[0-9]*"):
+        try:
+            title = (process / "cmdline").read_bytes()
+            if not title.startswith(b"postgres: ") or f" {BENCH_DB} ".encode() not in title:
+                continue
+            fields = (process / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def run_load(
     tablets: list[Tablet], rate: float | None, seconds: float, server: int
 ) -> dict[str, Any]:
-    """Every tablet in its own thread, paced to `rate` writes per second in all (None: as fast as
-    the answers come) for `seconds`."""
+    """Every tablet from one thread (a selector loop), paced to `rate` writes per second in all
+    (None: each tablet sends as soon as it has its answer) for `seconds`. A tablet sends its next
+    write one interval after its last was due, or at once when that time has passed."""
     tally = Tally()
     cpu_before = _cpu_seconds(server)
+    own_before = time.process_time()
+    database_before = _database_cpu_seconds()
     interval = None if rate is None else len(tablets) / rate
     start = time.perf_counter() + 0.2
     end = start + seconds
-    threads = []
+    queue: list[tuple[float, int]] = []
     for index, tablet in enumerate(tablets):
         # Spread the tablets' sends evenly over one interval.
-        offset = 0.0 if interval is None else interval * index / len(tablets)
-        thread = threading.Thread(
-            target=_drive, args=(tablet, tally, start + offset - (interval or 0), end, interval)
-        )
-        threads.append(thread)
-        thread.start()
-    for thread in threads:
-        thread.join()
+        tablet.due = start + (0.0 if interval is None else interval * index / len(tablets))
+        heapq.heappush(queue, (tablet.due, index))
+    selector = selectors.DefaultSelector()
+    index_of = {id(tablet): index for index, tablet in enumerate(tablets)}
+    waiting = 0
+    while queue or waiting:
+        now = time.perf_counter()
+        while queue and queue[0][0] <= now:
+            _, index = heapq.heappop(queue)
+            if now < end:
+                tablets[index].begin(selector)
+                waiting += 1
+        if not (queue or waiting):
+            break
+        timeout = max(0.0, queue[0][0] - now) if queue else None
+        for key, _ in selector.select(timeout):
+            tablet = key.data
+            if tablet.readable(selector, tally):
+                waiting -= 1
+                tablet.due = time.perf_counter() if interval is None else tablet.due + interval
+                heapq.heappush(queue, (tablet.due, index_of[id(tablet)]))
+    selector.close()
     elapsed = time.perf_counter() - start
     server_cpu = _cpu_seconds(server) - cpu_before
+    own_cpu = time.process_time() - own_before
+    database_cpu = _database_cpu_seconds() - database_before
     actions = sorted(tally.latencies.get("action", []))
     starts = sorted(tally.latencies.get("start", []))
     every = actions + starts
@@ -340,22 +458,30 @@ def run_load(
         "start_p50_ms": statistics.median(starts) if starts else None,
         "statuses": dict(tally.statuses),
         "server_cpu_ms": server_cpu * 1000 / len(every),
+        "client_cpu_ms": own_cpu * 1000 / len(every),
+        "database_cpu_ms": database_cpu * 1000 / len(every),
     }
 
 
 def run(
-    rate: float, seconds: float, unpaced_seconds: float, workers: int, extra: list[str]
+    rate: float,
+    seconds: float,
+    unpaced_seconds: float,
+    workers: int,
+    extra: list[str],
+    auth: str = "token",
 ) -> dict[str, Any]:
     _setup_django()
     from django.db import connection
 
-    tables, cookie = _event()
+    tables, director = _event()
+    credentials = _credentials(director, auth)
     connection.close()
     port = _free_port()
     server = _serve(port, workers, extra)
     try:
         _wait_until_up(port, server)
-        tablets = [Tablet(port, table, cookie, seed) for seed, table in enumerate(tables)]
+        tablets = [Tablet(port, table, credentials, seed) for seed, table in enumerate(tables)]
         for tablet in tablets:
             tablet.load()
         run_load(tablets, None, 2, server.pid)  # warm up: every worker imported and connected
@@ -374,7 +500,8 @@ def _line(name: str, result: dict[str, Any]) -> str:
         f"  {name:24} {result['per_second']:7.1f} req/s   action p50 {result['p50_ms']:5.1f} ms  "
         f"p99 {result['p99_ms']:6.1f} ms  max {result['max_ms']:6.1f} ms   "
         f"{result['actions']} actions, {result['hands_started']} hands started; "
-        f"gunicorn CPU {result['server_cpu_ms']:.1f} ms/request"
+        f"gunicorn CPU {result['server_cpu_ms']:.1f} ms/request, "
+        f"PostgreSQL {result['database_cpu_ms']:.1f}, load generator {result['client_cpu_ms']:.1f}"
         + (f", errors {errors}" if errors else "")
     )
 
@@ -386,13 +513,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--unpaced-seconds", type=float, default=15.0)
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--gunicorn", default="", help="more gunicorn options, as one string")
+    parser.add_argument(
+        "--auth",
+        choices=("token", "session"),
+        default="token",
+        help="the tablets' sign-in: an API token, or a session cookie with its CSRF token",
+    )
     args = parser.parse_args(argv)
     extra = args.gunicorn.split()
-    result = run(args.rate, args.seconds, args.unpaced_seconds, args.workers, extra)
+    result = run(args.rate, args.seconds, args.unpaced_seconds, args.workers, extra, args.auth)
     print(
         f"{TABLES} tables, gunicorn -w {args.workers} {args.gunicorn or '(sync)'}, PostgreSQL, "
         f"{os.cpu_count()} CPUs; "
-        "one tablet thread per table in the same process"
+        f"{args.auth} auth; one tablet per table, all driven from one thread of this process"
     )
     print(_line(f"paced at {args.rate:.0f}/s", result["paced"]) + "   target p99 < 25 ms")
     print(_line("unpaced (max)", result["unpaced"]))

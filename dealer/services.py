@@ -8,11 +8,13 @@ SQLite serializes whole transactions).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from dealer import cash
@@ -85,26 +87,36 @@ def hand_setup(hand: Hand) -> HandSetup:
     )
 
 
-def _groups_in_force(events: list[HandEvent]) -> list[list[Action]]:
+# One entry of the log as a replay reads it: the event's kind and its engine actions (as stored).
+LogEntry = tuple[str, list[dict[str, Any]]]
+
+
+def _groups_in_force(log: list[LogEntry]) -> list[list[Action]]:
     # Each action or procedure event is one group; an undo cancels the latest group in force.
     stack: list[list[Action]] = []
-    for event in events:
-        if event.kind == HandEvent.Kind.UNDO:
+    for kind, actions in log:
+        if kind == HandEvent.Kind.UNDO:
             if stack:
                 stack.pop()
         else:
-            stack.append([action_from_dict(a) for a in event.payload.get("actions", [])])
+            stack.append([action_from_dict(a) for a in actions or ()])
     return stack
 
 
-def effective_actions(events: list[HandEvent]) -> list[Action]:
+def effective_actions(log: list[LogEntry]) -> list[Action]:
     """The actions in force: every action and procedure action, minus the ones undone."""
-    return [action for group in _groups_in_force(events) for action in group]
+    return [action for group in _groups_in_force(log) for action in group]
 
 
-def _log(hand: Hand) -> list[HandEvent]:
+def _log(hand: Hand) -> list[LogEntry]:
+    """The hand's log, oldest first: the one `_locked` read with the hand when it is still the
+    whole log (one entry per version), else read now."""
+    read = getattr(hand, "_log_read", None)
+    if read is not None and read[0] == hand.version and len(read[1]) == hand.version:
+        return read[1]
     # What a replay reads: not the stored answers, which are most of each row.
-    return list(hand.events.order_by("seq").only("hand", "seq", "kind", "payload"))
+    rows = hand.events.order_by("seq").values_list("kind", "payload")
+    return [(kind, payload.get("actions", [])) for kind, payload in rows]
 
 
 def hand_replay(hand: Hand) -> HandState:
@@ -342,16 +354,131 @@ def _setup(
 # --- writing to a hand -----------------------------------------------------------------------
 
 
+# On PostgreSQL a write costs four round trips: BEGIN, the hand locked with its table and its log
+# (one statement), the event appended with the hand's new version and state (one statement), and
+# COMMIT. Written in SQL, not through the ORM, whose work per query cost more than the database's
+# (docs/performance.md, "Dealer actions through the web stack"). Other databases (SQLite, for
+# development) take the ORM path. The columns come from the models, so new fields follow.
+
+
+@dataclass(frozen=True, slots=True)
+class _Columns:
+    """Some of a model's columns as a statement selects them, with the converters the ORM would
+    apply to their values (JSON is decoded, for one)."""
+
+    fields: list[Any]
+    columns: list[Any]
+    converters: list[list[Any]]
+
+    @classmethod
+    def of(cls, model: Any, alias: str, exclude: tuple[str, ...] = ()) -> _Columns:
+        fields = [f for f in model._meta.concrete_fields if f.name not in exclude]
+        columns = [f.get_col(alias) for f in fields]
+        converters = [
+            connection.ops.get_db_converters(c) + c.get_db_converters(connection) for c in columns
+        ]
+        return cls(fields, columns, converters)
+
+    def select(self, alias: str) -> str:
+        return ", ".join(f"{alias}.{connection.ops.quote_name(f.column)}" for f in self.fields)
+
+    def instance(self, model: Any, values: Any) -> Any:
+        values = list(values)
+        for index, (column, converters) in enumerate(
+            zip(self.columns, self.converters, strict=True)
+        ):
+            for convert in converters:
+                values[index] = convert(values[index], column, connection)
+        return model.from_db(connection.alias, [f.attname for f in self.fields], values)
+
+
+@cache
+def _locked_sql() -> tuple[str, _Columns, _Columns]:
+    quote = connection.ops.quote_name
+    hand, table = _Columns.of(Hand, "h", exclude=("state",)), _Columns.of(Table, "t")
+    sql = (
+        f"SELECT {hand.select('h')}, {table.select('t')}, "
+        # The log, oldest first: each event's kind and engine actions, as one JSON array.
+        "(SELECT json_agg(json_build_array(e.kind, e.payload -> 'actions') ORDER BY e.seq) "
+        f"FROM {quote(HandEvent._meta.db_table)} e WHERE e.hand_id = h.id)::text "
+        f"FROM {quote(Hand._meta.db_table)} h JOIN {quote(Table._meta.db_table)} t "
+        "ON t.id = h.table_id WHERE h.id = %s FOR UPDATE OF h"
+    )
+    return sql, hand, table
+
+
 def _locked(hand: Hand | int) -> Hand:
+    """The hand, locked for this transaction (writes to one hand are serialized), with its table;
+    on PostgreSQL with its log too, read in the same statement (see `_log`)."""
     pk = hand if isinstance(hand, int) else hand.pk
-    try:
-        return (
-            Hand.objects.select_for_update(of=("self",))
-            .select_related("table", "table__tournament")
-            .get(pk=pk)
-        )
-    except Hand.DoesNotExist as error:
-        raise FloorError("not_found", "There is no such hand.", status=404) from error
+    if connection.vendor != "postgresql":
+        try:
+            return (
+                Hand.objects.select_for_update(of=("self",))
+                .select_related("table", "table__tournament")
+                .get(pk=pk)
+            )
+        except Hand.DoesNotExist as error:
+            raise FloorError("not_found", "There is no such hand.", status=404) from error
+    sql, hand_columns, table_columns = _locked_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise FloorError("not_found", "There is no such hand.", status=404)
+    split = len(hand_columns.fields)
+    locked = hand_columns.instance(Hand, row[:split])
+    locked.table = table_columns.instance(Table, row[split:-1])
+    # When this statement waited for another write's lock, the row is the one that write left
+    # but the log is as it was when the statement began: `_log` uses it only if it is whole.
+    log = [(kind, actions) for kind, actions in json.loads(row[-1] or "[]")]
+    locked._log_read = (locked.version, log)
+    return locked
+
+
+_HAND_SAVED = ("version", "status", "ended_at")  # and `state`, the new event's answer
+
+
+@cache
+def _store_sql() -> tuple[str, list[Any], list[Any]]:
+    quote = connection.ops.quote_name
+    event_fields = [f for f in HandEvent._meta.concrete_fields if not f.primary_key]
+    hand_fields: list[Any] = [Hand._meta.get_field(name) for name in _HAND_SAVED]
+    hand_table = quote(Hand._meta.db_table)
+    sql = (
+        f"WITH event AS (INSERT INTO {quote(HandEvent._meta.db_table)} "
+        f"({', '.join(quote(f.column) for f in event_fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(event_fields))}) "
+        "ON CONFLICT DO NOTHING RETURNING response) "
+        f"UPDATE {hand_table} SET "
+        + ", ".join(f"{quote(f.column)} = %s" for f in hand_fields)
+        + f", state = event.response FROM event WHERE {hand_table}.id = %s"
+    )
+    return sql, event_fields, hand_fields
+
+
+def _store(hand: Hand, event: HandEvent) -> bool:
+    """Append `event` to the log and save the hand's new version, status and state (the event's
+    answer); False, with nothing written, when the event's `seq` or client id is taken already
+    (a write that raced in without the lock, or a client id used again).
+
+    On PostgreSQL one statement: the insert skips a conflicting row (ON CONFLICT DO NOTHING) and
+    the hand is updated only with the row inserted, so no savepoint is needed to go on after a
+    conflict. Elsewhere the insert runs in a savepoint that catches the unique constraint."""
+    if connection.vendor != "postgresql":
+        try:
+            with transaction.atomic():
+                event.save(force_insert=True)
+        except IntegrityError:
+            return False
+        hand.save(update_fields=[*_HAND_SAVED, "state"])
+        return True
+    sql, event_fields, hand_fields = _store_sql()
+    params = [f.get_db_prep_save(f.pre_save(event, True), connection) for f in event_fields]
+    params += [f.get_db_prep_save(getattr(hand, f.attname), connection) for f in hand_fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, hand.pk])
+        return cursor.rowcount == 1
 
 
 def _previous(hand: Hand, client_id: str) -> HandEvent | None:
@@ -387,25 +514,22 @@ def _write(
         hand.ended_at = timezone.now()
     hand.state = hand_snapshot(hand, state)
     answer = hand.state
-    try:
-        with transaction.atomic():
-            HandEvent.objects.create(
-                hand=hand,
-                seq=hand.version,
-                kind=kind,
-                payload=payload,
-                client_id=client_id,
-                response=answer,
-                actor=actor if getattr(actor, "is_authenticated", False) else None,
-            )
-    except IntegrityError as error:  # another write to this hand raced in on another connection
+    event = HandEvent(
+        hand=hand,
+        seq=hand.version,
+        kind=kind,
+        payload=payload,
+        client_id=client_id,
+        response=answer,
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    if not _store(hand, event):  # another write to this hand raced in on another connection
         # `hand` holds this write's unsaved state: answer with the hand as it is now.
         current = Hand.objects.select_related("table").get(pk=hand.pk)
         previous = _previous(current, client_id)
         if previous is not None:  # this client id was used before (a client reusing its ids)
             return Result(current, previous.response)
-        raise StaleVersionError(current) from error
-    hand.save(update_fields=["version", "status", "ended_at", "state"])
+        raise StaleVersionError(current)
     if hand.status != Hand.Status.IN_PROGRESS:
         _hand_end(hand, state, actor)
     return Result(hand, answer)

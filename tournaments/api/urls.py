@@ -3,11 +3,12 @@ docs/api.md)."""
 
 from django.urls import path
 
-from tournaments.api import audit, busts, clocks, entries, events, results, schedules, tables
+from tournaments.api import audit, auth, busts, clocks, entries, events, results, schedules, tables
 
 T = "tournaments/<int:pk>/"
 
 urlpatterns = [
+    path("auth/token/", auth.TokenApi.as_view(), name="api-token"),
     path("schedules/", schedules.SchedulesApi.as_view(), name="api-schedules"),
     path("schedules/<int:pk>/", schedules.ScheduleApi.as_view(), name="api-schedule"),
     path(
