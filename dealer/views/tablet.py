@@ -98,10 +98,12 @@ def tablet_etag(
     table: Table, hand_pk: int | None, version: int, status: str, writable: bool
 ) -> str:
     """What the tablet shows, in one tag: the hand and its version, who sits where with what
-    (between hands), the table's dealer, and whether the viewer may write."""
+    (between hands), the table's dealer and button (a cash table's draw), whether it is open,
+    and whether the viewer may write."""
     raw = (
         f"{table.pk}:{hand_pk or 0}:{version}:{status}:{_seats_signature(table)}:"
-        f"{table.dealer_id or 0}:{table.is_broken}:{int(writable)}"
+        f"{table.dealer_id or 0}:{table.is_broken}:{int(writable)}:"
+        f"{table.button_seat}:{table.is_open}"
     )
     return '"' + hashlib.sha256(raw.encode()).hexdigest()[:24] + '"'
 

@@ -228,3 +228,22 @@ def test_admin_lists_cash_seats_and_the_waiting_list() -> None:
     waiting = client.get("/admin/tournaments/waitinglistentry/")
     assert waiting.status_code == 200
     assert "Wes" in waiting.content.decode()
+
+
+def test_tablet_poll_sees_seat_changes_and_the_button_draw() -> None:
+    client = director()
+    table = open_table(client)
+    seat(client, table, 2, "Ann")
+    seat(client, table, 6, "Bob")
+    url = reverse("deal-state", args=[table.pk])
+    first = client.get(url, headers=HTMX)
+    assert "No hand can start: The table has no button yet" in text(first)
+    etag = first["ETag"]
+    assert client.get(url, headers={**HTMX, "If-None-Match": etag}).status_code == 304
+    client.post(reverse("cash-button-draw", args=[table.pk]))
+    drawn = client.get(url, headers={**HTMX, "If-None-Match": etag})
+    assert drawn.status_code == 200
+    assert "Next hand: who posts what" in text(drawn)
+    etag = drawn["ETag"]
+    change(client, table, 6, "sit_out")
+    assert client.get(url, headers={**HTMX, "If-None-Match": etag}).status_code == 200
