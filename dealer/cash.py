@@ -440,14 +440,17 @@ def last_positions(table: Table) -> engine_cash.Positions | None:
     return engine_cash.Positions(table.button_seat, table.small_blind_seat, table.big_blind_seat)
 
 
-def cash_table_plan(table: Table) -> engine_cash.CashPlan:
-    """The plan of the next hand at a cash table, as the seats stand now (read only)."""
+def cash_table_plan(
+    table: Table, seats: list[engine_cash.CashSeat] | None = None
+) -> engine_cash.CashPlan:
+    """The plan of the next hand at a cash table, as the seats stand now (read only); `seats`
+    when the caller has read them already (`engine_seats`)."""
     try:
         return engine_cash.plan_hand(
             cash_table_rules(table),
             cash_stakes(table),
             table.seat_count,
-            engine_seats(table),
+            engine_seats(table) if seats is None else seats,
             last_positions(table),
             first_button=table.button_seat,
         )
@@ -475,12 +478,7 @@ def plan_record(plan: engine_cash.CashPlan, straddle: bool) -> dict[str, Any]:
         "heads_up": plan.heads_up,
         "waiting": [asdict(wait) for wait in plan.waiting],
         "posts": [asdict(post) for post in plan.posts if post.live or post.dead],
-        "keys": [list(pair) for pair in plan.keys],
-        "cleared": list(plan.cleared),
-        "missed_small": list(plan.missed_small),
-        "missed_big": list(plan.missed_big),
-        "button_passed": list(plan.button_passed),
-        "skip_button": list(plan.skip_button),
+        **asdict(plan.after),
     }
 
 
@@ -490,24 +488,10 @@ def cash_hand_end(
     """A cash hand is over: stacks back to the seats, then what the hand settled or left owed."""
     for played, stack in zip(seats, stacks, strict=True):
         CashSeat.objects.filter(pk=played["cash_seat"]).update(chips=stack)
-    stored = engine_cash.CashPlan(
-        positions=engine_cash.Positions(None, None, None),
-        posts=(),
-        waiting=(),
-        bring_in=0,
-        straddle_seat=None,
-        heads_up=plan["heads_up"],
-        restart=plan["restart"],
-        keys=tuple((seat, key) for seat, key in plan["keys"]),
-        cleared=tuple(plan["cleared"]),
-        missed_small=tuple(plan["missed_small"]),
-        missed_big=tuple(plan["missed_big"]),
-        button_passed=tuple(plan["button_passed"]),
-        skip_button=tuple(plan["skip_button"]),
-    )
-    rules = cash_table_rules(table)
-    rows = {row.pk: row for row in CashSeat.objects.filter(table=table)}
-    for seat in engine_cash.after_hand(rules, engine_seats(table), stored):
+    rows = {row.pk: row for row in CashSeat.objects.filter(table=table).select_related("player")}
+    current = [engine_seats_row(row) for row in rows.values()]
+    aftermath = engine_cash.Aftermath.from_dict(plan)
+    for seat in engine_cash.after_hand(cash_table_rules(table), current, aftermath):
         row = rows[seat.key]
         fields = (
             "new",

@@ -222,8 +222,9 @@ def _cash_hand_start(table: Table, actor: Any, *, straddle: bool, expected_plan:
         raise FloorError("table_closed", f"{table} is closed.")
     if Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).exists():
         raise FloorError("hand_in_progress", "Finish the hand in progress first.")
-    seats = {seat.seat: seat for seat in cash.engine_seats(table)}
-    plan = cash.cash_table_plan(table)
+    read = cash.engine_seats(table)
+    seats = {seat.seat: seat for seat in read}
+    plan = cash.cash_table_plan(table, read)
     if expected_plan and expected_plan != cash.plan_signature(plan):
         raise FloorError(
             "plan_changed",

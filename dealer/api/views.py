@@ -27,7 +27,7 @@ from tournaments.api.base import FloorApi
 from tournaments.api.conditional import CACHE_CONTROL, ETAG_HEADER, IF_NONE_MATCH, none_match
 from tournaments.api.errors import ErrorSerializer, responses
 from tournaments.api.permissions import IsDirectorOrDealer, is_director
-from tournaments.models import CashSeat, Table
+from tournaments.models import Table
 from tournaments.services.errors import FloorError
 
 TAGS = ["hands"]
@@ -209,8 +209,9 @@ class TableNextHandApi(DealerApi):
             raise FloorError(
                 "not_cash", "Tournament tables deal every seated player: no plan.", status=400
             )
-        plan = cash.cash_table_plan(table)
-        names = dict(CashSeat.objects.filter(table=table).values_list("seat", "player__name"))
+        seats = cash.engine_seats(table)
+        plan = cash.cash_table_plan(table, seats)
+        names = {seat.seat: seat.name for seat in seats}
         body = {
             "signature": cash.plan_signature(plan),
             "button_seat": plan.button,

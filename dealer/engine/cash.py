@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from dealer.engine.cards import Card
 from dealer.engine.errors import ConfigError
@@ -80,6 +81,30 @@ class Waiting:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Aftermath:
+    """What a planned hand, once played, does to the seats (`after_hand` applies it). Kept
+    with the hand, so that it is applied only when the hand completes (never after a misdeal)."""
+
+    keys: tuple[tuple[int, int], ...]  # (seat, key) of every occupied seat when planned
+    cleared: tuple[int, ...]  # seats whose debts the hand settles (dealt in, or forgiven)
+    missed_small: tuple[int, ...]
+    missed_big: tuple[int, ...]
+    button_passed: tuple[int, ...]  # seats waiting for the button that it has now passed
+    skip_button: tuple[int, ...]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, list[Any]]) -> Aftermath:
+        """Back from its stored form (`dataclasses.asdict`, lists for tuples)."""
+        return cls(
+            keys=tuple((seat, key) for seat, key in data["keys"]),
+            **{name: tuple(data[name]) for name in _SEAT_LISTS},
+        )
+
+
+_SEAT_LISTS = ("cleared", "missed_small", "missed_big", "button_passed", "skip_button")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CashPlan:
     """The next hand at a cash table. `posts` lists every dealt-in player clockwise from the seat
     left of the button (the engine's order), with what each posts (zero for most)."""
@@ -91,12 +116,7 @@ class CashPlan:
     straddle_seat: int | None  # the seat that may straddle, when straddles are allowed
     heads_up: bool
     restart: bool  # fewer than two settled players: the game (re)starts and nobody owes
-    keys: tuple[tuple[int, int], ...]  # (seat, key) of every occupied seat when planned
-    cleared: tuple[int, ...]  # seats whose debts the hand settles (dealt in, or forgiven)
-    missed_small: tuple[int, ...]
-    missed_big: tuple[int, ...]
-    button_passed: tuple[int, ...]  # seats waiting for the button that it has now passed
-    skip_button: tuple[int, ...]
+    after: Aftermath
 
     @property
     def button(self) -> int:
@@ -359,12 +379,16 @@ def _finish(
         straddle_seat=straddle,
         heads_up=heads_up,
         restart=table.restart,
-        keys=tuple((s.seat, s.key) for s in sorted(by_seat.values(), key=lambda s: s.seat)),
-        cleared=tuple(sorted(dealt | (table.present if table.restart else set()))),
-        missed_small=_missed(table, dealt, None if last is None else last.small_blind, small, True),
-        missed_big=_missed(table, dealt, None if last is None else last.big_blind, big, False),
-        button_passed=_button_passed(table, button),
-        skip_button=skip,
+        after=Aftermath(
+            keys=tuple((s.seat, s.key) for s in sorted(by_seat.values(), key=lambda s: s.seat)),
+            cleared=tuple(sorted(dealt | (table.present if table.restart else set()))),
+            missed_small=_missed(
+                table, dealt, None if last is None else last.small_blind, small, True
+            ),
+            missed_big=_missed(table, dealt, None if last is None else last.big_blind, big, False),
+            button_passed=_button_passed(table, button),
+            skip_button=skip,
+        ),
     )
 
 
@@ -463,7 +487,7 @@ def _button_passed(table: _Table, button: int) -> tuple[int, ...]:
     )
 
 
-def after_hand(rules: Rules, seats: Sequence[CashSeat], plan: CashPlan) -> list[CashSeat]:
+def after_hand(rules: Rules, seats: Sequence[CashSeat], plan: Aftermath) -> list[CashSeat]:
     """The seats once the planned hand is played: posted debts settled, blinds missed by players
     sitting out (S0: who misses the big blind waits for the button too), waits for the button
     over. A seat taken by someone else since the plan is left alone."""

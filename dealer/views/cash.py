@@ -8,6 +8,7 @@ change its seats too. Every change is one service call; a refusal is shown in th
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,7 @@ from dealer.views.access import dealer_required, require_write, table_get
 from tournaments import selectors
 from tournaments.models import CashSeat, Table, WaitingListEntry
 from tournaments.services.errors import FloorError
+from tournaments.views.access import report_refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +69,10 @@ def plan_view(plan: CashPlan, names: dict[int, str]) -> dict[str, Any]:
 
 def next_hand_context(table: Table) -> dict[str, Any]:
     """The next hand's plan for the tablet (or why no hand can start), with its signature."""
-    names = dict(CashSeat.objects.filter(table=table).values_list("seat", "player__name"))
+    seats = cash.engine_seats(table)
+    names = {seat.seat: seat.name for seat in seats}
     try:
-        plan = cash.cash_table_plan(table)
+        plan = cash.cash_table_plan(table, seats)
     except FloorError as error:
         return {"cash_plan": None, "cash_plan_error": error.detail, "cash": True}
     return {
@@ -85,16 +88,6 @@ def _cash_table(pk: int) -> Table:
     if not table.is_cash:
         raise PermissionDenied(f"{table} is a tournament table: see its tournament.")
     return table
-
-
-def _refused(request: HttpRequest, error: FloorError) -> None:
-    messages.error(request, error.detail)
-
-
-def _form_error(request: HttpRequest, form: Any) -> None:
-    for errors in form.errors.values():
-        messages.error(request, str(errors[0]))
-        return
 
 
 # --- the floor's list ---------------------------------------------------------------------------
@@ -168,104 +161,118 @@ def cash_table_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "dealer/cash_table.html", context)
 
 
+def _writable(request: HttpRequest, pk: int) -> Table:
+    """The cash table, if this user may change it (a director, or the table's dealer)."""
+    table = _cash_table(pk)
+    require_write(request, table)
+    return table
+
+
+def _carry_out(request: HttpRequest, pk: int, run: Callable[[], str]) -> HttpResponse:
+    """Run one service call; its success sentence, or its refusal, shows on the seats page."""
+    try:
+        done = run()
+    except FloorError as error:
+        report_refusal(request, error)
+    else:
+        messages.success(request, done)
+    return redirect("cash-table", pk=pk)
+
+
+def _checked(request: HttpRequest, form: Any) -> bool:
+    """Whether the form is valid; if not, its first error shows on the seats page."""
+    if form.is_valid():
+        return True
+    errors = next(iter(form.errors.values()))
+    messages.error(request, str(errors[0]))
+    return False
+
+
 @dealer_required
 @require_POST
 def cash_seat_take(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _cash_table(pk)
-    require_write(request, table)
+    table = _writable(request, pk)
     form = CashSeatForm(request.POST)
-    if not form.is_valid():
-        _form_error(request, form)
+    if not _checked(request, form):
         return redirect("cash-table", pk=pk)
-    try:
+
+    def run() -> str:
         taken = cash.cash_seat_take(table=table, actor=request.user, **form.cleaned_data)
-    except FloorError as error:
-        _refused(request, error)
-    else:
-        messages.success(request, f"{taken.player.name} sits in seat {taken.seat}.")
-    return redirect("cash-table", pk=pk)
+        return f"{taken.player.name} sits in seat {taken.seat}."
+
+    return _carry_out(request, pk, run)
 
 
 @dealer_required
 @require_POST
 def cash_seat_change(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
-    table = _cash_table(pk)
-    require_write(request, table)
+    table = _writable(request, pk)
     seat = get_object_or_404(
         CashSeat.objects.select_related("player", "table"), pk=seat_pk, table=table
     )
     form = CashSeatActionForm(request.POST)
-    if not form.is_valid():
-        _form_error(request, form)
+    if not _checked(request, form):
         return redirect("cash-table", pk=pk)
-    action, name = form.cleaned_data["action"], seat.player.name
-    try:
+    action, name, user = form.cleaned_data["action"], seat.player.name, request.user
+
+    def run() -> str:
         if action == "sit_out":
-            cash.cash_seat_sit_out(cash_seat=seat, actor=request.user)
-            messages.success(request, f"{name} sits out.")
-        elif action in ("back_post", "back_wait"):
+            cash.cash_seat_sit_out(cash_seat=seat, actor=user)
+            return f"{name} sits out."
+        if action in ("back_post", "back_wait"):
             choice = "post" if action == "back_post" else "wait_bb"
-            cash.cash_seat_return(cash_seat=seat, choice=choice, actor=request.user)
-            messages.success(request, f"{name} is back.")
-        elif action == "top_up":
-            done = cash.cash_seat_top_up(
-                cash_seat=seat, amount=form.cleaned_data.get("amount") or 0, actor=request.user
-            )
-            messages.success(request, f"{name} has {done.chips} now.")
-        else:
-            chips = cash.cash_seat_leave(cash_seat=seat, actor=request.user)
-            messages.success(request, f"{name} left with {chips}.")
-    except FloorError as error:
-        _refused(request, error)
-    return redirect("cash-table", pk=pk)
+            cash.cash_seat_return(cash_seat=seat, choice=choice, actor=user)
+            return f"{name} is back."
+        if action == "top_up":
+            amount = form.cleaned_data.get("amount") or 0
+            done = cash.cash_seat_top_up(cash_seat=seat, amount=amount, actor=user)
+            return f"{name} has {done.chips} now."
+        chips = cash.cash_seat_leave(cash_seat=seat, actor=user)
+        return f"{name} left with {chips}."
+
+    return _carry_out(request, pk, run)
 
 
 @dealer_required
 @require_POST
 def cash_button_draw(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _cash_table(pk)
-    require_write(request, table)
-    try:
+    table = _writable(request, pk)
+
+    def run() -> str:
         draw = cash.cash_table_draw_button(
             table=table, rng=random.SystemRandom(), actor=request.user
         )
-    except FloorError as error:
-        _refused(request, error)
-    else:
-        messages.success(
-            request, f"Button draw {draw.cards}: the button goes to seat {draw.winner_seat}."
-        )
-    return redirect("cash-table", pk=pk)
+        return f"Button draw {draw.cards}: the button goes to seat {draw.winner_seat}."
+
+    return _carry_out(request, pk, run)
 
 
 @dealer_required
 @require_POST
 def cash_waitlist_add(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _cash_table(pk)
-    require_write(request, table)
+    table = _writable(request, pk)
     form = WaitlistForm(request.POST)
-    if not form.is_valid():
-        _form_error(request, form)
+    if not _checked(request, form):
         return redirect("cash-table", pk=pk)
-    try:
-        entry = cash.cash_waitlist_add(
-            table=table, player_name=form.cleaned_data["player_name"], actor=request.user
-        )
-    except FloorError as error:
-        _refused(request, error)
-    else:
-        messages.success(request, f"{entry.player.name} is on the list.")
-    return redirect("cash-table", pk=pk)
+
+    def run() -> str:
+        name = form.cleaned_data["player_name"]
+        entry = cash.cash_waitlist_add(table=table, player_name=name, actor=request.user)
+        return f"{entry.player.name} is on the list."
+
+    return _carry_out(request, pk, run)
 
 
 @dealer_required
 @require_POST
 def cash_waitlist_remove(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
-    table = _cash_table(pk)
-    require_write(request, table)
+    table = _writable(request, pk)
     entry = get_object_or_404(
         WaitingListEntry.objects.select_related("player", "table"), pk=entry_pk, table=table
     )
-    cash.cash_waitlist_remove(entry=entry, actor=request.user)
-    messages.success(request, f"{entry.player.name} is off the list.")
-    return redirect("cash-table", pk=pk)
+
+    def run() -> str:
+        cash.cash_waitlist_remove(entry=entry, actor=request.user)
+        return f"{entry.player.name} is off the list."
+
+    return _carry_out(request, pk, run)

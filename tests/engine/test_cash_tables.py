@@ -80,7 +80,7 @@ class Story:
 
     def deal(self) -> CashPlan:
         plan = self.plan()
-        for seat in after_hand(self.rules, list(self.seats.values()), plan):
+        for seat in after_hand(self.rules, list(self.seats.values()), plan.after):
             self.seats[seat.seat] = seat
         self.last = plan.positions
         self.first_button = None
@@ -265,10 +265,10 @@ def six(profile: str = "casino_cash", **options: Any) -> Story:
     story.away(4)
     plan = story.deal()
     assert where(plan) == (2, 3, 5)
-    assert plan.missed_big == (4,)
+    assert plan.after.missed_big == (4,)
     plan = story.deal()
     assert where(plan) == (3, 5, 6)
-    assert plan.missed_small == (4,)
+    assert plan.after.missed_small == (4,)
     assert where(story.deal()) == (5, 6, 1)  # the button passes seat 4
     assert where(story.deal()) == (6, 1, 2)
     story.back(4)
@@ -318,11 +318,11 @@ def test_s2_missed_blinds_a_blind_passing_a_sitting_out_seat_is_a_miss() -> None
     story.away(5)
     plan = story.deal()  # button 1, small blind 3, big blind 7: it passes seat 5
     assert where(plan) == (1, 3, 7)
-    assert plan.missed_big == (5,)
-    assert plan.missed_small == ()
+    assert plan.after.missed_big == (5,)
+    assert plan.after.missed_small == ()
     plan = story.deal()  # button 3, small blind 7: passes 5 too
     assert where(plan) == (3, 7, 1)
-    assert plan.missed_small == (5,)
+    assert plan.after.missed_small == (5,)
     assert story.seats[5].missed_big
     assert story.seats[5].missed_small
 
@@ -347,7 +347,7 @@ def test_s0_missing_the_big_blind_also_misses_the_small_blind_and_the_button() -
     story.away(5)
     plan = story.deal()
     assert where(plan) == (1, 3, 7)
-    assert plan.missed_big == (5,)
+    assert plan.after.missed_big == (5,)
     assert story.seats[5].wait_button
     story.back(5)
     plan = story.deal()
@@ -395,8 +395,8 @@ def sb_only(profile: str = "casino_cash", **options: Any) -> tuple[Story, CashPl
     story.away(3)
     plan = story.deal()  # button 1, small blind: next settled after 1 is 5: passes seat 3
     assert where(plan) == (1, 5, 7)
-    assert plan.missed_small == (3,)
-    assert plan.missed_big == ()
+    assert plan.after.missed_small == (3,)
+    assert plan.after.missed_big == ()
     story.back(3)
     plan = story.deal()  # the button moves on to seat 3, who posts what the policy asks
     assert where(plan) == (3, 5, 7)
@@ -428,8 +428,8 @@ def test_returner_reached_by_the_big_blind_posts_only_the_big_blind() -> None:
     story = Story("1 3 5 7", button=7)
     story.deal()  # button 7, blinds 1, 3
     story.away(5)
-    assert story.deal().missed_big == (5,)
-    assert story.deal().missed_small == (5,)
+    assert story.deal().after.missed_big == (5,)
+    assert story.deal().after.missed_small == (5,)
     story.back(5, choice="wait_bb")
     assert 5 not in story.deal().dealt
     plan = story.deal()
@@ -442,10 +442,10 @@ def test_consequences_skip_a_seat_taken_by_someone_else_since_the_plan() -> None
     story.deal()
     story.away(5)
     plan = story.plan()
-    assert plan.missed_big == (5,)
+    assert plan.after.missed_big == (5,)
     story.leave(5)
     story.sit(5, choice="post")  # a new player in the seat before the hand ends
-    seats = after_hand(story.rules, list(story.seats.values()), plan)
+    seats = after_hand(story.rules, list(story.seats.values()), plan.after)
     newcomer = next(s for s in seats if s.seat == 5)
     assert newcomer.new
     assert not newcomer.missed_big
@@ -576,7 +576,7 @@ def test_player_without_chips_is_not_dealt_in_and_misses_the_blinds() -> None:
     story.stack(5, 0)
     plan = story.deal()
     assert waiting(plan) == {5: "no_chips"}
-    assert plan.missed_big == (5,)
+    assert plan.after.missed_big == (5,)
 
 
 # --- the game starting -------------------------------------------------------------------------
