@@ -20,6 +20,7 @@ from dealer.services import hand_run_procedure, procedure_preview
 from tournaments.api.base import FloorApi
 from tournaments.api.errors import ErrorSerializer, responses
 from tournaments.api.results import CSVRenderer
+from tournaments.spreadsheet import safe_cell
 
 TAGS = ["procedures"]
 RECORD_FIELDS = ("trigger", "title", "steps", "effect", "player_seat", "rule", "option")
@@ -36,8 +37,6 @@ CSV_HEADER = (
     "rule",
     "steps",
 )
-# A cell starting with one of these is a formula to a spreadsheet: prefix it with a quote.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _plain(value: Any) -> Any:
@@ -134,16 +133,11 @@ class ProcedureLogApi(FloorApi):
         return Response(s.ProcedureLogPageOutputSerializer(page).data)
 
 
-def _cell(value: object) -> str:
-    text = "" if value is None else str(value)
-    return f"'{text}" if text.startswith(_FORMULA_START) else text
-
-
 def procedure_rows(logs: Iterable[ProcedureLog]) -> Iterable[Sequence[str]]:
     yield CSV_HEADER
     for log in logs:
         yield tuple(
-            _cell(value)
+            safe_cell(value)
             for value in (
                 log.created_at.isoformat(),
                 log.table.tournament_id,

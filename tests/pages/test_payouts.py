@@ -134,3 +134,15 @@ def test_the_audit_log_says_when_who_and_what(director: Client) -> None:
     body = response.content.decode()
     assert "player: Ann Lee" in body
     assert "Clock pause" in body
+
+
+@pytest.mark.django_db
+def test_results_csv_keeps_a_formula_like_name_as_text(director: Client) -> None:
+    event = tournament(players=["=HYPERLINK(1)", *NAMES[:2]], start=True)
+    rows = list(
+        csv.reader(
+            io.StringIO(director.get(reverse("results-csv", args=[event.pk])).content.decode())
+        )
+    )
+    assert "'=HYPERLINK(1)" in [row[1] for row in rows[1:]]
+    assert "=HYPERLINK(1)" not in [row[1] for row in rows[1:]]

@@ -29,6 +29,7 @@ from tournaments.selectors import (
     tournament_payouts,
     tournament_standings,
 )
+from tournaments.spreadsheet import safe_cell
 
 TAGS = ["results"]
 MAX_STANDINGS = 20000
@@ -150,8 +151,6 @@ class SeatLookupApi(FloorApi):
 # --- results export ------------------------------------------------------------------------
 
 CSV_HEADER = ("place", "name", "entry_number", "prize")
-# A cell starting with one of these is a formula to a spreadsheet: prefix it with a quote.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 class CSVRenderer(BaseRenderer):
@@ -167,11 +166,6 @@ class CSVRenderer(BaseRenderer):
         return buffer.getvalue().encode(self.charset)
 
 
-def _cell(value: object) -> str:
-    text = "" if value is None else str(value)
-    return f"'{text}" if text.startswith(_FORMULA_START) else text
-
-
 def results_rows(tournament: Tournament) -> Iterable[Sequence[str]]:
     """The header, then every entry with a finishing place, best first."""
     yield CSV_HEADER
@@ -181,7 +175,7 @@ def results_rows(tournament: Tournament) -> Iterable[Sequence[str]]:
         .values_list("finishing_place", "player__name", "number", "prize")
     )
     for place, name, number, prize in placed:
-        yield (_cell(place), _cell(name), _cell(number), _cell(prize))
+        yield (safe_cell(place), safe_cell(name), safe_cell(number), safe_cell(prize))
 
 
 class ResultsCsvApi(FloorApi):

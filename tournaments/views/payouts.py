@@ -10,6 +10,7 @@ from django.utils.text import slugify
 
 from tournaments.selectors import tournament_icm, tournament_payouts, tournament_standings
 from tournaments.services.errors import FloorError
+from tournaments.spreadsheet import safe_cell
 from tournaments.views import reads
 from tournaments.views.access import director_required, tournament_get
 
@@ -53,5 +54,5 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     writer = csv.writer(response)
     writer.writerow(["place", "name", "entry", "prize"])
     for place, player, number, prize in reads.results(tournament):
-        writer.writerow([place or "", player, number, "" if prize is None else prize])
+        writer.writerow([safe_cell(value) for value in (place, player, number, prize)])
     return response
