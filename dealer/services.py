@@ -9,10 +9,11 @@ SQLite serializes whole transactions).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -87,20 +88,29 @@ def hand_setup(hand: Hand) -> HandSetup:
     )
 
 
+T = TypeVar("T")
+
 # One entry of the log as a replay reads it: the event's kind and its engine actions (as stored).
 LogEntry = tuple[str, list[dict[str, Any]]]
 
 
+def split_undone(entries: Sequence[T], is_undo: Callable[[T], bool]) -> tuple[list[T], list[T]]:
+    """The log's entries still in force, oldest first, and the ones an undo cancelled: an undo
+    cancels the latest entry still in force (undos themselves are in neither list)."""
+    in_force: list[T] = []
+    cancelled: list[T] = []
+    for entry in entries:
+        if not is_undo(entry):
+            in_force.append(entry)
+        elif in_force:
+            cancelled.append(in_force.pop())
+    return in_force, cancelled
+
+
 def _groups_in_force(log: list[LogEntry]) -> list[list[Action]]:
-    # Each action or procedure event is one group; an undo cancels the latest group in force.
-    stack: list[list[Action]] = []
-    for kind, actions in log:
-        if kind == HandEvent.Kind.UNDO:
-            if stack:
-                stack.pop()
-        else:
-            stack.append([action_from_dict(a) for a in actions or ()])
-    return stack
+    # Each action or procedure event is one group of engine actions.
+    in_force, _ = split_undone(log, lambda entry: entry[0] == HandEvent.Kind.UNDO)
+    return [[action_from_dict(a) for a in actions or ()] for _, actions in in_force]
 
 
 def effective_actions(log: list[LogEntry]) -> list[Action]:

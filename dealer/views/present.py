@@ -15,6 +15,7 @@ from typing import Any
 
 from dealer.engine.cards import RANKS, SUITS
 from dealer.models import Hand, HandEvent
+from dealer.services import split_undone
 from tournaments.models import Table
 
 SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
@@ -395,15 +396,10 @@ def log_view(hand: Hand | None, limit: int = 8) -> dict[str, Any]:
     the entry an undo would cancel now."""
     if hand is None:
         return {"entries": [], "undoable": None}
-    events = list(hand.events.order_by("seq"))
-    in_force: list[HandEvent] = []
-    cancelled: set[int] = set()
-    for event in events:  # an undo cancels the latest entry still in force (dealer.services)
-        if event.kind == HandEvent.Kind.UNDO:
-            if in_force:
-                cancelled.add(in_force.pop().seq)
-        else:
-            in_force.append(event)
+    # Not the answers stored for resends: a whole state each.
+    events = list(hand.events.order_by("seq").defer("response"))
+    in_force, undone = split_undone(events, lambda event: event.kind == HandEvent.Kind.UNDO)
+    cancelled = {event.seq for event in undone}
     entries = [
         {
             "seq": e.seq,
