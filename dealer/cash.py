@@ -389,11 +389,9 @@ def cash_waitlist_remove(*, entry: WaitingListEntry, actor: Any = None) -> None:
 def cash_seat_status(rules: Rules, stakes: Stakes, row: CashSeat) -> tuple[str, str]:
     """(state, owed) for the seat list: "Playing", "Sitting out", "New"... and what the player
     owes to come in, from the table's missed-blind policy (RULES.md 4)."""
-    owed = engine_cash.describe_posts(
-        *engine_cash.make_up_posts(rules, stakes, engine_seats_row(row))
-    )
+    owed = engine_cash.describe_posts(*engine_cash.owed_posts(rules, stakes, engine_seats_row(row)))
     if row.new:
-        owed = f"{stakes.big_blind} live (entry)"
+        owed += " (entry)"
     state = (
         "Sitting out"
         if row.away

@@ -402,16 +402,20 @@ def _post(rules: Rules, stakes: Stakes, table: _Table, seat: int, small: int, bi
     if seat in table.settled:
         return Post(seat=seat, ante=ante)
     player = table.by_seat[seat]
+    live, dead = owed_posts(rules, stakes, player)
     if player.new:
-        # S2 options 2-3 (S0's "initial fee"): a big blind, live, with the option (A5).
-        return Post(seat=seat, live=stakes.big_blind, ante=ante, why="entry: a live big blind")
-    live, dead = make_up_posts(rules, stakes, player)
-    why = f"missed blinds: {describe_posts(live, dead)}" if live or dead else ""
+        why = "entry: a live big blind"
+    else:
+        why = f"missed blinds: {describe_posts(live, dead)}" if live or dead else ""
     return Post(seat=seat, live=live, dead=dead, ante=ante, why=why)
 
 
-def make_up_posts(rules: Rules, stakes: Stakes, player: CashSeat) -> tuple[int, int]:
-    """(live, dead) a returning player posts for the blinds they missed (RULES.md 4)."""
+def owed_posts(rules: Rules, stakes: Stakes, player: CashSeat) -> tuple[int, int]:
+    """(live, dead) a player owes to come in: a new player's entry, a big blind, live, with the
+    option (S2 options 2-3, S0's "initial fee", A5); a returning player's missed blinds
+    (RULES.md 4)."""
+    if player.new:
+        return stakes.big_blind, 0
     return missed_blind_posts(
         rules,
         missed_small=player.missed_small,
