@@ -259,9 +259,8 @@ def run(request: HttpRequest, pk: int) -> HttpResponse:
             )
         elif trigger == FLOOR_DEAD_HAND:
             action = {"kind": "kill", "reason": note or FLOOR[trigger]}
-            player = tablet.player_index(hand, seat)
-            if player is not None:
-                action["player"] = player
+            if seat is not None:
+                action["seat"] = seat
             result = hand_record_action(hand=hand, action=action, **write)
         else:
             result, _ = hand_run_procedure(

@@ -276,11 +276,6 @@ def refused(request: HttpRequest, table: Table, error: Exception) -> HttpRespons
     return render_tablet(request, table, notice=make_notice("error", detail), status=409)
 
 
-def player_index(hand: Hand, seat: int | None) -> int | None:
-    seats = [s["seat"] for s in hand.seats]
-    return seats.index(seat) if seat in seats else None
-
-
 def engine_action(hand: Hand, data: dict[str, Any]) -> dict[str, Any]:
     """The engine's action (as JSON) for the button tapped; the engine checks everything."""
     kind = data["kind"]
@@ -296,9 +291,8 @@ def engine_action(hand: Hand, data: dict[str, Any]) -> dict[str, Any]:
         picked = iter(data.get("cards") or [])
         board = (hand.state or {}).get("board") or []
         return {"kind": kind, "cards": [c if c != "??" else next(picked, "??") for c in board]}
-    player = player_index(hand, data.get("seat"))
-    if player is not None:
-        action["player"] = player
+    if data.get("seat") is not None:
+        action["seat"] = data["seat"]  # the service names the player, or refuses the seat
     if data.get("amount") is not None:
         action["amount"] = data["amount"]
     if kind == "show" and data.get("cards"):
