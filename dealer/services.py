@@ -107,6 +107,19 @@ def split_undone(entries: Sequence[T], is_undo: Callable[[T], bool]) -> tuple[li
     return in_force, cancelled
 
 
+def stakes_record(setup: HandSetup, *, ante: int) -> dict[str, Any]:
+    """What `Hand.stakes` keeps of the set-up (read back by `hand_setup`)."""
+    return {
+        "small_blind": setup.small_blind,
+        "big_blind": setup.big_blind,
+        "ante": ante,
+        "small_bet": setup.small_bet,
+        "unit": setup.unit,
+        "button_index": setup.button_index,
+        "bring_in_index": setup.bring_in_index,
+    }
+
+
 def _groups_in_force(log: list[LogEntry]) -> list[list[Action]]:
     # Each action or procedure event is one group of engine actions.
     in_force, _ = split_undone(log, lambda entry: entry[0] == HandEvent.Kind.UNDO)
@@ -204,15 +217,7 @@ def hand_start(
         table=table,
         number=number,
         rules=rules.as_dict(),
-        stakes={
-            "small_blind": level.small_blind,
-            "big_blind": level.big_blind,
-            "ante": level.ante,
-            "small_bet": setup.small_bet,
-            "unit": setup.unit,
-            "button_index": setup.button_index,
-            "bring_in_index": setup.bring_in_index,
-        },
+        stakes=stakes_record(setup, ante=level.ante),
         level_index=view.level_index,
         button_seat=positions.button,
         small_blind_seat=positions.small_blind,
@@ -266,15 +271,7 @@ def _cash_hand_start(table: Table, actor: Any, *, straddle: bool, expected_plan:
         table=table,
         number=Hand.objects.filter(table=table).count() + 1,
         rules=rules.as_dict(),
-        stakes={
-            "small_blind": stakes.small_blind,
-            "big_blind": stakes.big_blind,
-            "ante": stakes.ante,
-            "small_bet": setup.small_bet,
-            "unit": setup.unit,
-            "button_index": setup.button_index,
-            "bring_in_index": setup.bring_in_index,
-        },
+        stakes=stakes_record(setup, ante=stakes.ante),
         button_seat=plan.button,
         small_blind_seat=plan.positions.small_blind,
         big_blind_seat=plan.big_blind,
