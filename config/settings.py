@@ -107,6 +107,9 @@ DATABASES = {
         conn_health_checks=True,
     ),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The same backend with a health check that costs no round trip (config/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Sessions are read from the cache (Redis in production) and written through to the database:
@@ -202,6 +205,10 @@ REST_FRAMEWORK = {
     # Every error is {"code", "detail"} (DESIGN.md "Interfaces"; config/exceptions.py).
     "EXCEPTION_HANDLER": "config.exceptions.floor_exception_handler",
 }
+# How long a worker process trusts an API token it has checked (config/authentication.py): a
+# deleted token or a deactivated user is refused at once by the worker that made the change,
+# and by the others within this many seconds. 0 checks the database on every request.
+API_TOKEN_CACHE_SECONDS = float(os.environ.get("API_TOKEN_CACHE_SECONDS", "30"))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "FloorDesk API",

@@ -1,0 +1,1 @@
+"""PostgreSQL with a health check that costs no round trip (see `base`)."""
