@@ -6,18 +6,40 @@ session, no CSRF token. The tokens are Django REST framework's (`rest_framework.
 per user, deleted to revoke (admin, "Tokens"), refused once the user is inactive. Browser pages
 keep the session: the tablet page, the dashboard, and the API called from them.
 
+A worker process remembers the tokens it has checked for `API_TOKEN_CACHE_SECONDS` (30 by
+default): a tablet's writes then cost no query for the sign-in. Saving or deleting any user or
+token forgets them all in the process that made the change; the other workers find out when
+their entry expires.
+
 This module is imported while DRF's settings load: it must not import DRF's views.
 """
 
 from __future__ import annotations
 
+import copy
+import time
 from functools import cache
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models.signals import post_delete, post_save
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
+
+_CHECKED: dict[str, tuple[float, Any]] = {}  # key -> (when to check again, the active user)
+_CHECKED_MAX = 10_000  # a bound on memory; tokens are one per user
+
+
+def forget_checked_tokens(**_: Any) -> None:
+    """Every token is checked against the database again (a user or a token changed)."""
+    _CHECKED.clear()
+
+
+for _model in (settings.AUTH_USER_MODEL, Token):
+    post_save.connect(forget_checked_tokens, sender=_model, weak=False)
+    post_delete.connect(forget_checked_tokens, sender=_model, weak=False)
 
 
 @cache
@@ -33,18 +55,33 @@ def _token_user_sql() -> tuple[str, list[Any]]:
     return sql, fields
 
 
+def _token_user(key: str) -> Any:
+    sql, fields = _token_user_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key])
+        row = cursor.fetchone()
+    if row is None:
+        raise exceptions.AuthenticationFailed("Invalid token.")
+    user = get_user_model().from_db(connection.alias, [f.attname for f in fields], row)
+    if not user.is_active:
+        raise exceptions.AuthenticationFailed("User inactive or deleted.")
+    return user
+
+
 class TokenAuthentication(authentication.TokenAuthentication):
-    """DRF's token check, with the token's user read in one plain SQL query: the ORM's work
-    for this lookup cost more than the database's, on every tablet request."""
+    """DRF's token check, with the token's user read in one plain SQL query (the ORM's work for
+    this lookup cost more than the database's) and remembered for a while by each worker."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
-        sql, fields = _token_user_sql()
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [key])
-            row = cursor.fetchone()
-        if row is None:
-            raise exceptions.AuthenticationFailed("Invalid token.")
-        user = get_user_model().from_db(connection.alias, [f.attname for f in fields], row)
-        if not user.is_active:
-            raise exceptions.AuthenticationFailed("User inactive or deleted.")
+        now = time.monotonic()
+        checked = _CHECKED.get(key)
+        if checked is not None and checked[0] > now:
+            user = copy.copy(checked[1])  # a request may set attributes on its user
+        else:
+            user = _token_user(key)
+            lifetime = float(getattr(settings, "API_TOKEN_CACHE_SECONDS", 0))
+            if lifetime > 0:
+                if len(_CHECKED) >= _CHECKED_MAX:
+                    _CHECKED.clear()
+                _CHECKED[key] = (now + lifetime, copy.copy(user))
         return user, Token(key=key, user=user)

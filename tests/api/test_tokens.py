@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from dealer.models import HandEvent
@@ -134,3 +136,53 @@ def test_the_session_still_needs_its_csrf_token_on_writes(tables):
     status, body = start(browser, tables[0])
     assert status == 403
     assert "CSRF" in body["detail"]
+
+
+def token_queries(client: APIClient, url: str) -> int:
+    """How many queries read a token while `client` gets `url` (200)."""
+    with CaptureQueriesContext(connection) as context:
+        assert client.get(url).status_code == 200
+    return sum("authtoken_token" in query["sql"] for query in context.captured_queries)
+
+
+def test_a_checked_token_costs_no_query_until_its_time_is_up(tables, monkeypatch):
+    from config import authentication
+
+    tablet = sign_in(DirectorFactory().username)
+    url = f"/api/tables/{tables[0].pk}/hands/"
+    assert token_queries(tablet, url) == 1  # checked against the database, remembered
+    assert token_queries(tablet, url) == 0
+
+    clock = authentication.time.monotonic() + authentication.settings.API_TOKEN_CACHE_SECONDS + 1
+    monkeypatch.setattr(authentication.time, "monotonic", lambda: clock)
+    assert token_queries(tablet, url) == 1
+
+
+def test_a_deleted_token_is_refused_at_once_by_the_worker_that_deleted_it(tables):
+    from rest_framework.authtoken.models import Token
+
+    director = DirectorFactory()
+    tablet = sign_in(director.username)
+    assert start(tablet, tables[0])[0] == 201  # the token is remembered now
+    Token.objects.get(user=director).delete()  # as the admin's delete does
+    status, body = start(tablet, tables[1])
+    assert (status, body["code"]) == (403, "authentication_failed")
+
+
+def test_another_worker_refuses_a_deactivated_users_token_once_its_entry_expires(
+    tables, monkeypatch
+):
+    from config import authentication
+
+    dealer = assign_dealer(tables[0])
+    tablet = sign_in(dealer.username)
+    assert tablet.get(f"/api/tables/{tables[0].pk}/hands/").status_code == 200
+    remembered = dict(authentication._CHECKED)
+    dealer.is_active = False
+    dealer.save()  # this process forgets at once...
+    authentication._CHECKED.update(remembered)  # ...another worker still remembers the token
+    assert tablet.get(f"/api/tables/{tables[0].pk}/hands/").status_code == 200
+    clock = authentication.time.monotonic() + authentication.settings.API_TOKEN_CACHE_SECONDS + 1
+    monkeypatch.setattr(authentication.time, "monotonic", lambda: clock)
+    response = tablet.get(f"/api/tables/{tables[0].pk}/hands/")
+    assert (response.status_code, response.json()["code"]) == (403, "authentication_failed")
