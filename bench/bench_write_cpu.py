@@ -9,8 +9,8 @@ SQL statements per request (the ones run through Django's cursors: a transaction
 and `COMMIT` come on top), and the same for a trivial authenticated read through the
 same stack (`GET /api/hands/<id>/`, a hand's state) as a reference in the same run.
 
-Run: `python -m bench.bench_write_cpu` (`--requests`, `--passes`, `--profile` to print where the
-time goes).
+Run: `python -m bench.bench_write_cpu` (`--requests`, `--passes`; `--profile` prints where the
+time goes, ordered by `BENCH_SORT`, default cumulative, `BENCH_LINES` lines).
 """
 
 from __future__ import annotations
@@ -146,7 +146,8 @@ def run(requests: int, passes: int, profile: bool) -> dict[str, Any]:
 
             profiler = cProfile.Profile()
             profiler.runcall(_pass, caller, tablets, requests)
-            pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
+            stats = pstats.Stats(profiler).sort_stats(os.environ.get("BENCH_SORT", "cumulative"))
+            stats.print_stats(int(os.environ.get("BENCH_LINES", "45")))
     finally:
         from django.db import connection
 

@@ -107,7 +107,7 @@ DATABASES = {
         conn_health_checks=True,
     ),
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+if DATABASES["default"].get("ENGINE") == "django.db.backends.postgresql":
     # The same backend with a health check that costs no round trip (config/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "config.postgresql"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

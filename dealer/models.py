@@ -1,8 +1,9 @@
 """Hand storage: the hand, its append-only event log, and the dealer-error procedure log.
 
 Only `dealer.services` writes these rows. The current state of a hand is derived by replaying
-its events through the engine; `Hand.state` is a cache of that replay for reads, and
-`manage.py check_hands` verifies that every stored cache is what the replay gives.
+its events through the engine; `Hand.state` is a cache of that replay for reads,
+`Hand.engine_state` the engine's own state for the next write, and `manage.py check_hands`
+verifies that both are what the replay gives.
 """
 
 from __future__ import annotations
@@ -42,6 +43,12 @@ class Hand(models.Model):
     )
     version = models.PositiveIntegerField(default=0, help_text="number of events so far")
     state = models.JSONField(default=dict, help_text="cache of the replayed state")
+    engine_state = models.BinaryField(
+        null=True,
+        editable=False,
+        help_text="the engine's state at this version, signed (dealer/packing.py): the next "
+        "write starts from it instead of replaying the log",
+    )
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

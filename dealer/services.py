@@ -8,7 +8,6 @@ SQLite serializes whole transactions).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,6 +25,7 @@ from dealer.engine.errors import EngineError, RuleViolation
 from dealer.engine.rules import Rules
 from dealer.engine.state import Phase
 from dealer.models import Hand, HandEvent, ProcedureLog
+from dealer.packing import pack_state, unpack_state
 from tournaments import balancing
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services.busts import Bust, entries_bust
@@ -132,12 +132,8 @@ def effective_actions(log: list[LogEntry]) -> list[Action]:
 
 
 def _log(hand: Hand) -> list[LogEntry]:
-    """The hand's log, oldest first: the one `_locked` read with the hand when it is still the
-    whole log (one entry per version), else read now."""
-    read = getattr(hand, "_log_read", None)
-    if read is not None and read[0] == hand.version and len(read[1]) == hand.version:
-        return read[1]
-    # What a replay reads: not the stored answers, which are most of each row.
+    """The hand's log, oldest first: each event's kind and engine actions (not the stored
+    answers, which are most of each row)."""
     rows = hand.events.order_by("seq").values_list("kind", "payload")
     return [(kind, payload.get("actions", [])) for kind, payload in rows]
 
@@ -148,6 +144,13 @@ def hand_replay(hand: Hand) -> HandState:
     for action in effective_actions(_log(hand)):
         state = apply(state, action)
     return state
+
+
+def hand_state(hand: Hand) -> HandState:
+    """The hand's state now: the engine state stored with the hand when it is the one this
+    server wrote for the hand's current version, else the replay of the log."""
+    stored = unpack_state(hand.engine_state, hand.version)
+    return stored if stored is not None else hand_replay(hand)
 
 
 def hand_snapshot(hand: Hand, state: HandState) -> dict[str, Any]:
@@ -227,7 +230,8 @@ def hand_start(
     )
     state = start_hand(setup)
     hand.state = hand_snapshot(hand, state)
-    hand.save(update_fields=["state"])
+    hand.engine_state = pack_state(state, hand.version)
+    hand.save(update_fields=["state", "engine_state"])
     return hand
 
 
@@ -279,8 +283,10 @@ def _cash_hand_start(table: Table, actor: Any, *, straddle: bool, expected_plan:
         plan=cash.plan_record(plan, straddle),
         started_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    hand.state = hand_snapshot(hand, start_hand(setup))
-    hand.save(update_fields=["state"])
+    state = start_hand(setup)
+    hand.state = hand_snapshot(hand, state)
+    hand.engine_state = pack_state(state, hand.version)
+    hand.save(update_fields=["state", "engine_state"])
     return hand
 
 
@@ -405,10 +411,7 @@ def _locked_sql() -> tuple[str, _Columns, _Columns]:
     quote = connection.ops.quote_name
     hand, table = _Columns.of(Hand, "h", exclude=("state",)), _Columns.of(Table, "t")
     sql = (
-        f"SELECT {hand.select('h')}, {table.select('t')}, "
-        # The log, oldest first: each event's kind and engine actions, as one JSON array.
-        "(SELECT json_agg(json_build_array(e.kind, e.payload -> 'actions') ORDER BY e.seq) "
-        f"FROM {quote(HandEvent._meta.db_table)} e WHERE e.hand_id = h.id)::text "
+        f"SELECT {hand.select('h')}, {table.select('t')} "
         f"FROM {quote(Hand._meta.db_table)} h JOIN {quote(Table._meta.db_table)} t "
         "ON t.id = h.table_id WHERE h.id = %s FOR UPDATE OF h"
     )
@@ -416,8 +419,8 @@ def _locked_sql() -> tuple[str, _Columns, _Columns]:
 
 
 def _locked(hand: Hand | int) -> Hand:
-    """The hand, locked for this transaction (writes to one hand are serialized), with its table;
-    on PostgreSQL with its log too, read in the same statement (see `_log`)."""
+    """The hand, locked for this transaction (writes to one hand are serialized), with its table
+    (on PostgreSQL in one plain SQL statement)."""
     pk = hand if isinstance(hand, int) else hand.pk
     if connection.vendor != "postgresql":
         try:
@@ -436,15 +439,12 @@ def _locked(hand: Hand | int) -> Hand:
         raise FloorError("not_found", "There is no such hand.", status=404)
     split = len(hand_columns.fields)
     locked = hand_columns.instance(Hand, row[:split])
-    locked.table = table_columns.instance(Table, row[split:-1])
-    # When this statement waited for another write's lock, the row is the one that write left
-    # but the log is as it was when the statement began: `_log` uses it only if it is whole.
-    log = [(kind, actions) for kind, actions in json.loads(row[-1] or "[]")]
-    locked._log_read = (locked.version, log)
+    locked.table = table_columns.instance(Table, row[split:])
     return locked
 
 
-_HAND_SAVED = ("version", "status", "ended_at")  # and `state`, the new event's answer
+# And `state`, the new event's answer.
+_HAND_SAVED = ("version", "status", "ended_at", "engine_state")
 
 
 @cache
@@ -514,9 +514,10 @@ def _write(
         raise StaleVersionError(hand)
     if hand.status != Hand.Status.IN_PROGRESS:
         raise FloorError("hand_over", "This hand is over: start the next hand.")
-    state = hand_replay(hand)
+    state = hand_state(hand)
     state, payload = make(hand, state, payload)
     hand.version += 1
+    hand.engine_state = pack_state(state, hand.version)
     if state.is_over:
         hand.status = Hand.Status.VOID if state.phase == Phase.VOID else Hand.Status.COMPLETE
         hand.ended_at = timezone.now()
@@ -683,6 +684,9 @@ def check_hands() -> list[str]:
             continue
         if hand_snapshot(hand, state) != hand.state:
             problems.append(f"{hand}: the cached state differs from the replay")
+        stored = unpack_state(hand.engine_state, hand.version)
+        if stored is not None and stored != state:
+            problems.append(f"{hand}: the stored engine state differs from the replay")
     return problems
 
 
@@ -709,7 +713,7 @@ def _procedure_remedy(
                 "not_in_hand", f"Seat {player_seat} is not dealt in this hand.", status=400
             )
         player = seats.index(player_seat)
-    return procedures.remedy(hand_replay(hand), chosen, player=player, details=details or {})
+    return procedures.remedy(hand_state(hand), chosen, player=player, details=details or {})
 
 
 def procedure_preview(

@@ -55,16 +55,16 @@ def hand() -> Hand:
 
 @pytest.fixture
 def passed_version_check(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Names of the requests that got past the version check (`_write` replays the hand right
-    after it)."""
+    """Names of the requests that got past the version check (`_write` reads the hand's state
+    right after it)."""
     passed: list[str] = []
-    replay = services.hand_replay
+    read = services.hand_state
 
     def counting(hand: Hand) -> Any:
         passed.append(threading.current_thread().name)
-        return replay(hand)
+        return read(hand)
 
-    monkeypatch.setattr(services, "hand_replay", counting)
+    monkeypatch.setattr(services, "hand_state", counting)
     return passed
 
 

@@ -1,18 +1,22 @@
-"""The write path's database work: what a write sends on PostgreSQL (the hand locked with its log
-in one statement, the event and the hand's new state in another), and the cases where the log
-read with the lock cannot be used or the event cannot be stored."""
+"""The write path's database work: what a write sends on PostgreSQL (the hand locked and read in
+one statement, the event and the hand's new state in another), the engine state stored with the
+hand (used by the next write only when it is the one written for the current version), and the
+cases where the event cannot be stored."""
 
 from __future__ import annotations
 
 import random
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from dealer import services
+from dealer.engine import start_hand
 from dealer.models import Hand, HandEvent
+from dealer.packing import pack_state, unpack_state
 from tests.factories import seated_tournament
 from tournaments.models import Table
 from tournaments.services.errors import FloorError
@@ -52,19 +56,83 @@ def test_on_postgresql_a_write_is_two_statements_and_no_savepoint(hand: Hand) ->
     assert services.check_hands() == []
 
 
-def test_the_log_read_with_the_lock_is_used_only_when_it_is_the_whole_log(hand: Hand) -> None:
-    for version, client_id in enumerate("abc"):
-        _call(hand, client_id, version)
-    with transaction.atomic():
-        locked = services._locked(hand.pk)
-        whole = services._log(locked)
-        assert [kind for kind, _ in whole] == ["action"] * 3
-        # As when the lock was waited for: the row is the new one, the log the one before.
-        locked._log_read = (locked.version, whole[:2])  # type: ignore[attr-defined]
-        assert services._log(locked) == whole
-        # And a hand object written to since: its version moved on, the log is read again.
-        locked._log_read = (locked.version - 1, whole)  # type: ignore[attr-defined]
-        assert services._log(locked) == whole
+def _stored_engine_state(hand: Hand) -> bytes | None:
+    value = Hand.objects.values_list("engine_state", flat=True).get(pk=hand.pk)
+    return None if value is None else bytes(value)
+
+
+def test_a_write_starts_from_the_stored_engine_state_without_replaying_the_log(
+    hand: Hand, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _call(hand, "a", 0)
+    stored = Hand.objects.get(pk=hand.pk)
+    assert unpack_state(stored.engine_state, 1) == services.hand_replay(stored)
+
+    def no_replay(_: Hand) -> None:
+        raise AssertionError("the log was replayed")
+
+    monkeypatch.setattr(services, "hand_replay", no_replay)
+    with CaptureQueriesContext(connection) as captured:
+        assert _call(hand, "b", 1).answer["version"] == 2
+    assert not any("dealer_handevent" in q["sql"] and "SELECT" in q["sql"] for q in captured)
+    monkeypatch.undo()
+    assert services.check_hands() == []
+
+
+def _repacked(blob: bytes, version: int, *, as_version: int) -> bytes:
+    state = unpack_state(blob, version)
+    assert state is not None
+    return pack_state(state, as_version)
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        pytest.param(lambda blob: None, id="missing"),
+        pytest.param(lambda blob: blob[:-1] + bytes([blob[-1] ^ 1]), id="changed_in_the_database"),
+        pytest.param(lambda blob: _repacked(blob, 2, as_version=1), id="of_an_older_version"),
+        pytest.param(lambda blob: blob[:8] + b"\0" * 16 + blob[24:], id="of_another_engine"),
+    ],
+)
+def test_a_stored_engine_state_that_cannot_be_trusted_is_ignored_and_the_log_replayed(
+    hand: Hand, spoil: Any
+) -> None:
+    _call(hand, "a", 0)
+    _call(hand, "b", 1)
+    good = _stored_engine_state(hand)
+    assert good is not None
+    Hand.objects.filter(pk=hand.pk).update(engine_state=spoil(good))
+    stored = Hand.objects.get(pk=hand.pk)
+    assert unpack_state(stored.engine_state, stored.version) is None
+    assert services.check_hands() == []  # not a problem: the log is the truth
+
+    answer = _call(hand, "c", 2).answer
+
+    assert answer["version"] == 3
+    assert services.check_hands() == []
+    assert unpack_state(_stored_engine_state(hand), 3) is not None  # written afresh
+
+
+def test_a_stored_engine_state_signed_with_another_key_is_ignored(
+    hand: Hand, settings: Any
+) -> None:
+    _call(hand, "a", 0)
+    settings.SECRET_KEY = "another key"
+    assert unpack_state(_stored_engine_state(hand), 1) is None
+
+
+def test_check_hands_reports_a_stored_engine_state_that_differs_from_the_replay(
+    hand: Hand,
+) -> None:
+    _call(hand, "a", 0)
+    _call(hand, "b", 1)
+    two_calls = Hand.objects.get(pk=hand.pk)
+    one_call = start_hand(services.hand_setup(two_calls))
+    Hand.objects.filter(pk=hand.pk).update(engine_state=pack_state(one_call, 2))
+
+    assert services.check_hands() == [
+        f"{two_calls}: the stored engine state differs from the replay"
+    ]
 
 
 def test_a_client_id_used_again_at_the_current_version_gets_its_first_answer(hand: Hand) -> None:

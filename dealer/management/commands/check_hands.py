@@ -1,4 +1,5 @@
-"""`manage.py check_hands`: replay every stored hand and compare it with its cached state."""
+"""`manage.py check_hands`: replay every stored hand and compare it with its cached state and its
+stored engine state."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from dealer.services import check_hands
 
 
 class Command(BaseCommand):
-    help = "Replay every stored hand's event log and check that it reproduces the cached state."
+    help = (
+        "Replay every stored hand's event log and check that it reproduces the cached state "
+        "and the stored engine state."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         problems = check_hands()
