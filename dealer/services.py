@@ -502,9 +502,12 @@ def _write(
     kind: str,
     payload: dict[str, Any],
     make: Any,
+    locked: bool = False,
 ) -> Result:
-    """The common path of every write: resend check, version check, apply, append, answer."""
-    hand = _locked(hand)
+    """The common path of every write: resend check, version check, apply, append, answer.
+    `hand` is read and locked here, unless `locked` says the caller did it in this transaction."""
+    if not locked or not isinstance(hand, Hand):
+        hand = _locked(hand)
     if version != hand.version:
         # Every stored write moves the version on, so only a write made against an older version
         # can be a resend: look for it then, and spare the query on every first try.
@@ -621,16 +624,17 @@ def hand_undo(
     )
 
 
-def hand_apply_actions(
+def _apply_procedure(
+    locked: Hand,
     *,
-    hand: Hand | int,
     actions: list[Action],
     details: dict[str, Any],
     client_id: str,
     version: int,
     actor: Any = None,
 ) -> Result:
-    """Apply a procedure's engine actions as one event (used by the procedure service)."""
+    """Apply a procedure's engine actions as one event, to a hand `hand_run_procedure` has
+    locked in this transaction."""
 
     def make(
         _: Hand, state: HandState, payload: dict[str, Any]
@@ -640,13 +644,14 @@ def hand_apply_actions(
         return state, {**details, "actions": [action_to_dict(a) for a in actions]}
 
     return _write(
-        hand,
+        locked,
         client_id=client_id,
         version=version,
         actor=actor,
         kind=HandEvent.Kind.PROCEDURE,
         payload=details,
         make=make,
+        locked=True,
     )
 
 
@@ -753,8 +758,8 @@ def hand_run_procedure(
         "rule": remedy.rule,
         "option": remedy.option,
     }
-    result = hand_apply_actions(
-        hand=locked,
+    result = _apply_procedure(
+        locked,
         actions=list(remedy.actions),
         details=record,
         client_id=client_id,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from dealer import services
 from dealer.models import HandEvent, ProcedureLog
 from dealer.services import hand_record_action, hand_run_procedure, hand_start, procedure_preview
 from tests.dealer.test_services import event
@@ -28,6 +29,23 @@ def test_two_exposed_cards_before_the_threshold_void_the_hand_and_are_logged() -
     assert log.effect == "void_hand"
     assert set(Entry.objects.filter(table=table).values_list("chips", flat=True)) == {1000}
     assert HandEvent.objects.get(hand=hand).kind == "procedure"
+
+
+def test_a_procedure_locks_and_reads_the_hand_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    hand = hand_start(table=event(4))
+    locks: list[object] = []
+    lock = services._locked
+
+    def counting(which: object) -> object:
+        locks.append(which)
+        return lock(which)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(services, "_locked", counting)
+    result, _ = hand_run_procedure(
+        hand=hand.pk, trigger="two_or_more_exposed_on_deal", client_id="p1", version=0
+    )
+    assert result.answer["phase"] == "void"
+    assert locks == [hand.pk]
 
 
 def test_wrong_card_count_after_the_threshold_kills_that_hand_with_its_chips_in() -> None:
