@@ -59,6 +59,18 @@ def can_write(user: Any, table: Table) -> bool:
     )
 
 
+def check_writer(actor: Any, table: Table) -> None:
+    """Refuse (403) a write by a user who may not write to the table's hands. Writes made by
+    the system itself (no actor) are not checked. The hand writes check it on the table read
+    with the hand's lock, so that a dealer's write costs no query of its own for it."""
+    if actor is not None and not can_write(actor, table):
+        raise FloorError(
+            "permission_denied",
+            f"Only a director or the dealer of table {table.number} may.",
+            status=403,
+        )
+
+
 # --- reading the log --------------------------------------------------------------------------
 
 
@@ -508,6 +520,7 @@ def _write(
     `hand` is read and locked here, unless `locked` says the caller did it in this transaction."""
     if not locked or not isinstance(hand, Hand):
         hand = _locked(hand)
+    check_writer(actor, hand.table)
     if version != hand.version:
         # Every stored write moves the version on, so only a write made against an older version
         # can be a resend: look for it then, and spare the query on every first try.
@@ -745,6 +758,7 @@ def hand_run_procedure(
 ) -> tuple[Result, ProcedureLog | None]:
     """Apply a dealer-error procedure's effect to the hand and log it for the floor."""
     locked = _locked(hand)
+    check_writer(actor, locked.table)
     resent = HandEvent.objects.filter(hand=locked, client_id=client_id).first()
     if resent is not None:
         return Result(locked, resent.response), None

@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from dealer.api import serializers as s
-from dealer.api.views import DealerApi, check_can_write_hand, write_responses
+from dealer.api.views import DealerApi, write_responses, writer_input
 from dealer.models import Hand, HandEvent, ProcedureLog
 from dealer.services import hand_run_procedure, procedure_preview
 from tournaments.api.base import FloorApi
@@ -70,6 +70,12 @@ class ProcedurePreviewApi(DealerApi):
         return Response(s.RemedyOutputSerializer(data).data)
 
 
+def _procedure_input(data: Any) -> dict[str, Any]:
+    serializer = s.ProcedureInputSerializer(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
 class HandProceduresApi(DealerApi):
     @extend_schema(
         tags=TAGS,
@@ -79,17 +85,15 @@ class HandProceduresApi(DealerApi):
     def post(self, request: Request, pk: int) -> Response:
         """Carry out a procedure: its engine actions become one event of the hand, and the floor's
         log records it. Answers the new state and what was done (a resent write: the same)."""
-        check_can_write_hand(request, pk)
-        data = s.ProcedureInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        client_id = data.validated_data["client_id"]
+        data = writer_input(request, pk, _procedure_input)
+        client_id = data["client_id"]
         result, _ = hand_run_procedure(
             hand=pk,
-            trigger=data.validated_data["trigger"],
-            player_seat=data.validated_data.get("seat"),
-            details=data.validated_data["details"],
+            trigger=data["trigger"],
+            player_seat=data.get("seat"),
+            details=data["details"],
             client_id=client_id,
-            version=data.validated_data["version"],
+            version=data["version"],
             actor=request.user,
         )
         # What was done, from the event itself: the first answer and a resent one are the same.

@@ -8,25 +8,26 @@ assigned to the table). Every write carries `client_id` and `version` (DESIGN.md
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
 from django.db.models import F
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, ParseError, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from dealer import cash
 from dealer.api import serializers as s
 from dealer.models import Hand, HandEvent
-from dealer.services import can_write, hand_record_action, hand_start, hand_undo
+from dealer.services import check_writer, hand_record_action, hand_start, hand_undo
 from tournaments.api import base
 from tournaments.api.base import FloorApi
 from tournaments.api.conditional import CACHE_CONTROL, ETAG_HEADER, IF_NONE_MATCH, none_match
 from tournaments.api.errors import ErrorSerializer, responses
-from tournaments.api.permissions import IsDirectorOrDealer, is_director
+from tournaments.api.permissions import IsDirectorOrDealer
 from tournaments.models import Table
 from tournaments.services.errors import FloorError
 
@@ -64,19 +65,21 @@ def get_hand(pk: int) -> Hand:
 
 
 def check_can_write(request: Request, table: Table) -> None:
-    if not can_write(request.user, table):
-        raise PermissionDenied(f"Only a director or the dealer of table {table.number} may.")
+    check_writer(request.user, table)
 
 
-def check_can_write_hand(request: Request, pk: int) -> None:
-    """A director writes to every hand (as `can_write` says: no lookup needed); a dealer only to
-    the hands of the tables assigned to them."""
-    if is_director(request.user):
-        return
-    table = Table.objects.filter(hands__pk=pk).first()
-    if table is None:
-        raise NotFound("There is no such hand.")
-    check_can_write(request, table)
+def writer_input(request: Request, pk: int, validate: Callable[[Any], dict[str, Any]]) -> Any:
+    """A hand write's input, checked. The service checks the writer on the table it reads with
+    the hand's lock (no query of its own); input refused here (400) is first checked the same
+    way, so that someone who may not write to the hand hears that (403), as before any write."""
+    try:
+        return validate(request.data)
+    except (ValidationError, ParseError):
+        table = Table.objects.filter(hands__pk=pk).first()
+        if table is None:
+            raise NotFound("There is no such hand.") from None
+        check_can_write(request, table)
+        raise
 
 
 class SharedInput:
@@ -275,8 +278,7 @@ class HandActionsApi(DealerApi):
     def post(self, request: Request, pk: int) -> Response:
         """Record one entry: a betting action, board or hole cards, a show, muck or claim, a
         dead hand or a misdeal. Answers the new state (a resent write: the original answer)."""
-        check_can_write_hand(request, pk)
-        data = ACTION_INPUT.validated(request.data)
+        data = writer_input(request, pk, ACTION_INPUT.validated)
         result = hand_record_action(
             hand=pk,
             action=present(data["action"]),
@@ -296,8 +298,8 @@ class HandUndoApi(DealerApi):
     def post(self, request: Request, pk: int) -> Response:
         """Cancel the latest entry still in force (`nothing_to_undo` when none is). Nothing is
         deleted: the undo is an event of its own, with its reason."""
-        check_can_write_hand(request, pk)
-        result = hand_undo(hand=pk, actor=request.user, **UNDO_INPUT.validated(request.data))
+        data = writer_input(request, pk, UNDO_INPUT.validated)
+        result = hand_undo(hand=pk, actor=request.user, **data)
         return Response(result.answer)
 
 

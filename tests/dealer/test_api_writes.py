@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from dealer.models import Hand, HandEvent
@@ -212,10 +214,10 @@ def _signed_in(user):
 
 
 def test_query_counts(tablet, django_assert_max_num_queries):
-    # Session, user, dealer group, the hand's table (may this dealer write?); in the service's
-    # transaction: the locked hand, the log, the event (in a savepoint), the hand's update.
-    # No resend check on a first try.
-    with django_assert_max_num_queries(12):
+    # Session, user, dealer group; in the service's transaction: the locked hand with its table
+    # (may this dealer write?), the event, the hand's update (with a savepoint on SQLite). No
+    # resend check on a first try.
+    with django_assert_max_num_queries(10):
         tablet.ok(kind="call")
     director = HandClient(_signed_in(DirectorFactory()), tablet.state)
     director.sent = 100  # ids of its own
@@ -223,6 +225,26 @@ def test_query_counts(tablet, django_assert_max_num_queries):
         director.ok(kind="call")
     with django_assert_max_num_queries(4):
         assert tablet.client.get(tablet.url).status_code == 200
+
+
+def test_a_dealers_write_reads_the_table_only_with_the_hands_lock(tablet):
+    table = Table._meta.db_table
+    with CaptureQueriesContext(connection) as captured:
+        tablet.ok(kind="call")
+    reads = [q["sql"] for q in captured if f'"{table}"' in q["sql"]]
+    assert len(reads) == 1, reads
+    assert "FOR UPDATE" in reads[0] or connection.vendor != "postgresql"
+
+
+def test_a_dealer_of_another_table_may_not_run_a_procedure_even_with_bad_input(tablet):
+    other = _signed_in(DealerFactory())
+    body = {"client_id": "p", "version": 0, "trigger": "two_or_more_exposed_on_deal"}
+    for sent in (body, {**body, "trigger": 5}, {}):
+        refused = other.post(tablet.url + "procedures/", sent, format="json")
+        assert (refused.status_code, refused.json()["code"]) == (403, "permission_denied")
+    missing = other.post("/api/hands/999999/procedures/", {}, format="json")
+    assert missing.status_code == 404
+    assert not HandEvent.objects.filter(hand_id=tablet.state["hand"]).exists()
 
 
 def test_a_client_id_used_again_at_the_current_version_gets_its_first_answer(tablet):
