@@ -6,8 +6,9 @@ session, no CSRF token. The tokens are Django REST framework's (`rest_framework.
 per user, deleted to revoke (admin, "Tokens"), refused once the user is inactive. Browser pages
 keep the session: the tablet page, the dashboard, and the API called from them.
 
-A worker process remembers the tokens it has checked for `API_TOKEN_CACHE_SECONDS` (30 by
-default): a tablet's writes then cost no query for the sign-in. Saving or deleting any user or
+A worker process remembers the tokens it has checked, with their users and the users' groups,
+for `API_TOKEN_CACHE_SECONDS` (30 by default): a tablet's writes then cost no query for the
+sign-in or the role check. Saving or deleting any user or
 token forgets them all in the process that made the change; the other workers find out when
 their entry expires.
 
@@ -24,6 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models import prefetch_related_objects
 from django.db.models.signals import post_delete, post_save
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
@@ -65,6 +67,8 @@ def _token_user(key: str) -> Any:
     user = get_user_model().from_db(connection.alias, [f.attname for f in fields], row)
     if not user.is_active:
         raise exceptions.AuthenticationFailed("User inactive or deleted.")
+    # Remembered with the user: the API's role check ("dealer" group) then costs no query.
+    prefetch_related_objects([user], "groups")
     return user
 
 

@@ -186,3 +186,16 @@ def test_another_worker_refuses_a_deactivated_users_token_once_its_entry_expires
     monkeypatch.setattr(authentication.time, "monotonic", lambda: clock)
     response = tablet.get(f"/api/tables/{tables[0].pk}/hands/")
     assert (response.status_code, response.json()["code"]) == (403, "authentication_failed")
+
+
+def test_a_dealers_remembered_token_costs_no_query_for_the_role_either(tables):
+    tablet = sign_in(assign_dealer(tables[0]).username)
+    url = f"/api/tables/{tables[0].pk}/hands/"
+    assert tablet.get(url).status_code == 200
+    with CaptureQueriesContext(connection) as context:
+        assert tablet.get(url).status_code == 200
+    sign_in_queries = [q["sql"] for q in context if "auth_" in q["sql"] or "authtoken" in q["sql"]]
+    assert sign_in_queries == []
+    plain = sign_in(UserFactory().username)  # the role is still checked: not a dealer
+    assert plain.get(url).status_code == 403
+    assert plain.get(url).status_code == 403

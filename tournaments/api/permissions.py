@@ -16,8 +16,13 @@ def is_director(user: Any) -> bool:
 
 
 def is_dealer(user: Any) -> bool:
-    """A dealer is a signed-in member of the "dealer" group (one query)."""
-    return bool(user and user.is_authenticated and user.groups.filter(name=DEALER_GROUP).exists())
+    """A dealer is a signed-in member of the "dealer" group (one query, or none when the user's
+    groups were read with the user, as the API token sign-in does)."""
+    return bool(
+        user
+        and user.is_authenticated
+        and any(group.name == DEALER_GROUP for group in user.groups.all())
+    )
 
 
 class IsDirector(BasePermission):
