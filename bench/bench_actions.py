@@ -1,12 +1,12 @@
 """Dealer actions through the real web stack: gunicorn, the API, the services, PostgreSQL.
 
-A running tournament of 360 players on 40 tables, a hand started at each; then `gunicorn
-config.wsgi -w 4` serves and one tablet per table records the hand's actions as a dealer would:
-it reads the legal actions from the last answer and checks, calls, folds or raises, deals the
-board when due, shows down, and starts the next hand when one ends. The tablets sign in as a
-director with an API token (`--auth session`: a session cookie and its CSRF token, as the
-browser); every write is a real request through authentication, the permission check, the
-service and PostgreSQL.
+A running tournament of 360 players on 40 tables, each with its own dealer and a hand started;
+then `gunicorn config.wsgi -w 4` serves and one tablet per table records the hand's actions as
+its dealer would: it reads the legal actions from the last answer and checks, calls, folds or
+raises, deals the board when due, shows down, and starts the next hand when one ends. Each
+tablet signs in as its table's dealer with the dealer's API token (`--auth session`: a session
+cookie and its CSRF token, as the browser); every write is a real request through
+authentication, the role and table checks, the service and PostgreSQL.
 
 All the tablets are driven from one thread (a selector loop on plain sockets: the load generator
 shares the machine's cores with the server, so it is kept cheap; its CPU per request is
@@ -87,10 +87,11 @@ def _setup_django() -> None:
 # --- the event ---------------------------------------------------------------------------------
 
 
-def _event() -> tuple[list[int], Any]:
-    """A running tournament on 40 full tables, a hand started at each; the table ids and a
-    director."""
+def _event() -> tuple[list[int], list[Any]]:
+    """A running tournament on 40 full tables, each with its own dealer assigned and a hand
+    started; the table ids and their dealers."""
     from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
     from django.utils import timezone
 
     from dealer.services import hand_start
@@ -119,11 +120,16 @@ def _event() -> tuple[list[int], Any]:
     tournament.refresh_from_db()
     tournament_draw_seats(tournament=tournament, rng=random.Random(1))
     clock_start(tournament=tournament, now=timezone.now())
-    director = get_user_model().objects.create_user("bench-director", is_staff=True)
     tables = list(Table.objects.filter(tournament=tournament).order_by("number"))
+    dealers = []
     for table in tables:
-        hand_start(table=table, actor=director)
-    return [table.pk for table in tables], director
+        dealer = get_user_model().objects.create_user(f"bench-dealer-{table.number}")
+        dealer.groups.add(Group.objects.get_or_create(name="dealer")[0])
+        Table.objects.filter(pk=table.pk).update(dealer=dealer)
+        table.dealer = dealer
+        hand_start(table=table, actor=dealer)
+        dealers.append(dealer)
+    return [table.pk for table in tables], dealers
 
 
 def _credentials(user: Any, auth: str) -> dict[str, str]:
@@ -474,14 +480,16 @@ def run(
     _setup_django()
     from django.db import connection
 
-    tables, director = _event()
-    credentials = _credentials(director, auth)
+    tables, dealers = _event()
+    credentials = [_credentials(dealer, auth) for dealer in dealers]
     connection.close()
     port = _free_port()
     server = _serve(port, workers, extra)
     try:
         _wait_until_up(port, server)
-        tablets = [Tablet(port, table, credentials, seed) for seed, table in enumerate(tables)]
+        tablets = [
+            Tablet(port, table, credentials[seed], seed) for seed, table in enumerate(tables)
+        ]
         for tablet in tablets:
             tablet.load()
         run_load(tablets, None, 2, server.pid)  # warm up: every worker imported and connected

@@ -1,9 +1,10 @@
 """What one dealer write costs the server, in-process: CPU time and SQL statements.
 
-The same tournament as `bench_actions` (40 tables, a hand started at each, PostgreSQL), the same
-tablets' decisions, but every request goes straight into Django's WSGI handler (`DEBUG=0`, token
-sign-in), with no HTTP server and no other process competing for the cores: the figure that
-moves least from run to run, for comparing two versions of the write path. Reported: CPU time per
+The same tournament as `bench_actions` (40 tables, each with its dealer and a hand started,
+PostgreSQL), the same tablets' decisions, but every request goes straight into Django's WSGI
+handler (`DEBUG=0`, each dealer's API token), with no HTTP server and no other process competing
+for the cores: the figure that moves least from run to run, for comparing two versions of the
+write path. Reported: CPU time per
 request (median of the passes; the tablets' own decisions are a few microseconds of it), the
 SQL statements per request (the ones run through Django's cursors: a transaction's `BEGIN`
 and `COMMIT` come on top), and the same for a trivial authenticated read through the
@@ -55,12 +56,11 @@ def _environ(method: str, path: str, headers: dict[str, str], body: bytes) -> di
 class Caller:
     """Calls the WSGI application as gunicorn would, and counts the SQL statements run."""
 
-    def __init__(self, headers: dict[str, str]) -> None:
+    def __init__(self) -> None:
         from django.core.wsgi import get_wsgi_application
         from django.db import connection
 
         self.app = get_wsgi_application()
-        self.headers = headers
         self.statements = 0
         connection.execute_wrappers.append(self._count)
 
@@ -68,7 +68,9 @@ class Caller:
         self.statements += 1
         return execute(sql, params, many, context)
 
-    def __call__(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    def __call__(
+        self, headers: dict[str, str], method: str, path: str, body: Any = None
+    ) -> tuple[int, Any]:
         payload = b"" if body is None else json.dumps(body).encode()
         status: list[str] = []
 
@@ -76,7 +78,7 @@ class Caller:
             status.append(line)
             return lambda data: None
 
-        chunks = self.app(_environ(method, path, self.headers, payload), start_response)
+        chunks = self.app(_environ(method, path, headers, payload), start_response)
         try:
             content = b"".join(chunks)
         finally:
@@ -84,13 +86,23 @@ class Caller:
         return int(status[0].split()[0]), json.loads(content) if content else None
 
 
-def _write(caller: Caller, tablet: Tablet) -> None:
+class InProcessTablet(Tablet):
+    """A tablet of `bench_actions` (its decisions), with its dealer's sign-in headers."""
+
+    def __init__(self, table: int, credentials: dict[str, str], seed: int) -> None:
+        super().__init__(0, table, credentials, seed)
+        self.credentials = credentials
+
+
+def _write(caller: Caller, tablet: InProcessTablet) -> None:
     """The tablet's next write (a new hand, or its next action), as `Tablet.begin` sends it."""
     tablet.sent += 1
     client_id = f"t{tablet.table}-{tablet.sent}"
     if tablet.state["phase"] in ("complete", "void"):
         body: dict[str, Any] = {"client_id": client_id}
-        status, state = caller("POST", f"/api/tables/{tablet.table}/hands/", body)
+        status, state = caller(
+            tablet.credentials, "POST", f"/api/tables/{tablet.table}/hands/", body
+        )
         tablet.deck = tablet.rng.sample(DECK, len(DECK))
     else:
         body = {
@@ -98,30 +110,35 @@ def _write(caller: Caller, tablet: Tablet) -> None:
             "version": tablet.state["version"],
             "action": tablet.next_action(),
         }
-        status, state = caller("POST", f"/api/hands/{tablet.state['hand']}/actions/", body)
+        status, state = caller(
+            tablet.credentials, "POST", f"/api/hands/{tablet.state['hand']}/actions/", body
+        )
     if status not in (200, 201):
         raise RuntimeError(f"table {tablet.table}: {status} {state}")
     tablet.state = state
 
 
-def _pass(caller: Caller, tablets: list[Tablet], requests: int) -> tuple[float, float]:
+def _pass(caller: Caller, tablets: list[InProcessTablet], requests: int) -> tuple[float, float]:
     """CPU ms and statements per request over `requests` writes, the tablets in turn."""
-    trips = caller.statements
+    before = caller.statements
     started = time.process_time()
     for index in range(requests):
         _write(caller, tablets[index % len(tablets)])
     cpu = time.process_time() - started
-    return cpu * 1000 / requests, (caller.statements - trips) / requests
+    return cpu * 1000 / requests, (caller.statements - before) / requests
 
 
-def _read_pass(caller: Caller, tablets: list[Tablet], requests: int) -> tuple[float, float]:
-    trips = caller.statements
+def _read_pass(
+    caller: Caller, tablets: list[InProcessTablet], requests: int
+) -> tuple[float, float]:
+    before = caller.statements
     started = time.process_time()
     for index in range(requests):
-        status, _ = caller("GET", f"/api/hands/{tablets[index % len(tablets)].state['hand']}/")
+        tablet = tablets[index % len(tablets)]
+        status, _ = caller(tablet.credentials, "GET", f"/api/hands/{tablet.state['hand']}/")
         assert status == 200
     cpu = time.process_time() - started
-    return cpu * 1000 / requests, (caller.statements - trips) / requests
+    return cpu * 1000 / requests, (caller.statements - before) / requests
 
 
 def run(requests: int, passes: int, profile: bool) -> dict[str, Any]:
@@ -130,11 +147,15 @@ def run(requests: int, passes: int, profile: bool) -> dict[str, Any]:
     os.environ.setdefault("PYTHONWARNINGS", "ignore:No directory at")
     _setup_django()
     try:
-        tables, director = _event()
-        caller = Caller(_credentials(director, "token"))
-        tablets = [Tablet(0, table, {}, seed) for seed, table in enumerate(tables)]
+        tables, dealers = _event()
+        caller = Caller()
+        tablets = [
+            InProcessTablet(table, _credentials(dealers[seed], "token"), seed)
+            for seed, table in enumerate(tables)
+        ]
         for tablet in tablets:
-            status, tablet.state = caller("GET", f"/api/tables/{tablet.table}/hands/current/")
+            path = f"/api/tables/{tablet.table}/hands/current/"
+            status, tablet.state = caller(tablet.credentials, "GET", path)
             assert status == 200
             tablet.deck = tablet.rng.sample(DECK, len(DECK))
         _pass(caller, tablets, len(tablets) * 5)  # warm up: imports, caches, the token checked
