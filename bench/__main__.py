@@ -27,9 +27,13 @@ def main() -> None:
     print("== Floor services on PostgreSQL, 10,000 entries (bench/bench_tournament.py) ==")
     bench_tournament.main()
     print()
+    print("== One dealer write in-process, 40 tables (bench/bench_write_cpu.py) ==")
+    sys.stdout.flush()
+    # Processes of their own: Django is set up here already, on another throwaway database.
+    subprocess.run([sys.executable, "-m", "bench.bench_write_cpu"], check=True)
+    print()
     print("== Dealer actions through gunicorn on PostgreSQL, 40 tables (bench/bench_actions.py) ==")
     sys.stdout.flush()
-    # A process of its own: Django is set up here already, on another throwaway database.
     subprocess.run([sys.executable, "-m", "bench.bench_actions"], check=True)
     sys.stdout.flush()
 
