@@ -23,6 +23,7 @@ import os
 import statistics
 import sys
 import time
+import warnings
 from typing import Any
 
 from bench.bench_actions import BENCH_DB, DECK, Tablet, _admin, _credentials, _event, _setup_django
@@ -144,7 +145,7 @@ def _read_pass(
 def run(requests: int, passes: int, profile: bool) -> dict[str, Any]:
     os.environ["DEBUG"] = "0"
     os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1")
-    os.environ.setdefault("PYTHONWARNINGS", "ignore:No directory at")
+    warnings.filterwarnings("ignore", "No directory at")  # whitenoise: no collectstatic here
     _setup_django()
     try:
         tables, dealers = _event()
@@ -195,7 +196,7 @@ def main(argv: list[str] | None = None) -> None:
         f"in-process, {result['passes']} passes of {result['requests']} requests, medians: "
         f"a write {result['write_cpu_ms']:.2f} ms CPU, "
         f"{result['write_statements']:.2f} statements; "
-        f"a read of the current hand (reference) {result['read_cpu_ms']:.2f} ms CPU, "
+        f"a read of a hand's state (reference) {result['read_cpu_ms']:.2f} ms CPU, "
         f"{result['read_statements']:.2f} statements"
     )
 
