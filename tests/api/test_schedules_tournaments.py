@@ -185,6 +185,17 @@ def test_open_registration_then_finish(director):
 
 
 @pytest.mark.django_db
+def test_finishing_a_finished_tournament_is_refused_and_audited_once(director):
+    tournament = TournamentFactory(status=Tournament.Status.REGISTERING)
+    assert director.post(f"/api/tournaments/{tournament.pk}/finish/").status_code == 200
+
+    again = director.post(f"/api/tournaments/{tournament.pk}/finish/")
+
+    assert (again.status_code, again.json()["code"]) == (409, "tournament_finished")
+    assert AuditEvent.objects.filter(tournament=tournament, action="tournament_finish").count() == 1
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("operation", ["pause", "resume", "set-level", "add-time"])
 def test_the_clock_of_a_finished_tournament_stays_off(director, operation):
     tournament = seated_tournament(players=4)

@@ -218,7 +218,11 @@ def tournament_open_registration(*, tournament: Tournament, actor: Any = None) -
 
 @transaction.atomic
 def tournament_finish(*, tournament: Tournament, actor: Any = None) -> Tournament:
+    """Mark the tournament finished and stop its clock; a finished one is refused (409), so a
+    second click leaves no second entry in the audit log."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise FloorError("tournament_finished", "The tournament is finished already.")
     tournament.status = Tournament.Status.FINISHED
     if tournament.clock_ends_at is not None:
         # A started clock is stored running or paused, never neither: it stops with 0 left.
