@@ -266,6 +266,11 @@ class LegalOutputSerializer(serializers.Serializer):
     min_raise_to = serializers.IntegerField(allow_null=True)
     max_raise_to = serializers.IntegerField(allow_null=True)
     pot_raise_to = serializers.IntegerField(allow_null=True, help_text="the POT button")
+    half_pot_raise_to = serializers.IntegerField(
+        allow_null=True,
+        help_text="the ½ POT button: raise by half the pot; offered only strictly between the "
+        "minimum and the pot size",
+    )
     all_in_to = serializers.IntegerField()
 
 
