@@ -183,6 +183,23 @@ def hand_snapshot(hand: Hand, state: HandState) -> dict[str, Any]:
 # --- starting a hand -------------------------------------------------------------------------
 
 
+def start_refusal(table: Table, *, in_progress: bool) -> FloorError | None:
+    """Why no hand may start at the table now, from the table's own state (None: a hand may
+    start, as far as the table goes; `hand_start` then checks the players and the clock).
+    `in_progress`: the table has a hand in progress. The tablet shows its start button by it."""
+    tournament = table.tournament
+    if tournament is None:
+        if not table.is_open:
+            return FloorError("table_closed", f"{table} is closed.")
+    elif tournament.status != Tournament.Status.RUNNING:
+        return FloorError("not_running", "Hands are dealt while the tournament clock runs.")
+    elif table.is_broken:
+        return FloorError("table_broken", f"{table} is broken: its players have moved.")
+    if in_progress:
+        return FloorError("hand_in_progress", "Finish the hand in progress first.")
+    return None
+
+
 @transaction.atomic
 def hand_start(
     *,
@@ -202,15 +219,14 @@ def hand_start(
     table = (
         Table.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=table.pk)
     )
+    refusal = start_refusal(
+        table, in_progress=Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).exists()
+    )
+    if refusal is not None:
+        raise refusal
     if table.tournament is None:
         return _cash_hand_start(table, actor, straddle=straddle, expected_plan=expected_plan)
     tournament = table.tournament
-    if tournament.status != Tournament.Status.RUNNING:
-        raise FloorError("not_running", "Hands are dealt while the tournament clock runs.")
-    if table.is_broken:
-        raise FloorError("table_broken", f"{table} is broken: its players have moved.")
-    if Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).exists():
-        raise FloorError("hand_in_progress", "Finish the hand in progress first.")
     entries = {
         e.seat: e
         for e in Entry.objects.filter(table=table, status=Entry.Status.ACTIVE).select_related(
@@ -249,10 +265,6 @@ def hand_start(
 
 def _cash_hand_start(table: Table, actor: Any, *, straddle: bool, expected_plan: str) -> Hand:
     """A cash hand: exactly the posts of the plan the dealer was shown (RULES.md 2-4)."""
-    if not table.is_open:
-        raise FloorError("table_closed", f"{table} is closed.")
-    if Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).exists():
-        raise FloorError("hand_in_progress", "Finish the hand in progress first.")
     read = cash.engine_seats(table)
     seats = {seat.seat: seat for seat in read}
     plan = cash.cash_table_plan(table, read)

@@ -36,6 +36,7 @@ from dealer.services import (
     hand_record_action,
     hand_start,
     hand_undo,
+    start_refusal,
 )
 from dealer.views import cash as cash_views
 from dealer.views import present
@@ -138,12 +139,7 @@ def tablet_context(
     for player in snapshot.get("players", ()) if snapshot else ():
         used += [c for c in player.get("shown") or () if c != "??"]
     phase = snapshot.get("phase") if snapshot else None
-    can_start = (
-        not in_progress
-        and tournament is not None
-        and tournament.status == Tournament.Status.RUNNING
-        and not table.is_broken
-    ) or (table.is_cash and table.is_open and not in_progress)
+    can_start = start_refusal(table, in_progress=in_progress) is None
     version = snapshot.get("version", 0) if snapshot else 0
     context = {
         "table": table,
