@@ -56,6 +56,10 @@ class BlindLevel(LevelFields):
         return f"{self.schedule} #{self.order}"
 
 
+# Members of this auth group are dealers: they read the floor and run the tables assigned to them.
+DEALER_GROUP = "dealer"
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned"

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, Sum
 
 from tournaments import balancing, icm
-from tournaments.models import Entry, Tournament
+from tournaments.models import DEALER_GROUP, Entry, Tournament
 from tournaments.services.busts import prize_table
 from tournaments.services.clocks import clock_view
 from tournaments.services.errors import FloorError, from_value_error
@@ -175,5 +175,5 @@ def hand_for_hand_due(tournament: Tournament) -> bool:
 
 def dealer_choices() -> list[tuple[int, str]]:
     """The accounts that may deal a table: active members of the "dealer" group."""
-    users = get_user_model().objects.filter(is_active=True, groups__name="dealer")
+    users = get_user_model().objects.filter(is_active=True, groups__name=DEALER_GROUP)
     return [(user.pk, user.get_username()) for user in users.order_by("username")]

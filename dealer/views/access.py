@@ -17,10 +17,9 @@ from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404
 
 from dealer.services import can_write
-from tournaments.models import Table
+from tournaments.models import DEALER_GROUP, Table
 
 View = Callable[..., HttpResponseBase]
-DEALER_GROUP = "dealer"
 
 
 def is_dealer(user: Any) -> bool:

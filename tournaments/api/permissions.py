@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-DEALER_GROUP = "dealer"
+from tournaments.models import DEALER_GROUP
 
 
 def is_director(user: Any) -> bool:

@@ -10,7 +10,7 @@ from django.db import connection, transaction
 
 from dealer.engine.cards import DeckKind, format_cards
 from tournaments import balancing, seating
-from tournaments.models import ButtonDraw, Entry, Table, Tournament
+from tournaments.models import DEALER_GROUP, ButtonDraw, Entry, Table, Tournament
 from tournaments.services.audit import audit_record
 from tournaments.services.entries import lock_tournament
 from tournaments.services.errors import FloorError, from_value_error
@@ -220,9 +220,6 @@ def _final_table(tournament: Tournament, rng: random.Random, actor: Any) -> None
         table=final.number,
         players=len(entries),
     )
-
-
-DEALER_GROUP = "dealer"
 
 
 @transaction.atomic

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.models import BlindSchedule, Entry, Tournament
+from tournaments.models import DEALER_GROUP, BlindSchedule, Entry, Tournament
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import clock_start
 from tournaments.services.entries import entry_register
@@ -82,7 +82,7 @@ class Command(BaseCommand):
             user.is_superuser = staff  # the demo director may also use the admin
             user.save()
             if not staff:
-                user.groups.add(Group.objects.get_or_create(name="dealer")[0])
+                user.groups.add(Group.objects.get_or_create(name=DEALER_GROUP)[0])
         schedule = BlindSchedule.objects.filter(name="Demo deepstack").first() or schedule_create(
             name="Demo deepstack", levels=SCHEDULE
         )
