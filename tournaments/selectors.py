@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, Sum
 
 from tournaments import balancing, icm
+from tournaments.clock import ClockView
 from tournaments.models import DEALER_GROUP, Entry, Tournament
 from tournaments.services.busts import prize_table
 from tournaments.services.clocks import clock_view
@@ -132,10 +133,17 @@ def seat_lookup(tournament: Tournament, query: str) -> list[dict[str, Any]]:
     ]
 
 
-def clock_summary(tournament: Tournament, now: datetime) -> dict[str, Any]:
-    """What the big-screen clock shows: level, time left, next level, players, prize pool."""
-    view = clock_view(tournament, now)
-    standings = tournament_standings(tournament, limit=0)
+def clock_summary(
+    tournament: Tournament,
+    now: datetime,
+    *,
+    view: ClockView | None = None,
+    standings: Standings | None = None,
+) -> dict[str, Any]:
+    """What the big-screen clock shows: level, time left, next level, players, prize pool.
+    `view` and `standings`, when the caller has them already (of `now`), are not read again."""
+    view = view or clock_view(tournament, now)
+    standings = standings or tournament_standings(tournament, limit=0)
 
     def level(lv: Any) -> dict[str, Any] | None:
         if lv is None:
@@ -167,9 +175,9 @@ def clock_summary(tournament: Tournament, now: datetime) -> dict[str, Any]:
     }
 
 
-def hand_for_hand_due(tournament: Tournament) -> bool:
+def hand_for_hand_due(tournament: Tournament, standings: Standings | None = None) -> bool:
     """RP-8: one bust from the money, the director should play hand-for-hand."""
-    standings = tournament_standings(tournament, limit=0)
+    standings = standings or tournament_standings(tournament, limit=0)
     return balancing.needs_hand_for_hand(standings.players_left, standings.places_paid)
 
 

@@ -4,6 +4,7 @@ pages' clock (`wallclock.now`), set by each test."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -137,3 +138,17 @@ def test_the_page_follows_the_clock_into_the_next_level(
 
     assert page.context["clock"]["label"] == "Break"
     assert page.context["clock_time"] == "9:00"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("page", "most"),
+    [("clock-control", 8), ("tournament-dashboard", 9), ("public-clock", 6)],
+)
+def test_clock_pages_read_the_clock_and_the_standings_once(
+    director: Client, django_assert_max_num_queries: Any, page: str, most: int
+) -> None:
+    # Session and user, the tournament, its levels once, the standings' totals (and rows) once.
+    event = tournament(players=NAMES[:6], draw=True, start=True)
+    with django_assert_max_num_queries(most):
+        assert director.get(reverse(page, args=[event.pk])).status_code == 200

@@ -10,8 +10,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from tournaments.clock import ClockView
 from tournaments.models import Tournament
-from tournaments.selectors import clock_summary
+from tournaments.selectors import Standings, clock_summary
 from tournaments.services.clocks import clock_view
 
 
@@ -33,10 +34,17 @@ def level_text(level: dict[str, Any] | None) -> str:
     return text
 
 
-def clock_payload(tournament: Tournament, now: datetime) -> dict[str, Any]:
-    """The clock as JSON for the big screen and the dashboard (stable between changes)."""
-    summary = clock_summary(tournament, now)
-    view = clock_view(tournament, now)
+def clock_payload(
+    tournament: Tournament,
+    now: datetime,
+    *,
+    view: ClockView | None = None,
+    standings: Standings | None = None,
+) -> dict[str, Any]:
+    """The clock as JSON for the big screen and the dashboard (stable between changes).
+    `view` and `standings`, when the caller has them already (of `now`), are not read again."""
+    view = view or clock_view(tournament, now)
+    summary = clock_summary(tournament, now, view=view, standings=standings)
     running = summary["running"]
     payload = {key: value for key, value in summary.items() if key not in ("seconds_left",)}
     payload.pop("overtime_seconds", None)
@@ -60,11 +68,13 @@ def countdown_text(seconds: int) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
-def clock_context(tournament: Tournament, now: datetime) -> dict[str, Any]:
+def clock_context(
+    tournament: Tournament, now: datetime, *, standings: Standings | None = None
+) -> dict[str, Any]:
     """Template context for a clock display: the payload (also given to the script), the time
     shown before the script takes over, and the server's time for the script's countdown."""
-    payload = clock_payload(tournament, now)
     view = clock_view(tournament, now)
+    payload = clock_payload(tournament, now, view=view, standings=standings)
     if view.overtime_seconds:
         shown = "+" + countdown_text(view.overtime_seconds)
     else:

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.forms import AddTimeForm, SetLevelForm
 from tournaments.models import Tournament
-from tournaments.selectors import hand_for_hand_due
+from tournaments.selectors import hand_for_hand_due, tournament_standings
 from tournaments.services.clocks import (
     HAND_FOR_HAND_SECONDS,
     clock_add_time,
@@ -34,12 +34,13 @@ ClockOperation = Callable[[Tournament, datetime], Tournament]
 @director_required
 def clock_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_get(pk)
+    standings = tournament_standings(tournament, limit=0)  # read once for the clock and RP-8
     context = {
         "tournament": tournament,
         "tab": "clock",
-        **clock_context(tournament, wallclock.now()),
+        **clock_context(tournament, wallclock.now(), standings=standings),
         "levels": reads.level_list(tournament),
-        "hand_for_hand_due": hand_for_hand_due(tournament),
+        "hand_for_hand_due": hand_for_hand_due(tournament, standings),
         "hand_for_hand_seconds": HAND_FOR_HAND_SECONDS,
     }
     return render(request, "desk/clock.html", context)

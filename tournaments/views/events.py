@@ -50,11 +50,12 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     """One tournament at a glance: status, the clock, the field and the prize pool."""
     tournament = tournament_get(pk)
     now = wallclock.now()
+    standings = tournament_standings(tournament, limit=10)  # its totals serve the clock too
     context = {
         "tournament": tournament,
         "tab": "overview",
-        "standings": tournament_standings(tournament, limit=10),
-        **clock_context(tournament, now),
+        "standings": standings,
+        **clock_context(tournament, now, standings=standings),
         "has_tables": tournament.tables.exists(),
     }
     return render(request, "desk/dashboard.html", context)
