@@ -11,13 +11,10 @@ from datetime import datetime
 from typing import Any
 
 from tournaments.clock import ClockView
+from tournaments.labels import blinds_label
 from tournaments.models import Tournament
 from tournaments.selectors import Standings, clock_summary
 from tournaments.services.clocks import clock_view
-
-
-def _amount(value: int) -> str:
-    return f"{value:,}"
 
 
 def level_text(level: dict[str, Any] | None) -> str:
@@ -26,12 +23,9 @@ def level_text(level: dict[str, Any] | None) -> str:
         return ""
     if level["is_break"]:
         return f"Break, {level['minutes']} min"
-    text = f"{_amount(level['small_blind'])} / {_amount(level['big_blind'])}"
-    if level["ante"]:
-        text += f", ante {_amount(level['ante'])}"
-        if level["bb_ante"]:
-            text += " (BB ante)"
-    return text
+    return blinds_label(
+        level["small_blind"], level["big_blind"], ante=level["ante"], bb_ante=level["bb_ante"]
+    )
 
 
 def clock_payload(

@@ -1,0 +1,30 @@
+"""Template filters for the floor's labels, so that every page writes them the same way.
+
+`{% load floor %}` then `{{ level|blinds }}`: "1,000 / 2,000, ante 2,000" from anything with
+`small_blind`, `big_blind` and `ante` (a level, a cash table, a hand's stakes as a dict).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from tournaments.labels import blinds_label
+
+register = template.Library()
+
+
+def _value(source: Any, name: str) -> Any:
+    return source.get(name) if isinstance(source, dict) else getattr(source, name, None)
+
+
+@register.filter
+def blinds(source: Any) -> str:
+    if source is None:
+        return ""
+    return blinds_label(
+        int(_value(source, "small_blind") or 0),
+        int(_value(source, "big_blind") or 0),
+        ante=int(_value(source, "ante") or 0),
+    )
