@@ -2,16 +2,19 @@
 
 The same tournament as `bench_actions` (40 tables, each with its dealer and a hand started,
 PostgreSQL), the same tablets' decisions, but every request goes straight into Django's WSGI
-handler (`DEBUG=0`, each dealer's API token), with no HTTP server and no other process competing
-for the cores: the figure that moves least from run to run, for comparing two versions of the
-write path. Reported: CPU time per
-request (median of the passes; the tablets' own decisions are a few microseconds of it), the
-SQL statements per request (the ones run through Django's cursors: a transaction's `BEGIN`
-and `COMMIT` come on top), and the same for a trivial authenticated read through the
-same stack (`GET /api/hands/<id>/`, a hand's state) as a reference in the same run.
+handler (`DEBUG=0`), with no HTTP server and no other process competing for the cores: the
+figure that moves least from run to run, for comparing two versions of the write path.
+
+Reported, as medians of the passes: CPU time and SQL statements (the ones run through Django's
+cursors: a transaction's `BEGIN` and `COMMIT` come on top) per request for
+- a write through the API, signed in with the dealer's token (what `bench_actions` sends);
+- a read of a hand's state through the same stack (`GET /api/hands/<id>/`), the reference;
+- an action tapped on the tablet page: the htmx form post with the dealer's session, answered
+  with the tablet's HTML (the new state, read back for the next decision, is not counted).
 
 Run: `python -m bench.bench_write_cpu` (`--requests`, `--passes`; `--profile` prints where the
-time goes, ordered by `BENCH_SORT`, default cumulative, `BENCH_LINES` lines).
+time goes, ordered by `BENCH_SORT`, default cumulative, `BENCH_LINES` lines, for the API's
+writes, or the tablet page's with `BENCH_PAGE=1`).
 """
 
 from __future__ import annotations
@@ -24,9 +27,28 @@ import statistics
 import sys
 import time
 import warnings
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from bench.bench_actions import BENCH_DB, DECK, Tablet, _admin, _credentials, _event, _setup_django
+
+
+def _tablet_form(tablet: InProcessTablet, client_id: str) -> Form:
+    """The tablet page's form for the tablet's next action (`Tablet.next_action`, as a tap)."""
+    action = tablet.next_action()
+    kind = action["kind"]
+    fields: dict[str, Any] = {
+        "client_id": client_id,
+        "hand": tablet.state["hand"],
+        "version": tablet.state["version"],
+        "action": f"{kind}:{action['amount']}" if kind in ("bet", "raise") else kind,
+    }
+    if action.get("seat") is not None:
+        fields["seat"] = action["seat"]
+    if action.get("cards"):
+        fields["cards"] = action["cards"]
+    return Form(fields)
 
 
 def _environ(method: str, path: str, headers: dict[str, str], body: bytes) -> dict[str, Any]:
@@ -50,8 +72,18 @@ def _environ(method: str, path: str, headers: dict[str, str], body: bytes) -> di
         "wsgi.version": (1, 0),
     }
     for name, value in headers.items():
-        environ["HTTP_" + name.upper().replace("-", "_")] = value
+        if name.lower() == "content-type":
+            environ["CONTENT_TYPE"] = value
+        else:
+            environ["HTTP_" + name.upper().replace("-", "_")] = value
     return environ
+
+
+@dataclass(frozen=True)
+class Form:
+    """A form post's fields (the tablet page's writes)."""
+
+    fields: dict[str, Any]
 
 
 class Caller:
@@ -72,7 +104,12 @@ class Caller:
     def __call__(
         self, headers: dict[str, str], method: str, path: str, body: Any = None
     ) -> tuple[int, Any]:
-        payload = b"" if body is None else json.dumps(body).encode()
+        """JSON in and out; a `Form` body is sent form-encoded and the answer kept as bytes."""
+        if isinstance(body, Form):
+            payload = urlencode(body.fields, doseq=True).encode()
+            headers = {**headers, "Content-Type": "application/x-www-form-urlencoded"}
+        else:
+            payload = b"" if body is None else json.dumps(body).encode()
         status: list[str] = []
 
         def start_response(line: str, headers: Any, exc_info: Any = None) -> Any:
@@ -84,21 +121,39 @@ class Caller:
             content = b"".join(chunks)
         finally:
             getattr(chunks, "close", lambda: None)()
+        if isinstance(body, Form):
+            return int(status[0].split()[0]), content
         return int(status[0].split()[0]), json.loads(content) if content else None
 
 
 class InProcessTablet(Tablet):
     """A tablet of `bench_actions` (its decisions), with its dealer's sign-in headers."""
 
-    def __init__(self, table: int, credentials: dict[str, str], seed: int) -> None:
+    def __init__(
+        self, table: int, credentials: dict[str, str], page_credentials: dict[str, str], seed: int
+    ) -> None:
         super().__init__(0, table, credentials, seed)
         self.credentials = credentials
+        self.page_credentials = {**page_credentials, "HX-Request": "true"}
 
 
-def _write(caller: Caller, tablet: InProcessTablet) -> None:
-    """The tablet's next write (a new hand, or its next action), as `Tablet.begin` sends it."""
+def _write(caller: Caller, tablet: InProcessTablet, page: bool = False) -> float:
+    """The tablet's next write (a new hand, or its next action), as `Tablet.begin` sends it, over
+    the API, or with `page` as the tablet page posts an action (the new state, read from the
+    database after, is not counted); the CPU seconds of the request."""
     tablet.sent += 1
-    client_id = f"t{tablet.table}-{tablet.sent}"
+    client_id = f"tablet-{tablet.table}-{tablet.sent}"
+    started = time.process_time()
+    if page and tablet.state["phase"] not in ("complete", "void"):
+        path = f"/deal/table/{tablet.table}/action/"
+        status, _ = caller(tablet.page_credentials, "POST", path, _tablet_form(tablet, client_id))
+        cpu = time.process_time() - started
+        if status != 200:
+            raise RuntimeError(f"table {tablet.table}: {status} from the tablet page: {_!r:.3000}")
+        from dealer.models import Hand
+
+        tablet.state = Hand.objects.values_list("state", flat=True).get(pk=tablet.state["hand"])
+        return cpu
     if tablet.state["phase"] in ("complete", "void"):
         body: dict[str, Any] = {"client_id": client_id}
         status, state = caller(
@@ -114,19 +169,23 @@ def _write(caller: Caller, tablet: InProcessTablet) -> None:
         status, state = caller(
             tablet.credentials, "POST", f"/api/hands/{tablet.state['hand']}/actions/", body
         )
+    cpu = time.process_time() - started
     if status not in (200, 201):
         raise RuntimeError(f"table {tablet.table}: {status} {state}")
     tablet.state = state
+    return cpu
 
 
-def _pass(caller: Caller, tablets: list[InProcessTablet], requests: int) -> tuple[float, float]:
+def _pass(
+    caller: Caller, tablets: list[InProcessTablet], requests: int, page: bool = False
+) -> tuple[float, float]:
     """CPU ms and statements per request over `requests` writes, the tablets in turn."""
     before = caller.statements
-    started = time.process_time()
-    for index in range(requests):
-        _write(caller, tablets[index % len(tablets)])
-    cpu = time.process_time() - started
-    return cpu * 1000 / requests, (caller.statements - before) / requests
+    cpu = sum(_write(caller, tablets[index % len(tablets)], page) for index in range(requests))
+    statements = caller.statements - before
+    if page:
+        statements -= requests  # the state read back after each tap is not the tablet's
+    return cpu * 1000 / requests, statements / requests
 
 
 def _read_pass(
@@ -151,7 +210,12 @@ def run(requests: int, passes: int, profile: bool) -> dict[str, Any]:
         tables, dealers = _event()
         caller = Caller()
         tablets = [
-            InProcessTablet(table, _credentials(dealers[seed], "token"), seed)
+            InProcessTablet(
+                table,
+                _credentials(dealers[seed], "token"),
+                _credentials(dealers[seed], "session"),
+                seed,
+            )
             for seed, table in enumerate(tables)
         ]
         for tablet in tablets:
@@ -162,12 +226,15 @@ def run(requests: int, passes: int, profile: bool) -> dict[str, Any]:
         _pass(caller, tablets, len(tablets) * 5)  # warm up: imports, caches, the token checked
         writes = [_pass(caller, tablets, requests) for _ in range(passes)]
         reads = [_read_pass(caller, tablets, requests) for _ in range(passes)]
+        _pass(caller, tablets, len(tablets) * 5, page=True)  # warm up the page's templates
+        taps = [_pass(caller, tablets, requests, page=True) for _ in range(passes)]
         if profile:
             import cProfile
             import pstats
 
             profiler = cProfile.Profile()
-            profiler.runcall(_pass, caller, tablets, requests)
+            page = bool(os.environ.get("BENCH_PAGE"))
+            profiler.runcall(_pass, caller, tablets, requests, page)
             stats = pstats.Stats(profiler).sort_stats(os.environ.get("BENCH_SORT", "cumulative"))
             stats.print_stats(int(os.environ.get("BENCH_LINES", "45")))
     finally:
@@ -180,6 +247,8 @@ def run(requests: int, passes: int, profile: bool) -> dict[str, Any]:
         "write_statements": statistics.median(w[1] for w in writes),
         "read_cpu_ms": statistics.median(r[0] for r in reads),
         "read_statements": statistics.median(r[1] for r in reads),
+        "tap_cpu_ms": statistics.median(t[0] for t in taps),
+        "tap_statements": statistics.median(t[1] for t in taps),
         "passes": passes,
         "requests": requests,
     }
@@ -197,7 +266,9 @@ def main(argv: list[str] | None = None) -> None:
         f"a write {result['write_cpu_ms']:.2f} ms CPU, "
         f"{result['write_statements']:.2f} statements; "
         f"a read of a hand's state (reference) {result['read_cpu_ms']:.2f} ms CPU, "
-        f"{result['read_statements']:.2f} statements"
+        f"{result['read_statements']:.2f} statements; "
+        f"an action tapped on the tablet page (htmx, session) {result['tap_cpu_ms']:.2f} ms CPU, "
+        f"{result['tap_statements']:.2f} statements"
     )
 
 
