@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from dealer.engine.cards import RANKS, SUITS
 from dealer.models import Hand, HandEvent
@@ -378,7 +378,15 @@ def _describe_action(action: dict[str, Any], seats: list[int], names: dict[int, 
     return " ".join(parts)
 
 
-def describe_event(event: HandEvent, hand: Hand) -> str:
+class LogEntry(NamedTuple):
+    """What the tablet's log shows of an event (read without the stored answer, a whole state)."""
+
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+
+
+def describe_event(event: LogEntry | HandEvent, hand: Hand) -> str:
     seats = [s["seat"] for s in hand.seats]
     names = {s["seat"]: s.get("name", "") for s in hand.seats}
     payload = event.payload or {}
@@ -396,8 +404,10 @@ def log_view(hand: Hand | None, limit: int = 8) -> dict[str, Any]:
     the entry an undo would cancel now."""
     if hand is None:
         return {"entries": [], "undoable": None}
-    # Not the answers stored for resends: a whole state each.
-    events = list(hand.events.order_by("seq").defer("response"))
+    # Not the answers stored for resends (a whole state each), and no model instances.
+    events = [
+        LogEntry(*row) for row in hand.events.order_by("seq").values_list("seq", "kind", "payload")
+    ]
     in_force, undone = split_undone(events, lambda event: event.kind == HandEvent.Kind.UNDO)
     cancelled = {event.seq for event in undone}
     entries = [

@@ -100,9 +100,12 @@ def tablet_etag(
 ) -> str:
     """What the tablet shows, in one tag: the hand and its version, who sits where with what
     (between hands), the table's dealer and button (a cash table's draw), whether it is open,
-    and whether the viewer may write."""
+    and whether the viewer may write. While a tournament hand is in progress the tablet draws the
+    seats from the hand alone, so who sits where is not read for the tag then."""
+    in_hand = status == Hand.Status.IN_PROGRESS and not table.is_cash
+    seats = "hand" if in_hand else _seats_signature(table)
     raw = (
-        f"{table.pk}:{hand_pk or 0}:{version}:{status}:{_seats_signature(table)}:"
+        f"{table.pk}:{hand_pk or 0}:{version}:{status}:{seats}:"
         f"{table.dealer_id or 0}:{table.is_broken}:{int(writable)}:"
         f"{table.button_seat}:{table.is_open}"
     )
@@ -316,7 +319,9 @@ def record_action(request: HttpRequest, pk: int) -> HttpResponse:
             request, table, notice=make_notice("error", form.first_error()), status=400
         )
     data = form.cleaned_data
-    hand = hand_of(table, data["hand"])
+    # The hand's id and table only: the service reads and locks the hand itself, and the state
+    # (loaded when first used) only matters for the board's unknown or revealed cards.
+    hand = get_object_or_404(Hand.objects.only("pk", "table_id"), pk=data["hand"], table=table)
     return _write(
         request,
         table,
@@ -342,7 +347,9 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
             request, table, notice=make_notice("error", form.first_error()), status=400
         )
     data = form.cleaned_data
-    hand = hand_of(table, data["hand"])
+    # The hand's id and table only: the service reads and locks the hand itself, and the state
+    # (loaded when first used) only matters for the board's unknown or revealed cards.
+    hand = get_object_or_404(Hand.objects.only("pk", "table_id"), pk=data["hand"], table=table)
     return _write(
         request,
         table,

@@ -325,6 +325,26 @@ def test_the_state_partial_answers_304_until_the_hand_changes() -> None:
     assert client.get(url, HTTP_IF_NONE_MATCH=fresh["ETag"]).status_code == 304
 
 
+def test_seat_changes_move_the_state_tag_between_hands_only() -> None:
+    # During a tournament hand the tablet draws the seats from the hand; between hands from the
+    # table, so a chip count changed then must reach the tablet's poll.
+    table, dealer = setup_table(players=4)
+    client = signed_in(dealer)
+    url = reverse("deal-state", args=[table.pk])
+    etag = start(client, table)["ETag"]
+    entry = Entry.objects.filter(table=table).order_by("seat").first()
+    assert entry is not None
+    entry_set_chips(entry=entry, chips=entry.chips + 1)
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304  # the hand shows the same
+    for _ in range(3):
+        act(client, table, "fold")
+    assert hand_of(table).status == Hand.Status.COMPLETE
+    ended = client.get(url)["ETag"]
+    entry.refresh_from_db()
+    entry_set_chips(entry=entry, chips=entry.chips + 1)
+    assert client.get(url, HTTP_IF_NONE_MATCH=ended).status_code == 200
+
+
 def test_start_refuses_when_another_device_started_the_hand() -> None:
     table, dealer = setup_table()
     client = signed_in(dealer)
