@@ -158,11 +158,28 @@ def hand_replay(hand: Hand) -> HandState:
     return state
 
 
+def stored_state(hand: Hand) -> HandState | None:
+    """The engine state stored with the hand, when it is the one this server wrote for this hand
+    at its current version and it starts from the hand's setup as stored now (the seats, stakes
+    or rules may have been fixed in the admin since); else None."""
+    stored = unpack_state(hand.engine_state, hand.pk, hand.version)
+    return stored if stored is not None and stored.setup == hand_setup(hand) else None
+
+
 def hand_state(hand: Hand) -> HandState:
-    """The hand's state now: the engine state stored with the hand when it is the one this
-    server wrote for the hand's current version, else the replay of the log."""
-    stored = unpack_state(hand.engine_state, hand.version)
+    """The hand's state now: the stored engine state when it can be trusted (`stored_state`),
+    else the replay of the log."""
+    stored = stored_state(hand)
     return stored if stored is not None else hand_replay(hand)
+
+
+def _save_first_state(hand: Hand, setup: HandSetup) -> Hand:
+    """A new hand's state before any entry: the snapshot for reads and the engine's own."""
+    state = start_hand(setup)
+    hand.state = hand_snapshot(hand, state)
+    hand.engine_state = pack_state(state, hand.pk, hand.version)
+    hand.save(update_fields=["state", "engine_state"])
+    return hand
 
 
 def hand_snapshot(hand: Hand, state: HandState) -> dict[str, Any]:
@@ -256,11 +273,7 @@ def hand_start(
         seats=seats,
         started_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    state = start_hand(setup)
-    hand.state = hand_snapshot(hand, state)
-    hand.engine_state = pack_state(state, hand.version)
-    hand.save(update_fields=["state", "engine_state"])
-    return hand
+    return _save_first_state(hand, setup)
 
 
 def _cash_hand_start(table: Table, actor: Any, *, straddle: bool, expected_plan: str) -> Hand:
@@ -307,11 +320,7 @@ def _cash_hand_start(table: Table, actor: Any, *, straddle: bool, expected_plan:
         plan=cash.plan_record(plan, straddle),
         started_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    state = start_hand(setup)
-    hand.state = hand_snapshot(hand, state)
-    hand.engine_state = pack_state(state, hand.version)
-    hand.save(update_fields=["state", "engine_state"])
-    return hand
+    return _save_first_state(hand, setup)
 
 
 def _positions(table: Table, entries: dict[int, Entry]) -> balancing.NextHand:
@@ -545,7 +554,7 @@ def _write(
     state = hand_state(hand)
     state, payload = make(hand, state, payload)
     hand.version += 1
-    hand.engine_state = pack_state(state, hand.version)
+    hand.engine_state = pack_state(state, hand.pk, hand.version)
     if state.is_over:
         hand.status = Hand.Status.VOID if state.phase == Phase.VOID else Hand.Status.COMPLETE
         hand.ended_at = timezone.now()
@@ -714,7 +723,7 @@ def check_hands() -> list[str]:
             continue
         if hand_snapshot(hand, state) != hand.state:
             problems.append(f"{hand}: the cached state differs from the replay")
-        stored = unpack_state(hand.engine_state, hand.version)
+        stored = unpack_state(hand.engine_state, hand.pk, hand.version)
         if stored is not None and stored != state:
             problems.append(f"{hand}: the stored engine state differs from the replay")
     return problems

@@ -61,56 +61,86 @@ def _stored_engine_state(hand: Hand) -> bytes | None:
     return None if value is None else bytes(value)
 
 
+@pytest.fixture
+def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The hands whose log a write replayed (instead of starting from the stored state)."""
+    replayed: list[int] = []
+    replay = services.hand_replay
+
+    def counting(hand: Hand) -> Any:
+        replayed.append(hand.pk)
+        return replay(hand)
+
+    monkeypatch.setattr(services, "hand_replay", counting)
+    return replayed
+
+
 def test_a_write_starts_from_the_stored_engine_state_without_replaying_the_log(
-    hand: Hand, monkeypatch: pytest.MonkeyPatch
+    hand: Hand, replays: list[int]
 ) -> None:
     _call(hand, "a", 0)
     stored = Hand.objects.get(pk=hand.pk)
-    assert unpack_state(stored.engine_state, 1) == services.hand_replay(stored)
-
-    def no_replay(_: Hand) -> None:
-        raise AssertionError("the log was replayed")
-
-    monkeypatch.setattr(services, "hand_replay", no_replay)
+    assert unpack_state(stored.engine_state, hand.pk, 1) == services.hand_replay(stored)
+    replays.clear()
     with CaptureQueriesContext(connection) as captured:
         assert _call(hand, "b", 1).answer["version"] == 2
+    assert replays == []
     assert not any("dealer_handevent" in q["sql"] and "SELECT" in q["sql"] for q in captured)
-    monkeypatch.undo()
     assert services.check_hands() == []
 
 
-def _repacked(blob: bytes, version: int, *, as_version: int) -> bytes:
-    state = unpack_state(blob, version)
+def test_a_cash_hand_with_a_straddle_also_starts_from_its_stored_state() -> None:
+    from tests.dealer.test_cash_services import seated
+
+    table = seated("1 2 3 4", button=1)
+    cash_hand = services.hand_start(table=table, straddle=True)
+    assert cash_hand.plan["straddle"]
+    assert services.stored_state(cash_hand) == services.hand_replay(cash_hand)
+
+
+def _repacked(blob: bytes, *, hand: int, version: int, as_hand: int, as_version: int) -> bytes:
+    state = unpack_state(blob, hand, version)
     assert state is not None
-    return pack_state(state, as_version)
+    return pack_state(state, as_hand, as_version)
 
 
 @pytest.mark.parametrize(
     "spoil",
     [
-        pytest.param(lambda blob: None, id="missing"),
-        pytest.param(lambda blob: blob[:-1] + bytes([blob[-1] ^ 1]), id="changed_in_the_database"),
-        pytest.param(lambda blob: _repacked(blob, 2, as_version=1), id="of_an_older_version"),
-        pytest.param(lambda blob: blob[:8] + b"\0" * 16 + blob[24:], id="of_another_engine"),
+        pytest.param(lambda pk, blob: None, id="missing"),
+        pytest.param(
+            lambda pk, blob: blob[:-1] + bytes([blob[-1] ^ 1]), id="changed_in_the_database"
+        ),
+        pytest.param(
+            lambda pk, blob: _repacked(blob, hand=pk, version=2, as_hand=pk, as_version=1),
+            id="of_an_older_version",
+        ),
+        pytest.param(
+            lambda pk, blob: _repacked(blob, hand=pk, version=2, as_hand=pk + 1, as_version=2),
+            id="of_another_hand",
+        ),
+        pytest.param(lambda pk, blob: blob[:16] + b"\0" * 16 + blob[32:], id="of_another_engine"),
     ],
 )
 def test_a_stored_engine_state_that_cannot_be_trusted_is_ignored_and_the_log_replayed(
-    hand: Hand, spoil: Any
+    hand: Hand, spoil: Any, replays: list[int]
 ) -> None:
     _call(hand, "a", 0)
     _call(hand, "b", 1)
     good = _stored_engine_state(hand)
     assert good is not None
-    Hand.objects.filter(pk=hand.pk).update(engine_state=spoil(good))
+    Hand.objects.filter(pk=hand.pk).update(engine_state=spoil(hand.pk, good))
     stored = Hand.objects.get(pk=hand.pk)
-    assert unpack_state(stored.engine_state, stored.version) is None
+    assert services.stored_state(stored) is None
     assert services.check_hands() == []  # not a problem: the log is the truth
+    replays.clear()
 
     answer = _call(hand, "c", 2).answer
 
+    assert replays == [hand.pk]
     assert answer["version"] == 3
     assert services.check_hands() == []
-    assert unpack_state(_stored_engine_state(hand), 3) is not None  # written afresh
+    assert unpack_state(_stored_engine_state(hand), hand.pk, 3) is not None  # written afresh
 
 
 def test_a_stored_engine_state_signed_with_another_key_is_ignored(
@@ -118,7 +148,23 @@ def test_a_stored_engine_state_signed_with_another_key_is_ignored(
 ) -> None:
     _call(hand, "a", 0)
     settings.SECRET_KEY = "another key"
-    assert unpack_state(_stored_engine_state(hand), 1) is None
+    assert unpack_state(_stored_engine_state(hand), hand.pk, 1) is None
+
+
+def test_a_fix_to_the_hands_seats_in_the_admin_is_played_from_the_next_write(
+    hand: Hand, replays: list[int]
+) -> None:
+    _call(hand, "a", 0)
+    fixed = Hand.objects.get(pk=hand.pk)
+    fixed.seats[3]["stack"] += 5000  # what a director's edit in the admin saves
+    fixed.save()
+    replays.clear()
+
+    answer = _call(hand, "b", 1).answer
+
+    assert replays == [hand.pk]
+    assert answer["players"][3]["stack"] > hand.seats[3]["stack"]
+    assert services.check_hands() == []
 
 
 def test_check_hands_reports_a_stored_engine_state_that_differs_from_the_replay(
@@ -128,7 +174,7 @@ def test_check_hands_reports_a_stored_engine_state_that_differs_from_the_replay(
     _call(hand, "b", 1)
     two_calls = Hand.objects.get(pk=hand.pk)
     one_call = start_hand(services.hand_setup(two_calls))
-    Hand.objects.filter(pk=hand.pk).update(engine_state=pack_state(one_call, 2))
+    Hand.objects.filter(pk=hand.pk).update(engine_state=pack_state(one_call, hand.pk, 2))
 
     assert services.check_hands() == [
         f"{two_calls}: the stored engine state differs from the replay"
