@@ -8,8 +8,8 @@ keep the session: the tablet page, the dashboard, and the API called from them.
 
 A worker process remembers the tokens it has checked, with their users and the users' groups,
 for `API_TOKEN_CACHE_SECONDS` (30 by default): a tablet's writes then cost no query for the
-sign-in or the role check. Saving or deleting any user or
-token forgets them all in the process that made the change; the other workers find out when
+sign-in or the role check. Saving or deleting any user, token or group, or changing who is in
+a group, forgets them all in the process that made the change; the other workers find out when
 their entry expires.
 
 This module is imported while DRF's settings load: it must not import DRF's views.
@@ -24,9 +24,10 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.db import connection
 from django.db.models import prefetch_related_objects
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
@@ -39,9 +40,11 @@ def forget_checked_tokens(**_: Any) -> None:
     _CHECKED.clear()
 
 
-for _model in (settings.AUTH_USER_MODEL, Token):
+for _model in (settings.AUTH_USER_MODEL, Token, Group):
     post_save.connect(forget_checked_tokens, sender=_model, weak=False)
     post_delete.connect(forget_checked_tokens, sender=_model, weak=False)
+# A user added to or taken out of a group (the dealers'), from either side.
+m2m_changed.connect(forget_checked_tokens, sender=get_user_model().groups.through, weak=False)
 
 
 @cache

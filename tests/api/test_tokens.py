@@ -199,3 +199,15 @@ def test_a_dealers_remembered_token_costs_no_query_for_the_role_either(tables):
     plain = sign_in(UserFactory().username)  # the role is still checked: not a dealer
     assert plain.get(url).status_code == 403
     assert plain.get(url).status_code == 403
+
+
+def test_a_dealer_taken_out_of_the_group_is_refused_at_once_by_this_process(tables):
+    from django.contrib.auth.models import Group
+
+    dealer = assign_dealer(tables[0])
+    tablet = sign_in(dealer.username)
+    url = f"/api/tables/{tables[0].pk}/hands/"
+    assert tablet.get(url).status_code == 200  # remembered, with the dealer's groups
+    dealer.groups.remove(Group.objects.get(name="dealer"))  # no save of the user: m2m only
+    response = tablet.get(url)
+    assert (response.status_code, response.json()["code"]) == (403, "permission_denied")
