@@ -77,3 +77,26 @@ def test_connection_terminated_by_the_server_is_replaced_before_the_request_uses
 
     assert connection.connection is None  # closed: the next query opens a new one
     assert _backend_pid() != pid  # and the request goes on without an error
+
+
+def test_a_connection_past_descriptor_1023_is_checked_like_any_other() -> None:
+    # select() cannot watch descriptors past 1023; a busy process has them.
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip("this machine allows too few open files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        connection.close()
+        pid = _backend_pid()
+        assert connection.connection.fileno() > 1023
+        _new_request()
+        connection.close_if_health_check_failed()
+        assert _backend_pid() == pid  # kept
+    finally:
+        connection.close()
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
