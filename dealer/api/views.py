@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import F
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound, ParseError, ValidationError
+from rest_framework.exceptions import NotFound, ParseError, UnsupportedMediaType, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -58,14 +58,15 @@ def get_table(pk: int) -> Table:
 
 
 def get_hand(pk: int) -> Hand:
-    hand = Hand.objects.select_related("table").defer("rules", "state").filter(pk=pk).first()
+    hand = (
+        Hand.objects.select_related("table")
+        .defer("rules", "state", "engine_state")
+        .filter(pk=pk)
+        .first()
+    )
     if hand is None:
         raise NotFound("There is no such hand.")
     return hand
-
-
-def check_can_write(request: Request, table: Table) -> None:
-    check_writer(request.user, table)
 
 
 def writer_input(request: Request, pk: int, validate: Callable[[Any], dict[str, Any]]) -> Any:
@@ -74,11 +75,11 @@ def writer_input(request: Request, pk: int, validate: Callable[[Any], dict[str, 
     way, so that someone who may not write to the hand hears that (403), as before any write."""
     try:
         return validate(request.data)
-    except (ValidationError, ParseError):
+    except (ValidationError, ParseError, UnsupportedMediaType):
         table = Table.objects.filter(hands__pk=pk).first()
         if table is None:
             raise NotFound("There is no such hand.") from None
-        check_can_write(request, table)
+        check_writer(request.user, table)
         raise
 
 
@@ -139,7 +140,7 @@ class TableHandsApi(DealerApi):
         query = s.PageQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         limit = query.validated_data["limit"]
-        hands = Hand.objects.filter(table=table).order_by("-number")
+        hands = Hand.objects.filter(table=table).defer("engine_state").order_by("-number")
         if "before" in query.validated_data:
             hands = hands.filter(number__lt=query.validated_data["before"])
         rows: list[dict[str, Any]] = [
@@ -181,7 +182,7 @@ class TableHandsApi(DealerApi):
         """Start the next hand at the table: dead button (T 32), the blinds in force now (T 23),
         every seated player dealt in (T 30)."""
         table = get_table(pk)
-        check_can_write(request, table)
+        check_writer(request.user, table)
         data = s.HandStartInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
@@ -235,7 +236,11 @@ class TableCurrentHandApi(DealerApi):
     def get(self, request: Request, pk: int) -> Response:
         """The hand in progress at the table (404 when none is)."""
         table = get_table(pk)
-        hand = Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).first()
+        hand = (
+            Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS)
+            .defer("engine_state")
+            .first()
+        )
         if hand is None:
             raise NotFound(f"No hand is in progress at table {table.number}.")
         return Response(hand.state)

@@ -139,7 +139,11 @@ def cash_table_page(request: HttpRequest, pk: int) -> HttpResponse:
         row = by_seat.get(number)
         state, owed = cash.cash_seat_status(rules, stakes, row) if row else ("Open", "")
         seats.append({"seat": number, "row": row, "state": state, "owed": owed})
-    hand = Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).first()
+    hand = (
+        Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS)
+        .defer("engine_state")
+        .first()
+    )
     context = {
         "table": table,
         "rules": rules,

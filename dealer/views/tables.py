@@ -33,7 +33,10 @@ def table_list(request: HttpRequest) -> HttpResponse:
         + Count("cash_seats", distinct=True)
     ).order_by("tournament__name", "number")
     in_progress = {
-        h.table_id: h for h in Hand.objects.filter(table__in=tables, status=Hand.Status.IN_PROGRESS)
+        h.table_id: h
+        for h in Hand.objects.filter(table__in=tables, status=Hand.Status.IN_PROGRESS).defer(
+            "engine_state"
+        )
     }
     rows: list[dict[str, Any]] = [
         {"table": t, "hand": in_progress.get(t.pk), "mine": t.dealer_id == request.user.pk}

@@ -58,7 +58,8 @@ UNDO_REASONS = ("Wrong amount", "Wrong player", "Wrong action", "Entered twice",
 
 
 def latest_hand(table: Table) -> Hand | None:
-    return Hand.objects.filter(table=table).order_by("-number").first()
+    # Not the engine's stored state: only writes use it.
+    return Hand.objects.filter(table=table).defer("engine_state").order_by("-number").first()
 
 
 CASH_SEAT_FIELDS = (
@@ -215,6 +216,12 @@ def hand_of(table: Table, pk: int) -> Hand:
     return get_object_or_404(Hand, pk=pk, table=table)
 
 
+def hand_ref(table: Table, pk: int) -> Hand:
+    """The table's hand `pk` for a write: its id and table only, since the service reads and
+    locks the hand itself (another field, such as the state, is read when first used)."""
+    return get_object_or_404(Hand.objects.only("pk", "table_id"), pk=pk, table=table)
+
+
 # --- pages -----------------------------------------------------------------------------------
 
 
@@ -319,9 +326,7 @@ def record_action(request: HttpRequest, pk: int) -> HttpResponse:
             request, table, notice=make_notice("error", form.first_error()), status=400
         )
     data = form.cleaned_data
-    # The hand's id and table only: the service reads and locks the hand itself, and the state
-    # (loaded when first used) only matters for the board's unknown or revealed cards.
-    hand = get_object_or_404(Hand.objects.only("pk", "table_id"), pk=data["hand"], table=table)
+    hand = hand_ref(table, data["hand"])
     return _write(
         request,
         table,
@@ -347,9 +352,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
             request, table, notice=make_notice("error", form.first_error()), status=400
         )
     data = form.cleaned_data
-    # The hand's id and table only: the service reads and locks the hand itself, and the state
-    # (loaded when first used) only matters for the board's unknown or revealed cards.
-    hand = get_object_or_404(Hand.objects.only("pk", "table_id"), pk=data["hand"], table=table)
+    hand = hand_ref(table, data["hand"])
     return _write(
         request,
         table,
@@ -416,6 +419,6 @@ def undo_sheet(request: HttpRequest, pk: int) -> HttpResponse:
 def history_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The table's hands, the latest first, with their winners."""
     table = table_get(pk)
-    hands = Hand.objects.filter(table=table).order_by("-number")[:50]
+    hands = Hand.objects.filter(table=table).defer("engine_state").order_by("-number")[:50]
     context = {"table": table, "hands": [present.hand_summary(h) for h in hands]}
     return render(request, "dealer/_history_sheet.html", context)

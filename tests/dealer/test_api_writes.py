@@ -242,6 +242,10 @@ def test_a_dealer_of_another_table_may_not_run_a_procedure_even_with_bad_input(t
     for sent in (body, {**body, "trigger": 5}, {}):
         refused = other.post(tablet.url + "procedures/", sent, format="json")
         assert (refused.status_code, refused.json()["code"]) == (403, "permission_denied")
+    as_text = other.generic(
+        "POST", tablet.url + "actions/", "call", content_type="text/plain"
+    )  # a body the API cannot read: still 403 first
+    assert (as_text.status_code, as_text.json()["code"]) == (403, "permission_denied")
     missing = other.post("/api/hands/999999/procedures/", {}, format="json")
     assert missing.status_code == 404
     assert not HandEvent.objects.filter(hand_id=tablet.state["hand"]).exists()

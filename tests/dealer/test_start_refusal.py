@@ -1,16 +1,19 @@
-"""The tablet offers "Start next hand" exactly when the table lets `hand_start` deal: both read
-the same `start_refusal`, so the button and the service cannot disagree about the table."""
+"""The tablet offers "Start next hand" exactly when the table lets `hand_start` deal (both read
+`start_refusal`): the button, the refusal and the service agree about the table."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import pytest
+from django.test import RequestFactory
 
 from dealer.models import Hand
 from dealer.services import hand_start, start_refusal
+from dealer.views.tablet import tablet_context
 from tests.dealer.test_cash_services import seated
 from tests.dealer.test_services import event
+from tests.factories import DirectorFactory
 from tournaments.models import Table, Tournament
 from tournaments.services.errors import FloorError
 
@@ -59,6 +62,10 @@ def test_the_start_button_and_the_service_agree(
     in_progress = Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).exists()
     refusal = start_refusal(table, in_progress=in_progress)
     assert (refusal.code if refusal else None) == code
+    request = RequestFactory().get("/")
+    request.user = DirectorFactory.create()
+    shown = tablet_context(request, Table.objects.get(pk=table.pk))
+    assert shown["can_start"] is (code is None)
     try:
         hand_start(table=table)
         started = None
