@@ -33,3 +33,9 @@ def test_blinds_label(args: tuple[int, int], kwargs: dict[str, object], text: st
 def test_blinds_filter_reads_a_dict_or_an_object(source: object) -> None:
     rendered = Template("{% load floor %}{{ source|blinds }}").render(Context({"source": source}))
     assert rendered == "500 / 1,000, ante 1,000"
+
+
+def test_blinds_filter_says_when_the_big_blind_pays_the_ante() -> None:
+    level = SimpleNamespace(small_blind=500, big_blind=1000, ante=1000, bb_ante=True)
+    rendered = Template("{% load floor %}{{ level|blinds }}").render(Context({"level": level}))
+    assert rendered == "500 / 1,000, ante 1,000 (BB ante)"

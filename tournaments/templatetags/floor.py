@@ -1,7 +1,8 @@
 """Template filters for the floor's labels, so that every page writes them the same way.
 
-`{% load floor %}` then `{{ level|blinds }}`: "1,000 / 2,000, ante 2,000" from anything with
-`small_blind`, `big_blind` and `ante` (a level, a cash table, a hand's stakes as a dict).
+`{% load floor %}` then `{{ level|blinds }}`: "1,000 / 2,000, ante 2,000 (BB ante)" from anything
+with `small_blind`, `big_blind`, `ante` and maybe `bb_ante` (a level, a cash table, a hand's
+stakes as a dict).
 """
 
 from __future__ import annotations
@@ -27,4 +28,5 @@ def blinds(source: Any) -> str:
         int(_value(source, "small_blind") or 0),
         int(_value(source, "big_blind") or 0),
         ante=int(_value(source, "ante") or 0),
+        bb_ante=bool(_value(source, "bb_ante")),
     )
