@@ -533,7 +533,8 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"{TABLES} tables, gunicorn -w {args.workers} {args.gunicorn or '(sync)'}, PostgreSQL, "
         f"{os.cpu_count()} CPUs; "
-        f"{args.auth} auth; one tablet per table, all driven from one thread of this process"
+        f"{args.auth} auth; one tablet per table, signed in as its dealer, all driven from one "
+        "thread of this process"
     )
     print(_line(f"paced at {args.rate:.0f}/s", result["paced"]) + "   target p99 < 25 ms")
     print(_line("unpaced (max)", result["unpaced"]))
