@@ -409,6 +409,11 @@ def cash_seat_status(rules: Rules, stakes: Stakes, row: CashSeat) -> tuple[str, 
 # --- the next hand -----------------------------------------------------------------------------
 
 
+# A seat's flags for what its player owes or waits for: the plan reads them, a hand's end may
+# settle or set them.
+OWED_FIELDS = ("new", "missed_small", "missed_big", "wait_button", "wait_big_blind", "skip_button")
+
+
 def engine_seats_row(row: CashSeat) -> engine_cash.CashSeat:
     """The engine's view of one seat row."""
     return engine_cash.CashSeat(
@@ -491,15 +496,7 @@ def cash_hand_end(
     aftermath = engine_cash.Aftermath.from_dict(plan)
     for seat in engine_cash.after_hand(cash_table_rules(table), current, aftermath):
         row = rows[seat.key]
-        fields = (
-            "new",
-            "missed_small",
-            "missed_big",
-            "wait_button",
-            "wait_big_blind",
-            "skip_button",
-        )
-        changed = [f for f in fields if getattr(row, f) != getattr(seat, f)]
+        changed = [f for f in OWED_FIELDS if getattr(row, f) != getattr(seat, f)]
         for field in changed:
             setattr(row, field, getattr(seat, field))
         if changed:

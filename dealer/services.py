@@ -537,11 +537,12 @@ def _write(
     make: Any,
     locked: bool = False,
 ) -> Result:
-    """The common path of every write: resend check, version check, apply, append, answer.
-    `hand` is read and locked here, unless `locked` says the caller did it in this transaction."""
+    """The common path of every write: writer check, resend check, version check, apply,
+    append, answer. `hand` is read and locked here and its writer checked, unless `locked` says
+    the caller did both in this transaction."""
     if not locked or not isinstance(hand, Hand):
         hand = _locked(hand)
-    check_writer(actor, hand.table)
+        check_writer(actor, hand.table)
     if version != hand.version:
         # Every stored write moves the version on, so only a write made against an older version
         # can be a resend: look for it then, and spare the query on every first try.

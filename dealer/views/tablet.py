@@ -26,6 +26,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET, require_POST
 
+from dealer import cash
 from dealer.engine.errors import EngineError
 from dealer.forms import ActionForm, StartForm, UndoForm
 from dealer.models import Hand
@@ -62,18 +63,7 @@ def latest_hand(table: Table) -> Hand | None:
     return Hand.objects.filter(table=table).defer("engine_state").order_by("-number").first()
 
 
-CASH_SEAT_FIELDS = (
-    "pk",
-    "seat",
-    "chips",
-    "away",
-    "new",
-    "missed_small",
-    "missed_big",
-    "wait_button",
-    "wait_big_blind",
-    "skip_button",
-)
+CASH_SEAT_FIELDS = ("pk", "seat", "chips", "away", *cash.OWED_FIELDS)
 
 
 def seated(table: Table) -> list[Any]:
