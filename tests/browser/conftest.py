@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-REQUIRED = os.environ.get("REQUIRE_SERVICES", "").strip().lower() in {"1", "true", "yes", "on"}
+from tests.required import REQUIRED
+
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -12,7 +12,7 @@ from dealer import cash
 from dealer.models import Hand
 from dealer.services import hand_start
 from tests.browser.conftest import screenshot
-from tests.dealer.test_cash_services import play_out
+from tests.dealer.test_cash_services import cash_table, play_out
 from tests.factories import DealerFactory
 from tournaments.models import CashSeat, Table
 
@@ -23,17 +23,7 @@ NAMES = ["Ana", "Ben", "Chloe", "Dmitri", "Eva", "Farid"]
 
 def cash_game_with_a_returner() -> Table:
     """Six at a 1/2 table, button 1; Dmitri (seat 4) sits out while both blinds pass him."""
-    table = cash.cash_table_create(
-        number=7,
-        name="1/2 NL",
-        game="holdem",
-        structure="no_limit",
-        rule_profile="casino_cash",
-        small_blind=1,
-        big_blind=2,
-        min_buy_in=40,
-        max_buy_in=200,
-    )
+    table = cash_table(number=7, name="1/2 NL")  # 1/2 no limit, buy-in 40 to 200, casino_cash
     for seat, name in enumerate(NAMES, start=1):
         cash.cash_seat_take(table=table, seat=seat, player_name=name, buy_in=200)
     Table.objects.filter(pk=table.pk).update(

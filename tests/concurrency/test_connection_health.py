@@ -15,17 +15,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-REQUIRED = os.environ.get("REQUIRE_SERVICES", "").strip().lower() in {"1", "true", "yes", "on"}
-
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _postgres() -> None:
-    if connection.vendor != "postgresql":
-        if REQUIRED:
-            pytest.fail(f"REQUIRE_SERVICES=1 but the database is {connection.vendor}")
-        pytest.skip("the check is PostgreSQL's backend")
 
 
 def _backend_pid() -> int:

@@ -16,7 +16,6 @@ REQUIRE_SERVICES=1.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -32,19 +31,10 @@ from dealer.models import Hand, HandEvent
 from tests.factories import DirectorFactory, seated_tournament
 from tournaments.models import Table
 
-REQUIRED = os.environ.get("REQUIRE_SERVICES", "").strip().lower() in {"1", "true", "yes", "on"}
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 WAIT = 10  # seconds before a stuck race fails the test instead of hanging it
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _postgres() -> None:
-    if connection.vendor != "postgresql":
-        if REQUIRED:
-            pytest.fail(f"REQUIRE_SERVICES=1 but the database is {connection.vendor}")
-        pytest.skip("the race needs PostgreSQL's row locks and concurrent connections")
 
 
 @pytest.fixture

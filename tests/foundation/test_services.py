@@ -4,7 +4,6 @@ On CI ``REQUIRE_SERVICES=1``: then PostgreSQL and Redis must be there, and these
 (never skip) when they are not. Elsewhere they skip when the service is not configured.
 """
 
-import os
 import uuid
 
 import pytest
@@ -13,7 +12,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 
-REQUIRED = os.environ.get("REQUIRE_SERVICES", "").strip().lower() in {"1", "true", "yes", "on"}
+from tests.required import REQUIRED
 
 
 @pytest.mark.postgres

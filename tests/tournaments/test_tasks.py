@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from tests.required import REQUIRED
 from tournaments.models import AuditEvent
 from tournaments.services.clocks import clock_start
 from tournaments.services.entries import entry_register
@@ -33,7 +34,6 @@ from tournaments.services.events import (
 from tournaments.services.tables import tournament_draw_seats
 from tournaments.tasks import clock_announce_level_task
 
-REQUIRED = os.environ.get("REQUIRE_SERVICES", "").strip().lower() in {"1", "true", "yes", "on"}
 ROOT = Path(__file__).resolve().parents[2]
 
 
