@@ -77,6 +77,7 @@ class HandEvent(models.Model):
         ACTION = "action"  # an engine action: betting, board, showdown, kill, misdeal
         UNDO = "undo"  # cancels the latest action still in force
         PROCEDURE = "procedure"  # a dealer-error procedure with its engine actions
+        REOPEN = "reopen"  # a completed hand opened again to correct it (no engine action)
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField(help_text="1, 2, 3 ... within the hand")

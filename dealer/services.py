@@ -27,11 +27,18 @@ from dealer.engine.state import Phase
 from dealer.models import Hand, HandEvent, ProcedureLog
 from dealer.packing import pack_state, unpack_state
 from tournaments import balancing
-from tournaments.models import Entry, Table, Tournament
-from tournaments.services.busts import Bust, entries_bust
+from tournaments.models import ChipMove, Entry, Table, Tournament
 from tournaments.services.clocks import clock_view
+from tournaments.services.entries import lock_tournament
 from tournaments.services.errors import FloorError
 from tournaments.services.events import tournament_rules
+from tournaments.services.hands import (
+    SeatResult,
+    entries_enter_hand,
+    entries_hand_end,
+    entries_hand_reopen,
+)
+from tournaments.services.ledger import HandRef
 
 
 class StaleVersionError(FloorError):
@@ -133,8 +140,9 @@ def stakes_record(setup: HandSetup, *, ante: int) -> dict[str, Any]:
 
 
 def _groups_in_force(log: list[LogEntry]) -> list[list[Action]]:
-    # Each action or procedure event is one group of engine actions.
-    in_force, _ = split_undone(log, lambda entry: entry[0] == HandEvent.Kind.UNDO)
+    # Each action or procedure event is one group of engine actions (a reopening is none).
+    entries = [entry for entry in log if entry[0] != HandEvent.Kind.REOPEN]
+    in_force, _ = split_undone(entries, lambda entry: entry[0] == HandEvent.Kind.UNDO)
     return [[action_from_dict(a) for a in actions or ()] for _, actions in in_force]
 
 
@@ -208,9 +216,20 @@ def start_refusal(table: Table, *, in_progress: bool) -> FloorError | None:
     if tournament is None:
         if not table.is_open:
             return FloorError("table_closed", f"{table} is closed.")
+    elif tournament.hand_for_hand and tournament.status in (
+        Tournament.Status.RUNNING,
+        Tournament.Status.PAUSED,
+    ):
+        # RP-8: the clock is stopped and each table deals one hand, then waits for the others.
+        if not in_progress and table.hand_for_hand_round >= tournament.hand_for_hand_round:
+            return FloorError(
+                "hand_for_hand_wait",
+                f"Hand for hand: {table} has played this hand. Wait until every table has "
+                "finished theirs.",
+            )
     elif tournament.status != Tournament.Status.RUNNING:
         return FloorError("not_running", "Hands are dealt while the tournament clock runs.")
-    elif table.is_broken:
+    if tournament is not None and table.is_broken:
         return FloorError("table_broken", f"{table} is broken: its players have moved.")
     if in_progress:
         return FloorError("hand_in_progress", "Finish the hand in progress first.")
@@ -233,6 +252,9 @@ def hand_start(
     says the offered player straddles, and `expected_plan` (the plan's signature as the dealer
     saw it) refuses the start if the seats changed since."""
     now = now or timezone.now()
+    if table.tournament_id is not None:
+        # Locks in the floor's order: the tournament, then the table, then the entries.
+        lock_tournament(table.tournament_id)
     table = (
         Table.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=table.pk)
     )
@@ -273,6 +295,11 @@ def hand_start(
         seats=seats,
         started_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
+    dealt = [entries[row["seat"]] for row in seats]
+    entries_enter_hand(tournament=tournament, entries=dealt, hand_id=hand.pk)
+    if tournament.hand_for_hand:
+        table.hand_for_hand_round = tournament.hand_for_hand_round
+        table.save(update_fields=["hand_for_hand_round"])
     return _save_first_state(hand, setup)
 
 
@@ -324,19 +351,16 @@ def _cash_hand_start(table: Table, actor: Any, *, straddle: bool, expected_plan:
 
 
 def _positions(table: Table, entries: dict[int, Entry]) -> balancing.NextHand:
-    last = (
-        Hand.objects.filter(table=table)
-        .exclude(status=Hand.Status.VOID)
-        .order_by("-number")
-        .first()
-    )
+    """The next hand's button and blinds from the table's: each hand's end writes its positions
+    there, and a seat or button draw (a new table, the final-table redraw) resets them, so that
+    every player seated by the draw is dealt in."""
     state = balancing.TableState(
         number=table.number,
         seats=table.seat_count,
         occupied={seat: e.pk for seat, e in entries.items()},
-        button=table.button_seat if last is None else last.button_seat,
-        small_blind=None if last is None else last.small_blind_seat,
-        big_blind=None if last is None else last.big_blind_seat,
+        button=table.button_seat,
+        small_blind=table.small_blind_seat,
+        big_blind=table.big_blind_seat,
     )
     positions = balancing.next_hand(state)
     if positions.big_blind is None:
@@ -690,27 +714,121 @@ def _apply_procedure(
     )
 
 
+def _hand_ref(hand: Hand) -> HandRef:
+    return HandRef(hand_id=hand.pk, table_number=hand.table.number, hand_number=hand.number)
+
+
+def _seat_results(hand: Hand, stacks: Sequence[int] | None) -> list[SeatResult]:
+    """Each dealt entry's stack at the start and at the end (unchanged when `stacks` is None)."""
+    finishing = list(stacks) if stacks is not None else [s["stack"] for s in hand.seats]
+    return [
+        SeatResult(entry_id=seat["entry"], start=seat["stack"], finish=stack)
+        for seat, stack in zip(hand.seats, finishing, strict=True)
+    ]
+
+
 def _hand_end(hand: Hand, state: HandState, actor: Any) -> None:
-    """Stacks back to the entries, busts to the tournament, positions for the next hand."""
+    """The hand's result to the tournament (`entries_hand_end`: the chip ledger, busts, the moves
+    that waited) or the cash table's seats, and the positions for the next hand. A misdeal only
+    frees the players: the redeal uses the same button, blinds and players (T)."""
     table = hand.table
-    if state.phase == Phase.VOID:
-        return  # a misdeal: the redeal uses the same button, blinds and players (T)
-    stacks = state.finishing_stacks or ()
+    void = state.phase == Phase.VOID
+    if table.tournament_id is not None and not hand.plan:
+        entries_hand_end(
+            table=table,
+            hand=_hand_ref(hand),
+            results=_seat_results(hand, None if void else state.finishing_stacks),
+            void=void,
+            now=timezone.now(),
+            actor=actor,
+        )
+    if void:
+        return
     table.button_seat = hand.button_seat
     table.small_blind_seat = hand.small_blind_seat
     table.big_blind_seat = hand.big_blind_seat
     table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
     if hand.plan:
-        cash.cash_hand_end(table, hand.seats, stacks, hand.plan)
-        return
-    busts = []
-    for seat, stack in zip(hand.seats, stacks, strict=True):
-        if stack > 0:
-            Entry.objects.filter(pk=seat["entry"]).update(chips=stack)
-        else:
-            busts.append(Bust(entry_id=seat["entry"], starting_stack=seat["stack"]))
-    if busts and table.tournament is not None:
-        entries_bust(tournament=table.tournament, busts=busts, now=timezone.now(), actor=actor)
+        cash.cash_hand_end(table, hand.seats, state.finishing_stacks or (), hand.plan)
+
+
+@transaction.atomic
+def hand_reopen(
+    *, hand: Hand | int, reason: str, client_id: str, version: int, actor: Any = None
+) -> Result:
+    """Open a finished tournament hand again to correct it: its result is reversed through the
+    chip ledger (stacks, busts, places and prizes), and the dealer undoes and re-enters what was
+    wrong; its next end writes the corrected result. A dealer may reopen the table's latest hand
+    before the next one starts; a director may reopen the table's last completed hand at any
+    time, as long as no hand is in progress there."""
+    if not reason.strip():
+        raise FloorError("reason_required", "Say why the hand is reopened.", status=400)
+    locked = _locked(hand)
+    check_writer(actor, locked.table)
+    if version != locked.version:
+        previous = _previous(locked, client_id)
+        if previous is not None:
+            return Result(locked, previous.response)
+        raise StaleVersionError(locked)
+    _check_reopen(locked, actor)
+    table = locked.table
+    state = hand_state(locked)
+    entries_hand_reopen(
+        table=table,
+        hand=_hand_ref(locked),
+        results=_seat_results(locked, state.finishing_stacks),
+        now=timezone.now(),
+        actor=actor,
+        reason=reason,
+    )
+    locked.status = Hand.Status.IN_PROGRESS
+    locked.ended_at = None
+    locked.version += 1
+    locked.engine_state = pack_state(state, locked.pk, locked.version)
+    locked.state = hand_snapshot(locked, state)
+    event = HandEvent(
+        hand=locked,
+        seq=locked.version,
+        kind=HandEvent.Kind.REOPEN,
+        payload={"reason": reason, "actions": []},
+        client_id=client_id,
+        response=locked.state,
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    if not _store(locked, event):
+        raise StaleVersionError(Hand.objects.select_related("table").get(pk=locked.pk))
+    return Result(locked, locked.state)
+
+
+def _check_reopen(hand: Hand, actor: Any) -> None:
+    if hand.status == Hand.Status.VOID:
+        raise FloorError("hand_void", "A misdeal is dealt again, not reopened.")
+    if hand.status != Hand.Status.COMPLETE:
+        raise FloorError("hand_in_progress", "This hand is still in progress: undo instead.")
+    if hand.plan or hand.table.tournament_id is None:
+        raise FloorError(
+            "cash_hand_final",
+            "A cash hand is final once it ends: the floor settles a dispute with the players.",
+        )
+    later = Hand.objects.filter(table_id=hand.table_id, number__gt=hand.number)
+    if later.filter(status=Hand.Status.IN_PROGRESS).exists():
+        raise FloorError(
+            "hand_in_progress", f"{hand.table} has a hand in progress: finish it first."
+        )
+    director = bool(getattr(actor, "is_staff", False)) or actor is None
+    if later.filter(status=Hand.Status.COMPLETE).exists():
+        raise FloorError(
+            "not_last_hand",
+            f"Hand {hand.number} is not the last hand played at {hand.table}: only the last "
+            "one can be reopened.",
+        )
+    if later.exists() and not director:
+        raise FloorError(
+            "next_hand_started",
+            f"The next hand at {hand.table} has started since: ask the floor to reopen "
+            f"hand {hand.number}.",
+            status=403,
+        )
 
 
 def check_hands() -> list[str]:
@@ -727,6 +845,47 @@ def check_hands() -> list[str]:
         stored = unpack_state(hand.engine_state, hand.pk, hand.version)
         if stored is not None and stored != state:
             problems.append(f"{hand}: the stored engine state differs from the replay")
+    return problems
+
+
+def check_hand_chips(tournament: Tournament) -> list[str]:
+    """The ledger against the tournament's hands: each finished hand's rows are what the hand
+    says each player won or lost, and the players of a hand in progress, only they, are marked
+    as in it."""
+    problems: list[str] = []
+    hands = Hand.objects.filter(table__tournament=tournament, plan={}).select_related("table")
+    results: dict[int, dict[int, int]] = {}
+    for hand_id, entry_id, delta in (
+        ChipMove.objects.filter(tournament=tournament, kind=ChipMove.Kind.HAND)
+        .order_by("pk")
+        .values_list("hand_id", "entry_id", "delta")
+    ):
+        results.setdefault(hand_id, {})[entry_id] = delta  # the latest end of a reopened hand
+    live = dict(
+        Entry.objects.filter(tournament=tournament, live_hand__isnull=False).values_list(
+            "pk", "live_hand_id"
+        )
+    )
+    for hand in hands.order_by("pk").iterator():
+        if hand.status == Hand.Status.COMPLETE:
+            try:
+                stacks = hand_state(hand).finishing_stacks or ()
+            except EngineError as error:
+                problems.append(f"{hand}: the log does not replay ({error.detail})")
+                continue
+            expected = {
+                s["entry"]: stack - s["stack"] for s, stack in zip(hand.seats, stacks, strict=True)
+            }
+            if results.get(hand.pk, {}) != expected:
+                problems.append(f"{hand}: the ledger's result differs from the hand's")
+        elif hand.status == Hand.Status.IN_PROGRESS:
+            for seat in hand.seats:
+                if live.pop(seat["entry"], None) != hand.pk:
+                    problems.append(f"{hand}: {seat['name']} is not marked as in the hand")
+    for entry_id, hand_id in live.items():
+        problems.append(
+            f"entry {entry_id} is marked as in hand {hand_id}, which is not in progress"
+        )
     return problems
 
 

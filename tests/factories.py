@@ -18,6 +18,7 @@ from factory.django import DjangoModelFactory
 from tournaments.models import (
     BlindLevel,
     BlindSchedule,
+    ChipMove,
     Entry,
     Player,
     Table,
@@ -26,6 +27,7 @@ from tournaments.models import (
 )
 from tournaments.services.clocks import clock_start
 from tournaments.services.entries import entry_register
+from tournaments.services.ledger import chips_move
 from tournaments.services.tables import tournament_draw_seats
 
 # (small blind, big blind, ante, duration in seconds); None is a 10-minute break.
@@ -142,6 +144,20 @@ class EntryFactory(DjangoModelFactory[Entry]):
     tournament = factory.SubFactory(TournamentFactory)
     player = factory.SubFactory(PlayerFactory)
     chips = factory.LazyAttribute(lambda o: o.tournament.starting_stack)
+
+    @classmethod
+    def _create(cls, model_class: Any, *args: Any, **kwargs: Any) -> Entry:
+        # The chips are written through the ledger, as the registration desk does.
+        chips = kwargs.pop("chips")
+        entry = super()._create(model_class, *args, chips=0, **kwargs)
+        if chips:
+            chips_move(
+                entry=entry,
+                kind=ChipMove.Kind.BUY_IN,
+                delta=chips,
+                now=datetime(2025, 6, 1, 18, 0, tzinfo=UTC),
+            )
+        return entry
 
 
 def seated_tournament(

@@ -107,6 +107,12 @@ class Tournament(models.Model):
     payout_unit = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("1"))
     icm_enabled = models.BooleanField(default=True)
     hand_for_hand = models.BooleanField(default=False)
+    hand_for_hand_round = models.PositiveIntegerField(
+        default=0, help_text="the hand-for-hand hand being played (1, 2, ...); 0 before any"
+    )
+    deal = models.JSONField(
+        default=dict, blank=True, help_text="the deal the players left accepted, if any"
+    )
     break_order = models.JSONField(default=list, blank=True)
     # The clock, as timestamps (DESIGN.md): the level in force with its end, or its remaining time.
     clock_level = models.PositiveSmallIntegerField(default=0)
@@ -193,6 +199,9 @@ class Table(models.Model):
         null=True, blank=True, help_text="the seat that posted the big blind in the last hand"
     )
     is_broken = models.BooleanField(default=False)
+    hand_for_hand_round = models.PositiveIntegerField(
+        default=0, help_text="the last hand-for-hand hand this table started"
+    )
     dealer = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -307,11 +316,25 @@ class Entry(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     number = models.PositiveSmallIntegerField(default=1, help_text="1 = first entry")
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.ACTIVE)
+    # The running total of the entry's chip ledger (ChipMove), written only by
+    # tournaments.services.ledger, with where the latest figure came from and when.
     chips = models.PositiveIntegerField(default=0)
+    chips_source = models.CharField(max_length=120, blank=True)
+    chips_at = models.DateTimeField(null=True, blank=True)
     table = models.ForeignKey(
         Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="entries"
     )
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The hand in progress the entry is dealt in (set when it starts, cleared when it ends): the
+    # floor waits for it before changing the entry's chips or seat.
+    live_hand = models.ForeignKey(
+        "dealer.Hand", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # A move confirmed while the entry was in a hand: it takes effect when the hand ends.
+    move_to_table = models.ForeignKey(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="incoming"
+    )
+    move_to_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     rebuys = models.PositiveSmallIntegerField(default=0)
     addon = models.BooleanField(default=False)
     late = models.BooleanField(default=False)
@@ -321,6 +344,9 @@ class Entry(models.Model):
     )
     bust_group = models.PositiveIntegerField(
         null=True, blank=True, help_text="entries busted together (same hand) share a group"
+    )
+    bust_round = models.PositiveIntegerField(
+        null=True, blank=True, help_text="the hand-for-hand hand the entry busted on"
     )
     finishing_place = models.PositiveIntegerField(null=True, blank=True)
     prize = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
@@ -340,11 +366,82 @@ class Entry(models.Model):
             models.UniqueConstraint(
                 fields=["table", "seat"], condition=Q(status="active"), name="one_entry_per_seat"
             ),
+            models.UniqueConstraint(
+                fields=["move_to_table", "move_to_seat"],
+                condition=Q(status="active", move_to_table__isnull=False),
+                name="one_pending_move_per_seat",
+            ),
         ]
         indexes = [models.Index(fields=["tournament", "status", "-chips"], name="entry_standings")]
 
     def __str__(self) -> str:
         return f"{self.player.name} #{self.number}" if self.number > 1 else self.player.name
+
+
+class ChipMove(models.Model):
+    """One row of an entry's chip ledger: append-only, never updated or deleted.
+
+    `delta` is the change, `balance` the entry's chips after it; an entry's chips are the
+    running total of its rows. Chips are issued (buy-in, rebuy, add-on, bonus), removed by
+    colour-ups, moved between players by hands (each hand's rows sum to zero), and set right by
+    the floor (counts, corrections, busts and their undo) with who and why.
+    """
+
+    class Kind(models.TextChoices):
+        BUY_IN = "buy_in", "buy-in"
+        REBUY = "rebuy", "rebuy"
+        ADDON = "addon", "add-on"
+        BONUS = "bonus", "bonus"
+        HAND = "hand", "hand"
+        HAND_REVERSED = "hand_reversed", "hand reopened"
+        COUNT = "count", "count"
+        CORRECTION = "correction", "correction"
+        COLOUR_UP = "colour_up", "colour-up"
+        BUST = "bust", "bust"
+        UNBUST = "unbust", "bust undone"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chip_moves")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="chip_moves")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    delta = models.BigIntegerField()
+    balance = models.BigIntegerField(help_text="the entry's chips after this row")
+    # A hand's rows name it (the id, and its table and number to say where a count came from).
+    hand_id = models.PositiveBigIntegerField(null=True, blank=True)
+    table_number = models.PositiveIntegerField(null=True, blank=True)
+    hand_number = models.PositiveIntegerField(null=True, blank=True)
+    note = models.CharField(max_length=200, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(balance__gte=0), name="chip_move_balance"),
+        ]
+        indexes = [
+            models.Index(fields=["tournament", "kind"], name="chip_move_kind"),
+            models.Index(fields=["entry", "id"], name="chip_move_entry"),
+            models.Index(fields=["hand_id"], name="chip_move_hand"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} {self.kind} {self.delta:+d} -> {self.balance}"
+
+
+class FormToken(models.Model):
+    """A one-time token of a desk form that changes chips or places: a second submission of
+    the same form (a double tap, a resent POST) finds its token used and changes nothing."""
+
+    token = models.CharField(max_length=64, unique=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    used_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.token
 
 
 class ButtonDraw(models.Model):

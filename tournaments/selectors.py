@@ -13,9 +13,9 @@ from django.db.models import Count, Q, Sum
 from tournaments import balancing, icm
 from tournaments.clock import ClockView
 from tournaments.models import DEALER_GROUP, Entry, Tournament
-from tournaments.services.busts import prize_table
 from tournaments.services.clocks import clock_view
 from tournaments.services.errors import FloorError, from_value_error
+from tournaments.services.places import prize_table
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -96,7 +96,7 @@ def test_director_runs_a_tournament_from_schedule_to_results(director, clock):
         director.post(
             f"/api/tournaments/{pk}/busts/",
             [
-                {"entry_id": seat["entry_id"], "starting_stack": 20000 + i}
+                {"entry_id": seat["entry_id"], "starting_stack": 20000 - i}
                 for i, seat in enumerate(out)
             ],
             format="json",

@@ -108,7 +108,7 @@ def test_confirm_moves_the_players_the_plan_names(director):
     tournament = seated_tournament(players=18)
     short = Table.objects.get(tournament=tournament, number=1)
     out = list(Entry.objects.filter(table=short)[:3])
-    busted = _bust(director, tournament, *[(e, 10000 + i) for i, e in enumerate(out)])
+    busted = _bust(director, tournament, *[(e, 10000 - i) for i, e in enumerate(out)])
     assert busted.status_code == 200
 
     plan = director.get(f"/api/tournaments/{tournament.pk}/balancing/").json()
@@ -151,7 +151,9 @@ def test_the_last_bust_crowns_the_winner_and_the_very_last_is_refused(director):
 
 
 @pytest.mark.django_db
-def test_undo_restores_the_latest_hand_only(director):
+def test_undo_restores_the_latest_hand_only_with_the_chips_the_bust_took(director):
+    # A desk bust takes the player's last known stack off the ledger; undoing it (a mistaken
+    # bust) gives exactly that back, whatever starting stack was typed for the hand.
     tournament = seated_tournament(players=6)
     a, b, c = Entry.objects.filter(tournament=tournament).order_by("pk")[:3]
     _bust(director, tournament, (a, 4000))
@@ -160,7 +162,7 @@ def test_undo_restores_the_latest_hand_only(director):
     undone = director.post(f"/api/tournaments/{tournament.pk}/busts/undo/").json()
 
     assert {e["id"] for e in undone} == {b.pk, c.pk}
-    assert {e["chips"] for e in undone} == {7000, 3000}
+    assert [e["chips"] for e in undone] == [10000, 10000]
     assert all(e["status"] == "active" and e["finishing_place"] is None for e in undone)
     a.refresh_from_db()
     assert a.status == Entry.Status.BUSTED

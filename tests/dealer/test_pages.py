@@ -16,6 +16,7 @@ from dealer.models import Hand, HandEvent, ProcedureLog
 from tests.factories import DealerFactory, DirectorFactory, seated_tournament
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services.entries import entry_set_chips
+from tournaments.services.errors import FloorError
 
 pytestmark = pytest.mark.django_db
 
@@ -334,7 +335,9 @@ def test_seat_changes_move_the_state_tag_between_hands_only() -> None:
     etag = start(client, table)["ETag"]
     entry = Entry.objects.filter(table=table).order_by("seat").first()
     assert entry is not None
-    entry_set_chips(entry=entry, chips=entry.chips + 1)
+    with pytest.raises(FloorError) as refused:  # the floor waits for the hand
+        entry_set_chips(entry=entry, chips=entry.chips + 1)
+    assert refused.value.code == "in_hand"
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304  # the hand shows the same
     for _ in range(3):
         act(client, table, "fold")

@@ -322,7 +322,8 @@ def test_undo_of_a_mistaken_bust_restores_the_player() -> None:
     )
     entries_unbust(tournament=tournament)
     entry.refresh_from_db()
-    assert (entry.status, entry.chips, entry.finishing_place) == ("active", 7000, None)
+    # The bust took the last known stack (10,000) off the ledger: the undo gives it back.
+    assert (entry.status, entry.chips, entry.finishing_place) == ("active", 10000, None)
     assert tournament_standings(tournament).players_left == 5
     with pytest.raises(FloorError):
         entries_unbust(tournament=tournament)

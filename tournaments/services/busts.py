@@ -5,18 +5,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
-from itertools import groupby
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 
-from tournaments import payouts
-from tournaments.models import Entry, Tournament
+from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.services.audit import audit_record
 from tournaments.services.entries import lock_tournament
-from tournaments.services.errors import FloorError, from_value_error
+from tournaments.services.errors import FloorError
+from tournaments.services.ledger import HandRef, chips_move
+from tournaments.services.places import (
+    check_seats_free,
+    crown_winner,
+    place_out,
+    places_clear,
+    places_reprice,
+    prize_table,
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -27,42 +34,25 @@ class Bust:
     starting_stack: int
 
 
-def prize_table(tournament: Tournament) -> tuple[Decimal, ...]:
-    """Each paid place's prize, from the entries, rebuys and add-ons and the payout table."""
-    counts = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.UNREGISTERED)
-    entries = counts.count()
-    rebuys = sum(counts.values_list("rebuys", flat=True))
-    addons = counts.filter(addon=True).count()
-    try:
-        pool = payouts.prize_pool(
-            entries,
-            rebuys,
-            addons,
-            tournament.buy_in,
-            tournament.rebuy_price,
-            tournament.addon_price,
-            tournament.guarantee,
-        )
-        if tournament.payout_percentages:
-            table = payouts.PayoutTable(
-                percentages=tuple(Decimal(str(p)) for p in tournament.payout_percentages)
-            )
-        else:
-            table = payouts.default_payout_table(max(entries, 1))
-        return payouts.payouts(pool, table, tournament.payout_unit)
-    except ValueError as error:
-        raise from_value_error(error, status=409) from error
-
-
 @transaction.atomic
 def entries_bust(
-    *, tournament: Tournament, busts: Sequence[Bust], now: datetime, actor: Any = None
+    *,
+    tournament: Tournament,
+    busts: Sequence[Bust],
+    now: datetime,
+    actor: Any = None,
+    hand: HandRef | None = None,
 ) -> list[Entry]:
     """Record the players out on one hand.
 
     Several busts on one hand are placed by the stack each started the hand with (the bigger
     stack finishes higher); equal stacks share the place and split its prizes. In hand-for-hand
-    play (RP-8) everyone out on the same hand shares the place.
+    play (RP-8) everyone out on the same hand-for-hand hand shares the place, at every table.
+
+    `hand` names the tablet's hand the players went out on: its end has already written their
+    stacks to zero in the ledger. Without it (a bust typed on the desk) the player's last known
+    stack leaves the ledger with a recorded bust row, the starting stack given may not exceed
+    it, and a player dealt in a hand in progress is refused: that hand's end busts players.
     """
     tournament = lock_tournament(tournament)
     if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
@@ -75,49 +65,68 @@ def entries_bust(
         for e in Entry.objects.filter(pk__in=ids, tournament=tournament).select_related("player")
     }
     for bust in busts:
-        entry = entries.get(bust.entry_id)
-        if entry is None:
-            raise FloorError(
-                "not_found", f"Entry {bust.entry_id} is not in this tournament.", status=404
-            )
-        if entry.status != Entry.Status.ACTIVE or entry.table_id is None:
-            raise FloorError(
-                "not_seated", f"{entry.player.name} is not seated in play, so cannot bust."
-            )
+        _check_bust(entries.get(bust.entry_id), bust, from_hand=hand is not None)
     left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
     if len(busts) >= left:
         raise FloorError("no_winner", "At least one player must remain: the last one wins.")
-    prizes = prize_table(tournament)
+    if hand is None:
+        for bust in busts:
+            entry = entries[bust.entry_id]
+            chips_move(
+                entry=entry,
+                kind=ChipMove.Kind.BUST,
+                delta=-entry.chips,
+                now=now,
+                actor=actor,
+                note=f"started the hand with {bust.starting_stack:,}",
+            )
+    else:
+        for bust in busts:
+            chips_move(
+                entry=entries[bust.entry_id],
+                kind=ChipMove.Kind.BUST,
+                delta=0,
+                now=now,
+                actor=actor,
+                hand=hand,
+            )
     group = (
         Entry.objects.filter(tournament=tournament).aggregate(g=Max("bust_group"))["g"] or 0
     ) + 1
-    ordered = sorted(busts, key=lambda b: -b.starting_stack)
-    if tournament.hand_for_hand:
-        ties = [list(ordered)]
-    else:
-        ties = [list(g) for _, g in groupby(ordered, key=lambda b: b.starting_stack)]
-    place = left - len(busts) + 1  # the best place among this hand's busts
-    for tied in ties:
-        span = list(range(place, place + len(tied)))
-        shares = payouts.split_places(prizes, span, unit=tournament.payout_unit)
-        for bust, share in zip(tied, shares, strict=True):
-            entry = entries[bust.entry_id]
-            entry.status = Entry.Status.BUSTED
-            entry.finishing_place = place
-            entry.prize = share if share > 0 else None
-            entry.bust_stack = bust.starting_stack
-            entry.bust_group = group
-            entry.busted_at = now
-            entry.chips = 0
-            entry.save()
-        place += len(tied)
+    h4h_round = tournament.hand_for_hand_round if tournament.hand_for_hand else None
+    for bust in busts:
+        entry = entries[bust.entry_id]
+        entry.status = Entry.Status.BUSTED
+        entry.bust_stack = bust.starting_stack
+        entry.bust_group = group
+        entry.bust_round = h4h_round
+        entry.busted_at = now
+        entry.live_hand = None
+        entry.move_to_table, entry.move_to_seat = None, None
+    place_out(tournament, list(entries.values()), left - len(busts), h4h_round)
+    Entry.objects.bulk_update(
+        list(entries.values()),
+        [
+            "status",
+            "bust_stack",
+            "bust_group",
+            "bust_round",
+            "busted_at",
+            "live_hand",
+            "move_to_table",
+            "move_to_seat",
+            "finishing_place",
+        ],
+    )
+    places_reprice(tournament)
     if left - len(busts) == 1:
-        _crown_winner(tournament, prizes)
+        crown_winner(tournament)
     audit_record(
         tournament=tournament,
         actor=actor,
         action="entries_bust",
         group=group,
+        hand=hand.hand_id if hand else None,
         busts=[
             {
                 "entry": b.entry_id,
@@ -128,20 +137,41 @@ def entries_bust(
             for b in busts
         ],
     )
-    return [entries[b.entry_id] for b in busts]
+    return [Entry.objects.select_related("player").get(pk=b.entry_id) for b in busts]
 
 
-def _crown_winner(tournament: Tournament, prizes: Sequence[Decimal]) -> None:
-    winner = Entry.objects.get(tournament=tournament, status=Entry.Status.ACTIVE)
-    winner.finishing_place = 1
-    winner.prize = prizes[0] if prizes else None
-    winner.save(update_fields=["finishing_place", "prize"])
+def _check_bust(entry: Entry | None, bust: Bust, *, from_hand: bool) -> None:
+    if entry is None:
+        raise FloorError(
+            "not_found", f"Entry {bust.entry_id} is not in this tournament.", status=404
+        )
+    if entry.status != Entry.Status.ACTIVE or entry.table_id is None:
+        raise FloorError(
+            "not_seated", f"{entry.player.name} is not seated in play, so cannot bust."
+        )
+    if from_hand:
+        return
+    if entry.live_hand_id is not None:
+        hand = entry.live_hand
+        where = f"hand {hand.number} at table {hand.table.number}" if hand else "a hand"
+        raise FloorError(
+            "in_hand",
+            f"{entry.player.name} is in {where}: the tablet busts players when the hand ends.",
+        )
+    if not 1 <= bust.starting_stack <= entry.chips:
+        raise FloorError(
+            "bad_starting_stack",
+            f"{entry.player.name}'s last known stack is {entry.chips:,}: the stack at the "
+            f"start of the hand is between 1 and {entry.chips:,}.",
+            status=400,
+        )
 
 
 @transaction.atomic
-def entries_unbust(*, tournament: Tournament, actor: Any = None) -> list[Entry]:
-    """Undo the most recent bust (all players out on that hand): they play on with the stacks
-    they started the hand with, in their seats; places and prizes are cleared."""
+def entries_unbust(*, tournament: Tournament, actor: Any = None, now: Any = None) -> list[Entry]:
+    """Undo the most recent bust typed on the desk (all players out on that hand): they play on
+    with the chips the bust took off, in their seats; places and prizes are cleared. A bust
+    that came from a tablet's hand is undone by reopening that hand instead."""
     tournament = lock_tournament(tournament)
     group = Entry.objects.filter(tournament=tournament).aggregate(g=Max("bust_group"))["g"]
     if group is None:
@@ -153,34 +183,28 @@ def entries_unbust(*, tournament: Tournament, actor: Any = None) -> list[Entry]:
     )
     if not entries:
         raise FloorError("nothing_to_undo", "No bust to undo.")
+    rows = {
+        row.entry_id: row
+        for row in ChipMove.objects.filter(entry__in=entries, kind=ChipMove.Kind.BUST).order_by(
+            "pk"
+        )
+    }
     for entry in entries:
-        if entry.table is None or entry.table.is_broken:
-            # The balancing plan only knows tables in play: a player back at a broken table
-            # would be seated nowhere.
-            where = f"table {entry.table.number}" if entry.table else "the table"
+        row = rows.get(entry.pk)
+        if row is not None and row.hand_id is not None:
             raise FloorError(
-                "table_broken",
-                f"{entry.player.name}'s seat was at {where}, which has been broken since: "
-                "the bust can no longer be undone.",
+                "bust_from_hand",
+                f"{entry.player.name} went out on hand {row.hand_number} at table "
+                f"{row.table_number}: reopen that hand to correct it.",
             )
-        taken = Entry.objects.filter(
-            table=entry.table, seat=entry.seat, status=Entry.Status.ACTIVE
-        ).exists()
-        if taken:
-            raise FloorError(
-                "seat_taken",
-                f"{entry.player.name}'s seat has been given to another "
-                "player: move that player first.",
-            )
-    Entry.objects.filter(
-        tournament=tournament, status=Entry.Status.ACTIVE, finishing_place=1
-    ).update(finishing_place=None, prize=None)
+    check_seats_free(entries)
+    restore = {e.pk: -rows[e.pk].delta if e.pk in rows else (e.bust_stack or 0) for e in entries}
+    places_clear(tournament, entries)
+    when = now or timezone.now()
     for entry in entries:
-        entry.status = Entry.Status.ACTIVE
-        entry.chips = entry.bust_stack or 0
-        entry.finishing_place = entry.prize = entry.busted_at = None
-        entry.bust_group = entry.bust_stack = None
-        entry.save()
+        chips_move(
+            entry=entry, kind=ChipMove.Kind.UNBUST, delta=restore[entry.pk], now=when, actor=actor
+        )
     audit_record(
         tournament=tournament,
         actor=actor,
@@ -189,3 +213,6 @@ def entries_unbust(*, tournament: Tournament, actor: Any = None) -> list[Entry]:
         players=[e.player.name for e in entries],
     )
     return entries
+
+
+__all__ = ["Bust", "entries_bust", "entries_unbust", "prize_table"]

@@ -7,20 +7,23 @@ the task carries the level it expects, so a stale or repeated task does nothing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from tournaments import clock
-from tournaments.models import Tournament
+from tournaments.models import Entry, Tournament
 from tournaments.services.audit import audit_record
 from tournaments.services.entries import clock_state, lock_tournament
 from tournaments.services.errors import FloorError, from_value_error
 from tournaments.services.events import levels_as_clock
+from tournaments.services.places import prize_table
 
 ANNOUNCE_TASK = "tournaments.tasks.clock_announce_level_task"
 
@@ -182,8 +185,10 @@ HAND_FOR_HAND_SECONDS = 60
 def tournament_set_hand_for_hand(
     *, tournament: Tournament, on: bool, now: datetime, actor: Any = None
 ) -> Tournament:
-    """Start or end hand-for-hand play (RP-8). Starting it stops the clock; ending it starts it
-    again. While it lasts, players out on the same hand share their place."""
+    """Start or end hand-for-hand play (RP-8). Starting it stops the clock and opens the first
+    hand-for-hand hand: each table deals exactly one hand, and the next starts when every table
+    has finished its own. Ending it starts the clock again. While it lasts, players out on the
+    same hand-for-hand hand share their place; it ends by itself when the bubble bursts."""
     tournament = lock_tournament(tournament)
     if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
         raise FloorError("not_running", "Hand-for-hand is played while the tournament runs.")
@@ -191,7 +196,9 @@ def tournament_set_hand_for_hand(
         already = "already" if on else "not"
         raise FloorError("hand_for_hand_unchanged", f"Hand-for-hand is {already} in play.")
     tournament.hand_for_hand = on
-    tournament.save(update_fields=["hand_for_hand", "updated_at"])
+    if on:
+        tournament.hand_for_hand_round += 1
+    tournament.save(update_fields=["hand_for_hand", "hand_for_hand_round", "updated_at"])
     state = clock_state(tournament)
     if on and state.ends_at is not None:
         tournament = _operate(
@@ -205,6 +212,83 @@ def tournament_set_hand_for_hand(
     return tournament
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandForHandTable:
+    """Where one table stands in the hand-for-hand hand being played."""
+
+    number: int
+    state: str  # "waiting" (not dealt yet), "playing", "done"
+
+
+def hand_for_hand_tables(tournament: Tournament) -> list[HandForHandTable]:
+    """Each table in play with two or more players, and whether it has dealt, is playing or
+    has finished the current hand-for-hand hand."""
+    playing = set(
+        Entry.objects.filter(
+            tournament=tournament, status=Entry.Status.ACTIVE, live_hand__isnull=False
+        ).values_list("table_id", flat=True)
+    )
+    seated = (
+        Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
+        .values("table_id")
+        .annotate(n=Count("pk"))
+    )
+    counts = {row["table_id"]: row["n"] for row in seated}
+    tables = []
+    for table in tournament.tables.filter(is_broken=False).order_by("number"):
+        if counts.get(table.pk, 0) < 2:
+            continue
+        if table.pk in playing:
+            state = "playing"
+        elif table.hand_for_hand_round >= tournament.hand_for_hand_round:
+            state = "done"
+        else:
+            state = "waiting"
+        tables.append(HandForHandTable(number=table.number, state=state))
+    return tables
+
+
+def hand_for_hand_table_done(*, tournament: Tournament, now: datetime, actor: Any = None) -> bool:
+    """A table finished its hand-for-hand hand (the caller holds the tournament's lock). When
+    every table has, the hand is over: the clock loses the hand's time and the next hand-for-hand
+    hand opens, or, once the bubble has burst, hand-for-hand ends and the clock runs again."""
+    if not tournament.hand_for_hand:
+        return False
+    if any(t.state != "done" for t in hand_for_hand_tables(tournament)):
+        return False
+    _next_hand_for_hand_hand(tournament, now, actor, HAND_FOR_HAND_SECONDS)
+    return True
+
+
+def _next_hand_for_hand_hand(
+    tournament: Tournament, now: datetime, actor: Any, seconds: int
+) -> Tournament:
+    taken = max(0, min(seconds, HAND_FOR_HAND_SECONDS))
+    tournament = _operate(
+        tournament,
+        "hand_for_hand_hand",
+        now,
+        actor,
+        lambda s, lv: clock.add_time(s, lv, -taken, now),
+        seconds=-taken,
+    )
+    left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
+    if left <= len(prize_table(tournament)):
+        tournament.hand_for_hand = False
+        tournament.save(update_fields=["hand_for_hand", "updated_at"])
+        if clock_state(tournament).remaining is not None:
+            tournament = _operate(
+                tournament, "clock_resume", now, actor, lambda s, lv: clock.resume(s, lv, now)
+            )
+        audit_record(
+            tournament=tournament, actor=actor, action="hand_for_hand", on=False, bubble=True
+        )
+        return tournament
+    tournament.hand_for_hand_round += 1
+    tournament.save(update_fields=["hand_for_hand_round", "updated_at"])
+    return tournament
+
+
 @transaction.atomic
 def clock_hand_for_hand_hand(
     *,
@@ -213,17 +297,17 @@ def clock_hand_for_hand_hand(
     actor: Any = None,
     seconds: int = HAND_FOR_HAND_SECONDS,
 ) -> Tournament:
-    """A hand-for-hand hand is over at every table: the stopped clock loses the hand's time, at
-    most `HAND_FOR_HAND_SECONDS` (RP-8)."""
+    """The director declares the hand-for-hand hand over at every table (tables that do not
+    use the tablet): the stopped clock loses the hand's time, at most `HAND_FOR_HAND_SECONDS`
+    (RP-8), and the next hand-for-hand hand opens, or hand-for-hand ends with the bubble."""
     locked = lock_tournament(tournament)
     if not locked.hand_for_hand:
         raise FloorError("not_hand_for_hand", "Hand-for-hand is not in play.")
-    taken = max(0, min(seconds, HAND_FOR_HAND_SECONDS))
-    return _operate(
-        locked,
-        "hand_for_hand_hand",
-        now,
-        actor,
-        lambda s, lv: clock.add_time(s, lv, -taken, now),
-        seconds=-taken,
-    )
+    playing = [t.number for t in hand_for_hand_tables(locked) if t.state == "playing"]
+    if playing:
+        listed = ", ".join(str(n) for n in playing)
+        raise FloorError(
+            "hands_in_progress",
+            f"Table {listed} is still playing its hand: it ends on the tablet.",
+        )
+    return _next_hand_for_hand_hand(locked, now, actor, seconds)

@@ -7,12 +7,15 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from tournaments import clock, seating
-from tournaments.models import Entry, Player, Table, Tournament
+from tournaments.models import ChipMove, Entry, Player, Table, Tournament
 from tournaments.services.audit import audit_record
 from tournaments.services.errors import FloorError
 from tournaments.services.events import levels_as_clock
+from tournaments.services.ledger import chips_move
+from tournaments.services.places import places_shift_for_new_entry
 
 OPEN_STATUSES = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING, Tournament.Status.PAUSED)
 
@@ -91,7 +94,6 @@ def entry_register(
         tournament=tournament,
         player=player,
         number=number,
-        chips=tournament.starting_stack,
         late=tournament.status != Tournament.Status.REGISTERING,
     )
     if tournament.tables.filter(is_broken=False).exists():
@@ -104,6 +106,16 @@ def entry_register(
         raise FloorError(
             "duplicate_registration", f"{player.name} is already registered in this tournament."
         ) from error
+    chips_move(
+        entry=entry,
+        kind=ChipMove.Kind.BUY_IN,
+        delta=tournament.starting_stack,
+        now=now,
+        actor=actor,
+        note=f"entry {number}" if number > 1 else "",
+    )
+    if tournament.entries.filter(status=Entry.Status.BUSTED).exists():
+        places_shift_for_new_entry(tournament)
     audit_record(
         tournament=tournament,
         actor=actor,
@@ -121,9 +133,14 @@ def entry_register(
 def _late_seat(tournament: Tournament, rng: random.Random) -> tuple[Table, int]:
     tables = {t.number: t for t in tournament.tables.filter(is_broken=False)}
     taken: dict[int, set[int]] = {number: set() for number in tables}
-    for number, seat in Entry.objects.filter(
-        tournament=tournament, status=Entry.Status.ACTIVE, table__isnull=False
-    ).values_list("table__number", "seat"):
+    active = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
+    for number, seat in active.filter(table__isnull=False).values_list("table__number", "seat"):
+        if seat is not None:
+            taken.setdefault(number, set()).add(seat)
+    # A seat held for a player who moves there after their hand is taken too.
+    for number, seat in active.filter(move_to_table__isnull=False).values_list(
+        "move_to_table__number", "move_to_seat"
+    ):
         if seat is not None:
             taken.setdefault(number, set()).add(seat)
     open_seats = [
@@ -154,6 +171,19 @@ def _active_entry(entry: Entry | int) -> Entry:
     return found
 
 
+def check_not_in_hand(entry: Entry, what: str) -> None:
+    """The floor waits for the hand: a change to the chips of a player dealt in a hand in
+    progress is refused (409 in_hand) until the hand ends, when the tablet has written its
+    result; then the change adds to that result instead of being overwritten by it."""
+    if entry.live_hand_id is None:
+        return
+    hand = entry.live_hand
+    where = f"hand {hand.number} at table {hand.table.number}" if hand else "a hand"
+    raise FloorError(
+        "in_hand", f"{entry.player.name} is in {where}: record the {what} when it ends."
+    )
+
+
 def _require_play(tournament: Tournament, what: str) -> None:
     if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
         raise FloorError("not_running", f"{what} is taken while the tournament is under way.")
@@ -168,9 +198,18 @@ def entry_unregister(*, entry: Entry | int, actor: Any = None) -> Entry:
             "tournament_started",
             "Players can only unregister before the start; bust them out instead.",
         )
+    if entry.chips:
+        chips_move(
+            entry=entry,
+            kind=ChipMove.Kind.BUY_IN,
+            delta=-entry.chips,
+            now=timezone.now(),
+            actor=actor,
+            note="unregistered",
+        )
     entry.status = Entry.Status.UNREGISTERED
     entry.table, entry.seat = None, None
-    entry.save()
+    entry.save(update_fields=["status", "table", "seat"])
     audit_record(
         tournament=entry.tournament,
         actor=actor,
@@ -191,15 +230,18 @@ def entry_rebuy(*, entry: Entry | int, now: Any, actor: Any = None) -> Entry:
     _require_play(tournament, "A rebuy")
     if playing_levels_done(tournament, now) > tournament.rebuy_until_level:
         raise FloorError("rebuys_closed", "The rebuy period is over.")
+    check_not_in_hand(entry, "rebuy")
     if entry.chips > tournament.starting_stack:
         raise FloorError(
             "rebuy_not_allowed",
             f"{entry.player.name} has {entry.chips} chips, more "
             f"than the starting stack ({tournament.starting_stack}): no rebuy yet.",
         )
-    entry.chips += tournament.rebuy_chips
     entry.rebuys += 1
-    entry.save(update_fields=["chips", "rebuys"])
+    entry.save(update_fields=["rebuys"])
+    chips_move(
+        entry=entry, kind=ChipMove.Kind.REBUY, delta=tournament.rebuy_chips, now=now, actor=actor
+    )
     audit_record(
         tournament=tournament,
         actor=actor,
@@ -212,7 +254,7 @@ def entry_rebuy(*, entry: Entry | int, now: Any, actor: Any = None) -> Entry:
 
 
 @transaction.atomic
-def entry_addon(*, entry: Entry | int, actor: Any = None) -> Entry:
+def entry_addon(*, entry: Entry | int, actor: Any = None, now: Any = None) -> Entry:
     """One add-on per entry, once the tournament is under way."""
     entry = _active_entry(entry)
     tournament = entry.tournament
@@ -221,9 +263,16 @@ def entry_addon(*, entry: Entry | int, actor: Any = None) -> Entry:
     _require_play(tournament, "The add-on")
     if entry.addon:
         raise FloorError("addon_taken", f"{entry.player.name} already took the add-on.")
-    entry.chips += tournament.addon_chips
+    check_not_in_hand(entry, "add-on")
     entry.addon = True
-    entry.save(update_fields=["chips", "addon"])
+    entry.save(update_fields=["addon"])
+    chips_move(
+        entry=entry,
+        kind=ChipMove.Kind.ADDON,
+        delta=tournament.addon_chips,
+        now=now or timezone.now(),
+        actor=actor,
+    )
     audit_record(
         tournament=tournament,
         actor=actor,
@@ -235,8 +284,21 @@ def entry_addon(*, entry: Entry | int, actor: Any = None) -> Entry:
 
 
 @transaction.atomic
-def entry_set_chips(*, entry: Entry | int, chips: int, actor: Any = None) -> Entry:
-    """A chip count from the floor (the dealer app writes stacks after each hand)."""
+def entry_set_chips(
+    *,
+    entry: Entry | int,
+    chips: int,
+    actor: Any = None,
+    now: Any = None,
+    kind: str = ChipMove.Kind.COUNT,
+    note: str = "",
+) -> Entry:
+    """A chip count from the floor (at a break, the end of a day, a dispute): the ledger records
+    the difference from the entry's running total, with who and why. `kind` is a count, a
+    correction or a colour-up (chips the race took out or rounded in). Refused while the player
+    is in a hand: the hand's result comes first."""
+    if kind not in (ChipMove.Kind.COUNT, ChipMove.Kind.CORRECTION, ChipMove.Kind.COLOUR_UP):
+        raise FloorError("bad_kind", "A count is a count, a correction or a colour-up.", status=400)
     if chips < 1:
         raise FloorError(
             "bad_chips", "A playing entry has at least one chip: record a bust instead.", status=400
@@ -246,9 +308,16 @@ def entry_set_chips(*, entry: Entry | int, chips: int, actor: Any = None) -> Ent
         raise FloorError(
             "tournament_finished", "The tournament is finished: chip counts are final."
         )
+    check_not_in_hand(entry, "count")
     before = entry.chips
-    entry.chips = chips
-    entry.save(update_fields=["chips"])
+    chips_move(
+        entry=entry,
+        kind=kind,
+        delta=chips - before,
+        now=now or timezone.now(),
+        actor=actor,
+        note=note,
+    )
     audit_record(
         tournament=entry.tournament,
         actor=actor,

@@ -127,13 +127,19 @@ def table_draw_button(
 
 
 def table_states(tournament: Tournament) -> list[balancing.TableState]:
-    """The tables in play as the balancing plan sees them."""
+    """The tables in play as the balancing plan sees them: a player whose move waits for the
+    end of their hand is counted at the table they are moving to."""
     tables = {t.pk: t for t in tournament.tables.filter(is_broken=False)}
     occupied: dict[int, dict[int, int]] = {pk: {} for pk in tables}
-    for pk, seat, table_id in (
-        _active(tournament).filter(table__isnull=False).values_list("pk", "seat", "table_id")
+    for pk, seat, table_id, to_table, to_seat in (
+        _active(tournament)
+        .filter(table__isnull=False)
+        .values_list("pk", "seat", "table_id", "move_to_table_id", "move_to_seat")
     ):
-        occupied[table_id][seat] = pk
+        if to_table is not None:
+            table_id, seat = to_table, to_seat
+        if table_id in occupied:
+            occupied[table_id][seat] = pk
     return [
         balancing.TableState(
             number=t.number,
@@ -169,23 +175,50 @@ def tournament_balance_plan(tournament: Tournament) -> balancing.Plan:
         raise from_value_error(error) from error
 
 
+def pending_moves(tournament: Tournament) -> list[Entry]:
+    """The moves confirmed while the player was in a hand: they take effect when it ends."""
+    return list(
+        _active(tournament)
+        .filter(move_to_table__isnull=False)
+        .select_related("player", "table", "move_to_table", "live_hand")
+        .order_by("move_to_table__number", "move_to_seat")
+    )
+
+
 @transaction.atomic
 def tournament_confirm_moves(
     *, tournament: Tournament, actor: Any = None, rng: random.Random | None = None
 ) -> balancing.Plan:
-    """Carry out the current plan: seat moves, broken tables, or the final-table redraw."""
+    """Carry out the current plan: seat moves, broken tables, or the final-table redraw.
+
+    A player in a hand in progress moves when that hand ends (TDA: a player moves after the
+    hand): the move is recorded as pending, its seat held, and a broken table deals no new
+    hand. The final-table redraw waits until no hand is in progress anywhere."""
     tournament = lock_tournament(tournament)
+    if _active(tournament).filter(move_to_table__isnull=False).exists():
+        raise FloorError(
+            "moves_pending",
+            "Some players move after their current hand: confirm the next moves once they have.",
+        )
     plan = tournament_balance_plan(tournament)
     if plan.redraw_final_table or (
         plan.final_table and tournament.tables.filter(is_broken=False).count() > 1
     ):
+        _check_no_hand_in_progress(tournament)
         _final_table(tournament, rng or random.Random(), actor)
         return plan
     tables = {t.number: t for t in tournament.tables.filter(is_broken=False)}
+    movers = Entry.objects.in_bulk([m.entry_id for m in plan.moves])
+    later = []
     for move in plan.moves:
-        entry = Entry.objects.get(pk=move.entry_id)
-        entry.table, entry.seat = tables[move.to_table], move.to_seat
-        entry.save(update_fields=["table", "seat"])
+        entry = movers[move.entry_id]
+        if entry.live_hand_id is not None:
+            entry.move_to_table, entry.move_to_seat = tables[move.to_table], move.to_seat
+            entry.save(update_fields=["move_to_table", "move_to_seat"])
+            later.append(move.entry_id)
+        else:
+            entry.table, entry.seat = tables[move.to_table], move.to_seat
+            entry.save(update_fields=["table", "seat"])
     for number in plan.broken_tables:
         tables[number].is_broken = True
         tables[number].save(update_fields=["is_broken"])
@@ -196,8 +229,53 @@ def tournament_confirm_moves(
             action="tables_balance",
             moves=[m.describe() for m in plan.moves],
             broken_tables=list(plan.broken_tables),
+            after_hand=later,
         )
     return plan
+
+
+def _check_no_hand_in_progress(tournament: Tournament) -> None:
+    busy = sorted(
+        set(
+            _active(tournament)
+            .filter(live_hand__isnull=False)
+            .values_list("table__number", flat=True)
+        )
+    )
+    if busy:
+        listed = ", ".join(str(n) for n in busy)
+        raise FloorError(
+            "hands_in_progress",
+            f"Table{'s' if len(busy) > 1 else ''} {listed} "
+            f"{'are' if len(busy) > 1 else 'is'} still playing a hand: "
+            "redraw once every hand has ended.",
+        )
+
+
+def entries_make_pending_moves(
+    *, tournament: Tournament, entry_ids: list[int], actor: Any = None
+) -> list[Entry]:
+    """The hand these entries were in has ended: the moves that waited for it take effect."""
+    movers = list(
+        _active(tournament)
+        .filter(pk__in=entry_ids, move_to_table__isnull=False)
+        .select_related("player", "table", "move_to_table")
+    )
+    for entry in movers:
+        came_from = entry.table.number if entry.table else None
+        entry.table, entry.seat = entry.move_to_table, entry.move_to_seat
+        entry.move_to_table, entry.move_to_seat = None, None
+        entry.save(update_fields=["table", "seat", "move_to_table", "move_to_seat"])
+        audit_record(
+            tournament=tournament,
+            actor=actor,
+            action="move_after_hand",
+            player=entry.player.name,
+            from_table=came_from,
+            table=entry.table.number if entry.table else None,
+            seat=entry.seat,
+        )
+    return movers
 
 
 def _final_table(tournament: Tournament, rng: random.Random, actor: Any) -> None:

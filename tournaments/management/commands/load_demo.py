@@ -18,7 +18,7 @@ from django.utils import timezone
 from tournaments.models import DEALER_GROUP, BlindSchedule, Entry, Tournament
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import clock_start
-from tournaments.services.entries import entry_register
+from tournaments.services.entries import entry_register, entry_set_chips
 from tournaments.services.events import (
     schedule_create,
     tournament_create,
@@ -104,14 +104,32 @@ class Command(BaseCommand):
         # The demo dealer deals at table 1.
         tournament.tables.filter(number=1).update(dealer=User.objects.get(username="dealer"))
         clock_start(tournament=tournament, now=now - timedelta(minutes=40))
-        entries = list(Entry.objects.filter(tournament=tournament))
-        for entry in entries:
-            entry.chips = rng.randrange(8000, 42000, 25)
-        Entry.objects.bulk_update(entries, ["chips"])
-        for entry in rng.sample(entries, 3):
-            entries_bust(
-                tournament=tournament,
-                now=now,
-                busts=[Bust(entry_id=entry.pk, starting_stack=entry.chips)],
-            )
+        _forty_minutes_of_play(tournament, rng, now)
         return True
+
+
+def _forty_minutes_of_play(tournament: Tournament, rng: random.Random, now: Any) -> None:
+    """Counts as at the first break (the chips issued, shared out at random: they add up to the
+    same total), then three players out, each one's chips counted to a tablemate first, so that
+    the ledger balances with nothing unaccounted."""
+    entries = list(Entry.objects.filter(tournament=tournament).order_by("pk"))
+    total = sum(entry.chips for entry in entries)
+    weights = [rng.uniform(0.4, 2.1) for _ in entries]
+    stacks = [int(total * w / sum(weights)) // 25 * 25 for w in weights]
+    stacks[0] += total - sum(stacks)
+    for entry, stack in zip(entries, stacks, strict=True):
+        entry_set_chips(entry=entry, chips=stack, now=now, note="at the first break")
+    for entry in rng.sample(entries[1:], 3):
+        entry.refresh_from_db()
+        mate = (
+            Entry.objects.filter(table=entry.table, status=Entry.Status.ACTIVE)
+            .exclude(pk=entry.pk)
+            .first()
+        )
+        assert mate is not None
+        entry_set_chips(entry=mate, chips=mate.chips + entry.chips, now=now, note="won a pot")
+        entries_bust(
+            tournament=tournament,
+            now=now,
+            busts=[Bust(entry_id=entry.pk, starting_stack=entry.chips)],
+        )

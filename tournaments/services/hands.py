@@ -1,0 +1,174 @@
+"""What a tablet's hand does to the tournament: who it holds while it is played, and its result.
+
+The dealer's services own the hand; these own what it changes on the floor. A hand's start
+marks its entries as in the hand (`Entry.live_hand`): the floor waits for it before changing
+their chips or seats. Its end writes each player's result to the chip ledger as a difference
+from the hand's start (so a change the floor made meanwhile is added to, never overwritten),
+busts the players left with nothing, carries out the moves that waited for the hand, and counts
+the table's hand-for-hand hand. Reopening a finished hand reverses all of that through the
+ledger.
+
+Locks: the tournament row first, then the table's, then the entries' (the floor's own writes
+take the same order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q
+
+from tournaments.models import ChipMove, Entry, Table, Tournament
+from tournaments.services.audit import audit_record
+from tournaments.services.busts import Bust, entries_bust
+from tournaments.services.clocks import hand_for_hand_table_done
+from tournaments.services.entries import lock_tournament
+from tournaments.services.errors import FloorError
+from tournaments.services.ledger import HandRef, chips_moves
+from tournaments.services.places import check_seats_free, places_clear
+from tournaments.services.tables import entries_make_pending_moves
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatResult:
+    """One dealt player's stack at the hand's start and at its end."""
+
+    entry_id: int
+    start: int
+    finish: int
+
+
+def entries_enter_hand(*, tournament: Tournament, entries: Sequence[Entry], hand_id: int) -> None:
+    """Mark the entries dealt in a new hand. An entry already in a hand in progress (at another
+    table, after a move) is refused: nobody plays two hands at once."""
+    busy = [e for e in entries if e.live_hand_id is not None]
+    if busy:
+        names = ", ".join(e.player.name for e in busy)
+        raise FloorError(
+            "in_another_hand",
+            f"{names} {'is' if len(busy) == 1 else 'are'} still in a hand at another table: "
+            "deal when that hand ends.",
+        )
+    Entry.objects.filter(pk__in=[e.pk for e in entries]).update(live_hand_id=hand_id)
+
+
+def entries_hand_end(
+    *,
+    table: Table,
+    hand: HandRef,
+    results: Sequence[SeatResult],
+    void: bool,
+    now: datetime,
+    actor: Any = None,
+) -> None:
+    """A tablet's hand at a tournament table is over (or void, a misdeal): its result in the
+    ledger, its busts, the moves that waited for it, and the table's hand-for-hand hand."""
+    tournament = lock_tournament(table.tournament_id or 0)
+    ids = [r.entry_id for r in results]
+    entries = {
+        e.pk: e for e in Entry.objects.filter(pk__in=ids).select_related("player").order_by("pk")
+    }
+    Entry.objects.filter(pk__in=ids, live_hand_id=hand.hand_id).update(live_hand=None)
+    if void:
+        Table.objects.filter(pk=table.pk, hand_for_hand_round__gt=0).update(
+            hand_for_hand_round=tournament.hand_for_hand_round - 1
+        )
+    else:
+        chips_moves(
+            changes=[(entries[r.entry_id], r.finish - r.start) for r in results],
+            kind=ChipMove.Kind.HAND,
+            now=now,
+            actor=actor,
+            hand=hand,
+        )
+        busts = [Bust(entry_id=r.entry_id, starting_stack=r.start) for r in results if not r.finish]
+        if busts:
+            entries_bust(tournament=tournament, busts=busts, now=now, actor=actor, hand=hand)
+    entries_make_pending_moves(tournament=tournament, entry_ids=ids, actor=actor)
+    if not void and tournament.hand_for_hand:
+        hand_for_hand_table_done(tournament=tournament, now=now, actor=actor)
+
+
+def check_reopen(*, table: Table, hand: HandRef, results: Sequence[SeatResult]) -> None:
+    """Whether the tournament side allows a finished hand to be reopened: every player must
+    still be where the hand left them (at this table, or out on it) and in no other hand."""
+    tournament = table.tournament
+    if tournament is None:
+        return
+    if tournament.status == Tournament.Status.FINISHED:
+        raise FloorError("tournament_finished", "The tournament is finished: its hands are final.")
+    entries = list(
+        Entry.objects.filter(pk__in=[r.entry_id for r in results]).select_related("player", "table")
+    )
+    for entry in entries:
+        if entry.live_hand_id is not None:
+            raise FloorError(
+                "in_another_hand",
+                f"{entry.player.name} is in another hand now: reopen this one when it ends.",
+            )
+        if entry.status == Entry.Status.ACTIVE and entry.table_id != table.pk:
+            raise FloorError(
+                "moved",
+                f"{entry.player.name} has moved to another table since: the hand can no "
+                "longer be reopened.",
+            )
+        if entry.status == Entry.Status.UNREGISTERED:
+            raise FloorError("moved", f"{entry.player.name} is no longer registered.")
+
+
+def entries_hand_reopen(
+    *,
+    table: Table,
+    hand: HandRef,
+    results: Sequence[SeatResult],
+    now: datetime,
+    actor: Any = None,
+    reason: str = "",
+) -> None:
+    """Reverse a finished hand's result so that it can be corrected: each player's chips go
+    back by what the hand gave or took (a `hand_reversed` row), the players it busted come back
+    to their seats with their places and prizes cleared, and they are in the hand again."""
+    tournament = lock_tournament(table.tournament_id or 0)
+    check_reopen(table=table, hand=hand, results=results)
+    entries = {
+        e.pk: e
+        for e in Entry.objects.filter(pk__in=[r.entry_id for r in results])
+        .select_related("player", "table")
+        .order_by("pk")
+    }
+    out = [
+        e for e in entries.values() if e.status == Entry.Status.BUSTED and e.bust_group is not None
+    ]
+    out = [
+        e
+        for e in out
+        if ChipMove.objects.filter(entry=e, kind=ChipMove.Kind.BUST, hand_id=hand.hand_id).exists()
+    ]
+    if out:
+        check_seats_free(out)
+        places_clear(tournament, out)
+    played = ChipMove.objects.filter(hand_id=hand.hand_id, kind=ChipMove.Kind.HAND)
+    last = dict(played.order_by("pk").values_list("entry_id", "delta"))
+    chips_moves(
+        changes=[(entries[pk], -delta) for pk, delta in last.items() if pk in entries],
+        kind=ChipMove.Kind.HAND_REVERSED,
+        now=now,
+        actor=actor,
+        hand=hand,
+        note=reason,
+    )
+    Entry.objects.filter(pk__in=list(entries)).filter(Q(status=Entry.Status.ACTIVE)).update(
+        live_hand_id=hand.hand_id
+    )
+    audit_record(
+        tournament=tournament,
+        actor=actor,
+        action="hand_reopen",
+        table=hand.table_number,
+        hand=hand.hand_number,
+        reason=reason,
+        players_back=[e.player.name for e in out],
+    )
