@@ -854,7 +854,7 @@ def check_hand_chips(tournament: Tournament) -> list[str]:
     as in it."""
     problems: list[str] = []
     hands = Hand.objects.filter(table__tournament=tournament, plan={}).select_related("table")
-    results: dict[int, dict[int, int]] = {}
+    results: dict[int | None, dict[int, int]] = {}
     for hand_id, entry_id, delta in (
         ChipMove.objects.filter(tournament=tournament, kind=ChipMove.Kind.HAND)
         .order_by("pk")
