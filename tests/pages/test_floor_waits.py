@@ -76,9 +76,7 @@ def test_a_rebuy_or_add_on_in_a_hand_shows_the_services_sentence(
     response = director.post(reverse(url, args=[event.pk, player.pk]), once(), follow=True)
 
     body = response.content.decode()
-    assert (
-        f"{player.player.name} is in hand 1 at table 1: record the {what} when it ends." in body
-    )
+    assert f"{player.player.name} is in hand 1 at table 1: record the {what} when it ends." in body
     assert "message--error" in body
     player.refresh_from_db()
     assert (player.chips, player.rebuys, player.addon) == (10000, 0, False)
@@ -109,6 +107,10 @@ def test_after_the_hand_the_same_rebuy_form_adds_to_the_hands_result(director: C
 # --- the tables page ------------------------------------------------------------------------
 
 
+def table_pk(event: Tournament, number: int) -> int:
+    return Table.objects.get(tournament=event, number=number).pk
+
+
 def _short_table(event: Tournament, table: int, busts: int) -> None:
     out = Entry.objects.filter(tournament=event, table__number=table, status="active")[:busts]
     for entry in out:
@@ -130,7 +132,7 @@ def test_moves_confirmed_during_a_hand_are_listed_as_moves_after_this_hand(
     page = director.get(reverse("table-list", args=[event.pk])).content.decode()
 
     mover.refresh_from_db()
-    assert (mover.table.number, mover.move_to_table.number) == (1, 2)
+    assert (mover.table_id, mover.move_to_table_id) == (table_pk(event, 1), table_pk(event, 2))
     assert "1 moves confirmed; 1 after the hand they are playing." in confirmed.content.decode()
     assert "Moves after this hand" in page
     assert (
@@ -148,7 +150,7 @@ def test_moves_confirmed_during_a_hand_are_listed_as_moves_after_this_hand(
     assert "Moves after this hand" not in after
     assert "in progress" not in after
     mover.refresh_from_db()
-    assert (mover.table.number, mover.seat) == (2, plan.moves[0].to_seat)
+    assert (mover.table_id, mover.seat) == (table_pk(event, 2), plan.moves[0].to_seat)
 
 
 @pytest.mark.django_db

@@ -192,10 +192,11 @@ def test_every_desk_form_that_changes_chips_or_places_carries_a_fresh_token(
     guarded, tokens = set(), []
     for page in pages:
         for action, markup in forms_on(director.get(page).content.decode()):
-            if GUARDED.search(action):
+            match = GUARDED.search(action)
+            if match:
                 found = re.findall(r'name="form_token" value="([0-9a-f]{32})"', markup)
                 assert len(found) == 1, f"{action} on {page} has no one-time token"
-                guarded.add(GUARDED.search(action).group(0).split("/")[1])
+                guarded.add(match.group(0).split("/")[1])
                 tokens += found
 
     assert guarded >= {"entries", "busts", "tables", "clock"}
