@@ -4,6 +4,7 @@ writes the counts typed into the chip ledger together, or nothing when a row is 
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
@@ -205,3 +206,22 @@ def test_after_the_hand_ends_the_count_is_recorded(director: Client) -> None:
     assert seated[0].chips == 9000
     assert seated[0].chips_source == "counted (end of day 1)"
     assert chips_check(event) == []
+
+
+@pytest.mark.django_db
+def test_the_count_sheet_is_for_directors_only(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    freeze_pages(monkeypatch, NOW)
+    event = tournament(players=NAMES[:4], start=True)
+    table, seated = table_one(event)
+    url, data = sheet(event, table, chips={seated[0].pk: "5000"})
+
+    anonymous = client.post(url, data)
+    client.force_login(get_user_model().objects.create_user("player", password="x"))
+    signed_in = client.post(url, data)
+
+    assert anonymous.status_code == 302
+    assert anonymous["Location"].startswith(reverse("login"))
+    assert signed_in.status_code == 403
+    assert not ChipMove.objects.filter(kind=ChipMove.Kind.COUNT).exists()
