@@ -7,14 +7,15 @@ services' business; their refusals are attached to the field they concern (`atta
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import forms
 from django.forms import formset_factory
 
-from tournaments.models import BlindSchedule, Tournament
+from tournaments.models import BlindSchedule, ChipMove, Entry, Tournament
+from tournaments.services.counts import ChipCount
 from tournaments.services.errors import FloorError
 
 AUTOFOCUS = {"autofocus": True}
@@ -244,6 +245,50 @@ class BustsForm(forms.Form):
         if not rows:
             raise forms.ValidationError("Pick at least one player who is out.")
         return {"rows": rows}
+
+
+class CountSheetForm(forms.Form):
+    """A table's count sheet: the occasion, what is recorded, and one count per seated player
+    (field `chips_<entry id>`; blank leaves that player's chips as they are). Whether a count
+    may be recorded (at least one chip, not in a hand) is the service's business."""
+
+    kind = forms.ChoiceField(
+        choices=[
+            (ChipMove.Kind.COUNT, "Count"),
+            (ChipMove.Kind.COLOUR_UP, "Colour-up or chip race"),
+        ],
+        initial=ChipMove.Kind.COUNT,
+        label="What is recorded",
+    )
+    note = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Occasion",
+        help_text="e.g. at the break, end of day 1",
+    )
+
+    def __init__(self, *args: Any, entries: Sequence[Entry], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.entry_ids = {self.field_name(entry.pk): entry.pk for entry in entries}
+        for entry in entries:
+            self.fields[self.field_name(entry.pk)] = forms.IntegerField(
+                required=False,
+                max_value=2_000_000_000,
+                label=f"Chips of {entry.player.name}",
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
+            )
+
+    @staticmethod
+    def field_name(entry_id: int) -> str:
+        return f"chips_{entry_id}"
+
+    def counts(self) -> list[ChipCount]:
+        """The counts typed, in the order of the sheet."""
+        return [
+            ChipCount(entry_id=entry_id, chips=self.cleaned_data[name])
+            for name, entry_id in self.entry_ids.items()
+            if self.cleaned_data.get(name) is not None
+        ]
 
 
 class AddTimeForm(forms.Form):

@@ -7,6 +7,7 @@ Helpers shared by the test modules: tournaments are built through the services, 
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -15,7 +16,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from tournaments.models import BlindSchedule, Entry, Tournament
+from dealer.models import Hand
+from dealer.services import hand_record_action, hand_start
+from tournaments.models import BlindSchedule, Entry, Table, Tournament
 from tournaments.services.clocks import clock_start
 from tournaments.services.entries import entry_register
 from tournaments.services.events import (
@@ -88,6 +91,11 @@ def tournament(
     return Tournament.objects.get(pk=event.pk)
 
 
+def once(**data: Any) -> dict[str, Any]:
+    """A desk form's data with a fresh one-time token (`form_token`), as the page draws it."""
+    return {**data, "form_token": uuid.uuid4().hex}
+
+
 def entry_of(event: Tournament, name: str) -> Entry:
     return Entry.objects.get(tournament=event, player__name=name, status=Entry.Status.ACTIVE)
 
@@ -104,3 +112,23 @@ def staff_client(client: Client, username: str = "director") -> Client:
     )
     client.force_login(user)
     return client
+
+
+def deal(event: Tournament, number: int, when: datetime = NOW) -> Hand:
+    """Start the next hand at the tournament's table `number`, as its tablet does."""
+    return hand_start(table=Table.objects.get(tournament=event, number=number), now=when)
+
+
+def fold_to_end(hand: Hand) -> Hand:
+    """Everyone folds in turn until one player is left: the hand ends (its result is the
+    blinds, to the last player in)."""
+    state = hand.state
+    while state["phase"] not in ("complete", "void"):
+        result = hand_record_action(
+            hand=hand,
+            action={"kind": "fold", "seat": state["legal"]["actor"]},
+            client_id=uuid.uuid4().hex,
+            version=state["version"],
+        )
+        hand, state = result.hand, result.answer
+    return hand

@@ -6,7 +6,16 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.pages import NAMES, NOW, entry_of, freeze_pages, staff_client, table_of, tournament
+from tests.pages import (
+    NAMES,
+    NOW,
+    entry_of,
+    freeze_pages,
+    once,
+    staff_client,
+    table_of,
+    tournament,
+)
 from tournaments.models import Entry
 from tournaments.services.entries import entry_set_chips
 
@@ -50,7 +59,7 @@ def test_two_players_out_on_one_hand_are_placed_by_starting_stack(director: Clie
 
     response = director.post(
         reverse("bust-list", args=[event.pk]),
-        {"entry": [str(ann.pk), str(bruno.pk), ""], "stack": ["3000", "8000", ""]},
+        once(entry=[str(ann.pk), str(bruno.pk), ""], stack=["3000", "8000", ""]),
         follow=True,
     )
 
@@ -68,11 +77,9 @@ def test_undo_last_bust_puts_the_hand_back(director: Client) -> None:
     event = tournament(players=NAMES[:4], start=True)
     ann = entry_of(event, "Ann Lee")
     seat, chips = (ann.table_id, ann.seat), ann.chips
-    director.post(
-        reverse("bust-list", args=[event.pk]), {"entry": [str(ann.pk)], "stack": ["7000"]}
-    )
+    director.post(reverse("bust-list", args=[event.pk]), once(entry=[str(ann.pk)], stack=["7000"]))
 
-    response = director.post(reverse("bust-undo", args=[event.pk]), follow=True)
+    response = director.post(reverse("bust-undo", args=[event.pk]), once(), follow=True)
 
     ann.refresh_from_db()
     assert ann.status == Entry.Status.ACTIVE
@@ -86,7 +93,7 @@ def test_undo_last_bust_puts_the_hand_back(director: Client) -> None:
 def test_undo_with_nothing_to_undo_is_said_in_plain_words(director: Client) -> None:
     event = tournament(players=NAMES[:4], start=True)
 
-    response = director.post(reverse("bust-undo", args=[event.pk]), follow=True)
+    response = director.post(reverse("bust-undo", args=[event.pk]), once(), follow=True)
 
     assert "No bust to undo." in response.content.decode()
 
@@ -98,7 +105,7 @@ def test_a_refused_bust_is_shown_at_the_top_of_the_form(director: Client) -> Non
 
     response = director.post(
         reverse("bust-list", args=[event.pk]),
-        {"entry": [str(ann.pk), str(bruno.pk)], "stack": ["1", "2"]},
+        once(entry=[str(ann.pk), str(bruno.pk)], stack=["1", "2"]),
     )
 
     body = response.content.decode()
@@ -115,7 +122,7 @@ def test_a_row_without_a_stack_is_refused(director: Client) -> None:
     ann = entry_of(event, "Ann Lee")
 
     response = director.post(
-        reverse("bust-list", args=[event.pk]), {"entry": [str(ann.pk)], "stack": [""]}
+        reverse("bust-list", args=[event.pk]), once(entry=[str(ann.pk)], stack=[""])
     )
 
     assert "Row 1: enter the chips the player started the hand with" in (response.content.decode())
@@ -125,6 +132,6 @@ def test_a_row_without_a_stack_is_refused(director: Client) -> None:
 def test_an_empty_form_asks_for_a_player(director: Client) -> None:
     event = tournament(players=NAMES[:4], start=True)
 
-    response = director.post(reverse("bust-list", args=[event.pk]), {"entry": [""], "stack": [""]})
+    response = director.post(reverse("bust-list", args=[event.pk]), once(entry=[""], stack=[""]))
 
     assert "Pick at least one player who is out." in response.content.decode()

@@ -6,7 +6,16 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.pages import NAMES, NOW, entry_of, freeze_pages, staff_client, table_of, tournament
+from tests.pages import (
+    NAMES,
+    NOW,
+    entry_of,
+    freeze_pages,
+    once,
+    staff_client,
+    table_of,
+    tournament,
+)
 from tournaments.models import Entry
 from tournaments.services.busts import Bust, entries_bust
 
@@ -23,7 +32,7 @@ def test_typing_a_name_registers_the_player(director: Client) -> None:
     url = reverse("entry-list", args=[event.pk])
 
     page = director.get(url).content.decode()
-    response = director.post(url, {"name": "  Ann   Lee "})
+    response = director.post(url, once(name="  Ann   Lee "))
 
     assert 'name="name"' in page
     assert "autofocus" in page
@@ -41,7 +50,7 @@ def test_typing_a_name_registers_the_player(director: Client) -> None:
 def test_a_duplicate_registration_shows_the_sentence_under_the_name(director: Client) -> None:
     event = tournament(players=["Ann Lee"])
 
-    response = director.post(reverse("entry-list", args=[event.pk]), {"name": "ann lee"})
+    response = director.post(reverse("entry-list", args=[event.pk]), once(name="ann lee"))
 
     body = response.content.decode()
     assert response.status_code == 200
@@ -54,7 +63,7 @@ def test_a_duplicate_registration_shows_the_sentence_under_the_name(director: Cl
 def test_an_empty_name_is_a_field_error(director: Client) -> None:
     event = tournament()
 
-    response = director.post(reverse("entry-list", args=[event.pk]), {"name": ""})
+    response = director.post(reverse("entry-list", args=[event.pk]), once(name=""))
 
     assert response.status_code == 200
     assert "This field is required." in response.content.decode()
@@ -65,7 +74,7 @@ def test_registration_before_it_opens_is_refused(director: Client) -> None:
     event = tournament(status="planned")
 
     body = director.get(reverse("entry-list", args=[event.pk])).content.decode()
-    response = director.post(reverse("entry-list", args=[event.pk]), {"name": "Ann Lee"})
+    response = director.post(reverse("entry-list", args=[event.pk]), once(name="Ann Lee"))
 
     assert "Registration is not open yet." in body
     assert "Registration is closed for this tournament." in response.content.decode()
@@ -76,7 +85,7 @@ def test_a_late_entry_is_told_its_seat(director: Client) -> None:
     event = tournament(players=NAMES[:4], start=True, late_registration_level=2)
 
     response = director.post(
-        reverse("entry-list", args=[event.pk]), {"name": "Zoe Martin"}, follow=True
+        reverse("entry-list", args=[event.pk]), once(name="Zoe Martin"), follow=True
     )
 
     entry = entry_of(event, "Zoe Martin")
@@ -95,7 +104,7 @@ def test_a_busted_player_re_enters_with_the_same_action(director: Client) -> Non
     entries_bust(tournament=event, busts=[Bust(entry_id=ann.pk, starting_stack=ann.chips)], now=NOW)
 
     response = director.post(
-        reverse("entry-list", args=[event.pk]), {"name": "Ann Lee"}, follow=True
+        reverse("entry-list", args=[event.pk]), once(name="Ann Lee"), follow=True
     )
 
     assert "Re-entered Ann Lee" in response.content.decode()
@@ -107,7 +116,9 @@ def test_unregister_before_the_start(director: Client) -> None:
     event = tournament(players=["Ann Lee", "Bruno Costa"])
     ann = entry_of(event, "Ann Lee")
 
-    response = director.post(reverse("entry-unregister", args=[event.pk, ann.pk]), follow=True)
+    response = director.post(
+        reverse("entry-unregister", args=[event.pk, ann.pk]), once(), follow=True
+    )
 
     ann.refresh_from_db()
     assert ann.status == Entry.Status.UNREGISTERED
@@ -122,8 +133,8 @@ def test_rebuy_and_add_on_buttons(director: Client) -> None:
     ann = entry_of(event, "Ann Lee")
 
     page = director.get(reverse("entry-list", args=[event.pk])).content.decode()
-    director.post(reverse("entry-rebuy", args=[event.pk, ann.pk]))
-    response = director.post(reverse("entry-addon", args=[event.pk, ann.pk]), follow=True)
+    director.post(reverse("entry-rebuy", args=[event.pk, ann.pk]), once())
+    response = director.post(reverse("entry-addon", args=[event.pk, ann.pk]), once(), follow=True)
 
     ann.refresh_from_db()
     assert reverse("entry-rebuy", args=[event.pk, ann.pk]) in page
@@ -137,7 +148,7 @@ def test_a_refused_rebuy_is_said_in_plain_words(director: Client) -> None:
     event = tournament(players=NAMES[:4], start=True)
     ann = entry_of(event, "Ann Lee")
 
-    response = director.post(reverse("entry-rebuy", args=[event.pk, ann.pk]), follow=True)
+    response = director.post(reverse("entry-rebuy", args=[event.pk, ann.pk]), once(), follow=True)
 
     assert "This tournament has no rebuys." in response.content.decode()
 
@@ -148,7 +159,7 @@ def test_an_entry_of_another_tournament_is_not_found(director: Client) -> None:
     other = tournament(players=["Bruno Costa"], name="Other")
     bruno = entry_of(other, "Bruno Costa")
 
-    response = director.post(reverse("entry-unregister", args=[event.pk, bruno.pk]))
+    response = director.post(reverse("entry-unregister", args=[event.pk, bruno.pk]), once())
 
     assert response.status_code == 404
 

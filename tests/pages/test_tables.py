@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.pages import NOW, freeze_pages, staff_client, table_of, tournament
+from tests.pages import NOW, freeze_pages, once, staff_client, table_of, tournament
 from tournaments.models import Entry
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.tables import tournament_balance_plan
@@ -101,7 +101,7 @@ def test_the_plan_is_shown_with_halted_tables_and_confirmed(director: Client) ->
     assert len(plan.moves) == 2
 
     page = director.get(reverse("table-list", args=[event.pk])).content.decode()
-    response = director.post(reverse("moves-confirm", args=[event.pk]), follow=True)
+    response = director.post(reverse("moves-confirm", args=[event.pk]), once(), follow=True)
 
     for line in plan.describe():
         assert line in page
@@ -120,6 +120,6 @@ def test_the_plan_is_shown_with_halted_tables_and_confirmed(director: Client) ->
 def test_confirming_a_balanced_floor_changes_nothing(director: Client) -> None:
     event = tournament(players=PLAYERS[:12], start=True)
 
-    response = director.post(reverse("moves-confirm", args=[event.pk]), follow=True)
+    response = director.post(reverse("moves-confirm", args=[event.pk]), once(), follow=True)
 
     assert "Nothing to move: the tables are balanced." in response.content.decode()

@@ -3,7 +3,18 @@ docs/api.md)."""
 
 from django.urls import path
 
-from tournaments.api import audit, auth, busts, clocks, entries, events, results, schedules, tables
+from tournaments.api import (
+    audit,
+    auth,
+    busts,
+    clocks,
+    counts,
+    entries,
+    events,
+    results,
+    schedules,
+    tables,
+)
 
 T = "tournaments/<int:pk>/"
 
@@ -35,6 +46,7 @@ urlpatterns = [
     path("entries/<int:pk>/chips/", entries.EntryChipsApi.as_view(), name="api-entry-chips"),
     path(T + "seat-draw/", tables.SeatDrawApi.as_view(), name="api-seat-draw"),
     path(T + "tables/", tables.TablesApi.as_view(), name="api-tables"),
+    path("tables/<int:pk>/counts/", counts.TableCountsApi.as_view(), name="api-table-counts"),
     path(T + "balancing/", tables.BalancingPlanApi.as_view(), name="api-balancing"),
     path(
         T + "balancing/confirm/",

@@ -1,5 +1,10 @@
 """Eliminations: pick the players out on one hand with the stacks they started it with, submit;
-undo the last hand's busts."""
+undo the last hand's busts.
+
+A player dealt in a hand in progress cannot be picked (the tablet busts them when the hand ends);
+a picked player's row is prefilled with their last known stack, the most they can have started
+the hand with. Both forms carry a one-time token: sent twice, they record once.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +17,10 @@ from tournaments.forms import BustsForm
 from tournaments.models import Entry
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
 from tournaments.services.errors import FloorError
+from tournaments.services.form_tokens import FormSentTwiceError
 from tournaments.views import reads, wallclock
-from tournaments.views.access import director_required, report_refusal, tournament_get
+from tournaments.views.access import director_required, tournament_get
+from tournaments.views.form_tokens import report_form_refusal, submit_once
 
 
 @director_required
@@ -24,16 +31,22 @@ def busts_page(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         busts = [Bust(entry_id=e, starting_stack=s) for e, s in form.cleaned_data["rows"]]
         try:
-            out = entries_bust(
-                tournament=tournament, busts=busts, now=wallclock.now(), actor=request.user
+            out = submit_once(
+                request,
+                lambda: entries_bust(
+                    tournament=tournament, busts=busts, now=wallclock.now(), actor=request.user
+                ),
             )
+        except FormSentTwiceError as error:
+            report_form_refusal(request, error)
+            return redirect("bust-list", pk=pk)
         except FloorError as error:
             form.add_error(None, error.detail)
         else:
             messages.success(request, _busted(out))
             return redirect("bust-list", pk=pk)
     seated = list(reads.seated_entries(tournament))
-    rows = _posted_rows(request, seated) if request.method == "POST" else [(None, "")]
+    rows = _posted_rows(request, seated) if request.method == "POST" else [(None, "", None)]
     context = {
         "tournament": tournament,
         "tab": "busts",
@@ -53,15 +66,18 @@ def _busted(out: list[Entry]) -> str:
     return "; ".join(parts) + "."
 
 
-def _posted_rows(request: HttpRequest, seated: list[Entry]) -> list[tuple[int | None, str]]:
-    """The rows as typed, to show them again with the error."""
-    known = {e.pk for e in seated}
-    rows = []
+Row = tuple[int | None, str, Entry | None]
+
+
+def _posted_rows(request: HttpRequest, seated: list[Entry]) -> list[Row]:
+    """The rows as typed (player, stack, the entry picked), to show them again with the error."""
+    known = {str(e.pk): e for e in seated}
+    rows: list[Row] = []
     entries, stacks = request.POST.getlist("entry"), request.POST.getlist("stack")
     for entry, stack in zip(entries, stacks, strict=False):
-        pk = int(entry) if entry.isdigit() and int(entry) in known else None
-        rows.append((pk, stack))
-    return rows or [(None, "")]
+        chosen = known.get(entry.strip())
+        rows.append((chosen.pk if chosen else None, stack, chosen))
+    return rows or [(None, "", None)]
 
 
 @director_required
@@ -70,12 +86,13 @@ def bust_row(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_get(pk)
     seated = list(reads.seated_entries(tournament))
     picked = request.GET.get("entry", "")
-    chosen = next((e for e in seated if str(e.pk) == picked), None)
+    chosen = next((e for e in seated if str(e.pk) == picked and e.live_hand_id is None), None)
     context = {
         "tournament": tournament,
         "seated": seated,
         "entry_id": chosen.pk if chosen else None,
         "stack": chosen.chips if chosen else "",
+        "chosen": chosen,
     }
     return render(request, "desk/_bust_row.html", context)
 
@@ -83,10 +100,14 @@ def bust_row(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = tournament_get(pk)
     try:
-        back = entries_unbust(tournament=tournament_get(pk), actor=request.user)
+        back = submit_once(
+            request,
+            lambda: entries_unbust(tournament=tournament, now=wallclock.now(), actor=request.user),
+        )
     except FloorError as error:
-        report_refusal(request, error)
+        report_form_refusal(request, error)
     else:
         names = ", ".join(e.player.name for e in back)
         messages.success(request, f"Bust undone: {names} back in play.")

@@ -1,4 +1,5 @@
-"""Clock control: start, pause, resume, add or take off a minute, jump to a level."""
+"""Clock control: start, pause, resume, add or take off a minute, jump to a level; hand-for-hand
+with where each table stands in the hand-for-hand hand."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from tournaments.services.errors import FloorError
 from tournaments.views import reads, wallclock
 from tournaments.views.access import director_required, report_refusal, tournament_get
 from tournaments.views.clockface import clock_context
+from tournaments.views.form_tokens import report_form_refusal, submit_once
 
 ClockOperation = Callable[[Tournament, datetime], Tournament]
 
@@ -42,6 +44,7 @@ def clock_page(request: HttpRequest, pk: int) -> HttpResponse:
         "levels": reads.level_list(tournament),
         "hand_for_hand_due": hand_for_hand_due(tournament, standings),
         "hand_for_hand_seconds": HAND_FOR_HAND_SECONDS,
+        "hand_for_hand": reads.hand_for_hand_board(tournament),
     }
     return render(request, "desk/clock.html", context)
 
@@ -141,9 +144,21 @@ def hand_for_hand(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def hand_for_hand_hand(request: HttpRequest, pk: int) -> HttpResponse:
-    return _operate(
-        request,
-        pk,
-        lambda t, now: clock_hand_for_hand_hand(tournament=t, now=now, actor=request.user),
-        f"Hand complete at every table: the clock loses {HAND_FOR_HAND_SECONDS} seconds.",
-    )
+    """The hand-for-hand hand is over at every table (tables without a tablet): a one-time form,
+    since a second press would end the next hand-for-hand hand as well."""
+    tournament = tournament_get(pk)
+    try:
+        submit_once(
+            request,
+            lambda: clock_hand_for_hand_hand(
+                tournament=tournament, now=wallclock.now(), actor=request.user
+            ),
+        )
+    except FloorError as error:
+        report_form_refusal(request, error)
+    else:
+        messages.success(
+            request,
+            f"Hand complete at every table: the clock loses {HAND_FOR_HAND_SECONDS} seconds.",
+        )
+    return redirect("clock-control", pk=pk)

@@ -1,5 +1,12 @@
 """The registration desk: type a name and press Enter to register (a busted player's re-entry is
-the same action); the entries with their unregister, rebuy and add-on buttons."""
+the same action); the entries with their unregister, rebuy and add-on buttons, and where each
+player's chip count comes from.
+
+Every form here changes chips or places, so each carries a one-time token (`form_tokens`): a
+second submission of the same form changes nothing. A player dealt in a hand in progress gets no
+rebuy or add-on until the hand ends (the service refuses it, 409 `in_hand`, with a sentence the
+page shows); the list says who is in a hand.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +21,10 @@ from tournaments.forms import RegisterForm, attach_refusal
 from tournaments.models import Entry, Tournament
 from tournaments.services.entries import entry_addon, entry_rebuy, entry_register, entry_unregister
 from tournaments.services.errors import FloorError
+from tournaments.services.form_tokens import FormSentTwiceError
 from tournaments.views import reads, wallclock
-from tournaments.views.access import director_required, entry_get, report_refusal, tournament_get
+from tournaments.views.access import director_required, entry_get, tournament_get
+from tournaments.views.form_tokens import report_form_refusal, submit_once
 
 NOT_STARTED = (Tournament.Status.PLANNED, Tournament.Status.REGISTERING)
 
@@ -27,12 +36,18 @@ def entries_page(request: HttpRequest, pk: int) -> HttpResponse:
     form = RegisterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            entry = entry_register(
-                tournament=tournament,
-                player_name=form.cleaned_data["name"],
-                now=wallclock.now(),
-                actor=request.user,
+            entry = submit_once(
+                request,
+                lambda: entry_register(
+                    tournament=tournament,
+                    player_name=form.cleaned_data["name"],
+                    now=wallclock.now(),
+                    actor=request.user,
+                ),
             )
+        except FormSentTwiceError as error:
+            report_form_refusal(request, error)
+            return redirect("entry-list", pk=pk)
         except FloorError as error:
             attach_refusal(form, error)
         else:
@@ -59,11 +74,11 @@ def _registered(entry: Entry) -> str:
 def _entry_action(
     request: HttpRequest, pk: int, entry_pk: int, action: Callable[[Entry], Entry], done: str
 ) -> HttpResponse:
-    entry = entry_get(tournament_get(pk), entry_pk)
+    found = entry_get(tournament_get(pk), entry_pk)
     try:
-        entry = action(entry)
+        entry = submit_once(request, lambda: action(found))
     except FloorError as error:
-        report_refusal(request, error)
+        report_form_refusal(request, error)
     else:
         messages.success(request, done.format(name=entry.player.name, chips=entry.chips))
     return redirect("entry-list", pk=pk)
@@ -100,6 +115,6 @@ def addon(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
         request,
         pk,
         entry_pk,
-        lambda e: entry_addon(entry=e, actor=request.user),
+        lambda e: entry_addon(entry=e, now=wallclock.now(), actor=request.user),
         "Add-on for {name}: {chips:,} chips now.",
     )

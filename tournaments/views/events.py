@@ -18,7 +18,7 @@ from tournaments.services.events import (
     tournament_open_registration,
     tournament_update,
 )
-from tournaments.views import wallclock
+from tournaments.views import reads, wallclock
 from tournaments.views.access import director_required, report_refusal, tournament_get
 from tournaments.views.clockface import clock_context
 
@@ -57,6 +57,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         "standings": standings,
         **clock_context(tournament, now, standings=standings),
         "has_tables": tournament.tables.exists(),
+        "hand_for_hand": reads.hand_for_hand_board(tournament),
     }
     return render(request, "desk/dashboard.html", context)
 

@@ -1,5 +1,6 @@
 """Read-only queries the pages need beyond `tournaments.selectors`: the entry list, the tables
-with their seats, the seated players, the latest busts, results, the audit log, the levels.
+with their seats, the seated players, the latest busts, results, the audit log, the levels,
+hand-for-hand's progress and a table's count sheet.
 
 Nothing here writes or decides; the pages only show what these return.
 """
@@ -13,7 +14,8 @@ from typing import Any
 from django.db.models import F, QuerySet
 
 from tournaments import clock
-from tournaments.models import AuditEvent, Entry, Tournament
+from tournaments.models import AuditEvent, Entry, Table, Tournament
+from tournaments.services.clocks import HandForHandTable, hand_for_hand_tables
 from tournaments.services.events import levels_as_clock
 
 ACTIVE = Entry.Status.ACTIVE
@@ -26,6 +28,9 @@ class SeatView:
     name: str = ""
     chips: int = 0
     button: bool = False
+    in_hand: bool = False
+    moves_to: str = ""  # "table 2, seat 5": a move that waits for the end of the player's hand
+    held_for: str = ""  # an open seat held for a player who moves here after their hand
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,6 +41,7 @@ class TableView:
     halted: bool = False
     pk: int = 0
     dealer_id: int | None = None
+    hand_number: int | None = None  # the hand in progress at the table
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,52 +52,97 @@ class LevelRow:
 
 
 def entry_list(tournament: Tournament, query: str = "") -> QuerySet[Entry]:
-    """Every entry of the tournament, the newest first, optionally filtered by name."""
-    entries = Entry.objects.filter(tournament=tournament).select_related("player", "table")
+    """Every entry of the tournament, the newest first, optionally filtered by name, with the
+    hand each is dealt in (if one is in progress)."""
+    entries = Entry.objects.filter(tournament=tournament).select_related(
+        "player", "table", "live_hand__table"
+    )
     query = " ".join(query.split())
     if query:
         entries = entries.filter(player__name__icontains=query)
     return entries.order_by("-created_at", "-pk")
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Seated:
+    pk: int
+    name: str
+    chips: int
+    hand_number: int | None
+    moves_to: tuple[int, int] | None
+
+
 def table_list(tournament: Tournament, *, halted: tuple[int, ...] = ()) -> list[TableView]:
-    """The tables in play, each with every seat (open or taken) and the button."""
+    """The tables in play, each with every seat (open or taken), the button, the hand in
+    progress, the players dealt in it, and the moves that wait for a hand's end (one query for
+    the tables, one for the players)."""
     tables = list(tournament.tables.filter(is_broken=False).order_by("number"))
-    taken: dict[int, dict[int, tuple[int, str, int]]] = {t.pk: {} for t in tables}
-    for pk, name, chips, table_id, seat in Entry.objects.filter(
+    taken: dict[int, dict[int, _Seated]] = {t.pk: {} for t in tables}
+    held: dict[tuple[int, int], str] = {}
+    for pk, name, chips, table_id, seat, hand, to_table, to_seat in Entry.objects.filter(
         tournament=tournament, status=ACTIVE, table__isnull=False
-    ).values_list("pk", "player__name", "chips", "table_id", "seat"):
+    ).values_list(
+        "pk",
+        "player__name",
+        "chips",
+        "table_id",
+        "seat",
+        "live_hand__number",
+        "move_to_table__number",
+        "move_to_seat",
+    ):
+        moves_to = (to_table, to_seat) if to_table is not None and to_seat is not None else None
+        if moves_to is not None:
+            held[moves_to] = name
         if table_id in taken and seat is not None:
-            taken[table_id][seat] = (pk, name, chips)
-    views = []
-    for table in tables:
-        seats = []
-        for seat in range(1, table.seat_count + 1):
-            button = seat == table.button_seat
-            found = taken[table.pk].get(seat)
-            if found is None:
-                seats.append(SeatView(seat=seat, button=button))
-                continue
-            pk, name, chips = found
-            seats.append(SeatView(seat=seat, entry_id=pk, name=name, chips=chips, button=button))
-        views.append(
-            TableView(
-                number=table.number,
-                players=len(taken[table.pk]),
-                seats=tuple(seats),
-                halted=table.number in halted,
-                pk=table.pk,
-                dealer_id=table.dealer_id,
+            taken[table_id][seat] = _Seated(
+                pk=pk, name=name, chips=chips, hand_number=hand, moves_to=moves_to
+            )
+    return [_table_view(table, taken[table.pk], held, halted) for table in tables]
+
+
+def _table_view(
+    table: Any, taken: dict[int, _Seated], held: dict[tuple[int, int], str], halted: Any
+) -> TableView:
+    seats = []
+    for seat in range(1, table.seat_count + 1):
+        button = seat == table.button_seat
+        found = taken.get(seat)
+        if found is None:
+            seats.append(
+                SeatView(seat=seat, button=button, held_for=held.get((table.number, seat), ""))
+            )
+            continue
+        seats.append(
+            SeatView(
+                seat=seat,
+                entry_id=found.pk,
+                name=found.name,
+                chips=found.chips,
+                button=button,
+                in_hand=found.hand_number is not None,
+                moves_to=f"table {found.moves_to[0]}, seat {found.moves_to[1]}"
+                if found.moves_to
+                else "",
             )
         )
-    return views
+    hands = {s.hand_number for s in taken.values() if s.hand_number is not None}
+    return TableView(
+        number=table.number,
+        players=len(taken),
+        seats=tuple(seats),
+        halted=table.number in halted,
+        pk=table.pk,
+        dealer_id=table.dealer_id,
+        hand_number=max(hands) if hands else None,
+    )
 
 
 def seated_entries(tournament: Tournament) -> QuerySet[Entry]:
     """Players in play with a seat, by table and seat (the eliminations form lists them)."""
     return (
         Entry.objects.filter(tournament=tournament, status=ACTIVE, table__isnull=False)
-        .select_related("player", "table")
+        .select_related("player", "table", "live_hand__table")
         .order_by("table__number", "seat")
     )
 
@@ -148,3 +199,38 @@ def audit_detail(detail: Any) -> str:
             value = "; ".join(audit_detail(item) for item in value)
         parts.append(f"{key.replace('_', ' ')}: {value}")
     return ", ".join(parts)
+
+
+# --- the floor waiting for the hands -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandForHandBoard:
+    """Hand-for-hand on the desk: the hand-for-hand hand being played and where each table
+    stands in it (waiting to deal, playing, done)."""
+
+    hand: int
+    tables: tuple[HandForHandTable, ...]
+
+    @property
+    def done(self) -> int:
+        return sum(1 for table in self.tables if table.state == "done")
+
+
+def hand_for_hand_board(tournament: Tournament) -> HandForHandBoard | None:
+    """Where hand-for-hand play stands, or None when it is not in play."""
+    if not tournament.hand_for_hand:
+        return None
+    return HandForHandBoard(
+        hand=tournament.hand_for_hand_round, tables=tuple(hand_for_hand_tables(tournament))
+    )
+
+
+def count_sheet(table: Table) -> list[Entry]:
+    """The players seated at a table, by seat, with their latest count (its source and time)
+    and the hand each is dealt in, if one is in progress."""
+    return list(
+        Entry.objects.filter(table=table, status=ACTIVE)
+        .select_related("player", "live_hand__table")
+        .order_by("seat")
+    )

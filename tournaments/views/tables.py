@@ -1,5 +1,10 @@
 """Tables: the seat draw, printable seat cards, every table with its seats, and the balancing plan
-with its "Confirm moves" button."""
+with its "Confirm moves" button.
+
+A player in a hand in progress moves when that hand ends (TDA: a player moves after the hand):
+while such moves wait, the page lists them ("moves after this hand") instead of offering to
+confirm again, and each table says which hand it is playing. Confirming carries a one-time
+token: sent twice, the plan is carried out once."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from tournaments.balancing import Plan
 from tournaments.models import Entry, Table
 from tournaments.services.errors import FloorError
 from tournaments.services.tables import (
+    pending_moves,
     table_assign_dealer,
     tournament_balance_plan,
     tournament_confirm_moves,
@@ -21,6 +27,7 @@ from tournaments.services.tables import (
 )
 from tournaments.views import reads
 from tournaments.views.access import director_required, report_refusal, tournament_get
+from tournaments.views.form_tokens import report_form_refusal, submit_once
 
 
 @director_required
@@ -39,6 +46,7 @@ def tables_page(request: HttpRequest, pk: int) -> HttpResponse:
         "plan": plan,
         "plan_lines": _plan_lines(plan) if plan else [],
         "plan_refusal": refusal,
+        "pending": pending_moves(tournament),
         "dealers": selectors.dealer_choices(),
     }
     return render(request, "desk/tables.html", context)
@@ -102,15 +110,20 @@ def draw_seats(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def confirm_moves(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = tournament_get(pk)
     try:
-        plan = tournament_confirm_moves(tournament=tournament_get(pk), actor=request.user)
+        plan = submit_once(
+            request, lambda: tournament_confirm_moves(tournament=tournament, actor=request.user)
+        )
     except FloorError as error:
-        report_refusal(request, error)
+        report_form_refusal(request, error)
     else:
+        waiting = len(pending_moves(tournament))
         if plan.redraw_final_table:
             messages.success(request, "Final table drawn: print the new seat cards.")
         elif plan.moves or plan.broken_tables:
-            messages.success(request, f"{len(plan.moves)} moves confirmed.")
+            later = f"; {waiting} after the hand they are playing" if waiting else ""
+            messages.success(request, f"{len(plan.moves)} moves confirmed{later}.")
         else:
             messages.info(request, "Nothing to move: the tables are balanced.")
     return redirect("table-list", pk=pk)

@@ -1,0 +1,296 @@
+"""Issue 10: the desk shows the floor waiting for the hand. Who is in a hand in progress, where
+each player's count comes from, the rebuy or add-on refused until the hand ends, the moves that
+wait for a hand ("moves after this hand"), hand-for-hand's progress table by table, and a bust
+that only the tablet may record."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from dealer.models import Hand
+from tests.pages import (
+    NAMES,
+    NOW,
+    deal,
+    entry_of,
+    fold_to_end,
+    freeze_pages,
+    once,
+    staff_client,
+    tournament,
+)
+from tournaments.models import Entry, Table, Tournament
+from tournaments.services.busts import Bust, entries_bust
+from tournaments.services.clocks import tournament_set_hand_for_hand
+from tournaments.services.entries import entry_set_chips
+from tournaments.services.tables import tournament_balance_plan
+
+PLAYERS = [f"Player {n:02d}" for n in range(1, 19)]  # 18 players: two full tables of 9
+
+
+@pytest.fixture
+def director(client: Client, monkeypatch: pytest.MonkeyPatch) -> Client:
+    freeze_pages(monkeypatch, NOW)
+    return staff_client(client)
+
+
+def dealt(hand: Hand) -> list[Entry]:
+    return list(
+        Entry.objects.filter(pk__in=[row["entry"] for row in hand.seats]).select_related("player")
+    )
+
+
+# --- the entries list -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_entries_list_says_who_is_in_a_hand_and_where_each_count_comes_from(
+    director: Client,
+) -> None:
+    event = tournament(players=NAMES[:12], start=True)
+    hand = deal(event, 1)
+    in_hand = dealt(hand)
+    away = Entry.objects.filter(tournament=event, table__number=2).select_related("player")[0]
+    entry_set_chips(entry=away, chips=12500, note="at the break", now=NOW)
+
+    body = director.get(reverse("entry-list", args=[event.pk])).content.decode()
+
+    assert body.count(f"in hand {hand.number} at table 1") == len(in_hand)
+    assert "counted (at the break), 18:00" in body
+    assert "starting stack, 18:00" in body
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("url", "what"), [("entry-rebuy", "rebuy"), ("entry-addon", "add-on")])
+def test_a_rebuy_or_add_on_in_a_hand_shows_the_services_sentence(
+    director: Client, url: str, what: str
+) -> None:
+    event = tournament(
+        players=NAMES[:4], start=True, rebuy_chips=5000, rebuy_until_level=2, addon_chips=5000
+    )
+    hand = deal(event, 1)
+    player = dealt(hand)[0]
+
+    response = director.post(reverse(url, args=[event.pk, player.pk]), once(), follow=True)
+
+    body = response.content.decode()
+    assert f"{player.player.name} is in hand 1 at table 1: record the {what} when it ends." in body
+    assert "message--error" in body
+    player.refresh_from_db()
+    assert (player.chips, player.rebuys, player.addon) == (10000, 0, False)
+
+
+@pytest.mark.django_db
+def test_after_the_hand_the_same_rebuy_form_adds_to_the_hands_result(director: Client) -> None:
+    """The refused form keeps its token: sent again once the hand is over, it is recorded, on
+    top of what the hand left (never overwritten by it)."""
+    event = tournament(players=NAMES[:4], start=True, rebuy_chips=5000, rebuy_until_level=2)
+    hand = deal(event, 1)
+    player = next(e for e in dealt(hand) if e.seat == hand.small_blind_seat)
+    form = once()
+    url = reverse("entry-rebuy", args=[event.pk, player.pk])
+
+    director.post(url, form)
+    fold_to_end(hand)
+    player.refresh_from_db()
+    after_hand = player.chips
+    response = director.post(url, form, follow=True)
+
+    player.refresh_from_db()
+    assert after_hand == 10000 - 100  # the small blind folded
+    assert (player.chips, player.rebuys) == (after_hand + 5000, 1)
+    assert f"Rebuy for {player.player.name}: 14,900 chips now." in response.content.decode()
+
+
+# --- the tables page ------------------------------------------------------------------------
+
+
+def table_pk(event: Tournament, number: int) -> int:
+    return Table.objects.get(tournament=event, number=number).pk
+
+
+def _short_table(event: Tournament, table: int, busts: int) -> None:
+    out = Entry.objects.filter(tournament=event, table__number=table, status="active")[:busts]
+    for entry in out:
+        entries_bust(tournament=event, busts=[Bust(entry_id=entry.pk, starting_stack=10)], now=NOW)
+
+
+@pytest.mark.django_db
+def test_moves_confirmed_during_a_hand_are_listed_as_moves_after_this_hand(
+    director: Client,
+) -> None:
+    event = tournament(players=PLAYERS, start=True)
+    _short_table(event, 2, 3)  # table 2 has 6, table 1 has 9: move 1 from table 1
+    plan = tournament_balance_plan(event)
+    assert len(plan.moves) == 1
+    hand = deal(event, 1)
+    mover = Entry.objects.select_related("player").get(pk=plan.moves[0].entry_id)
+
+    confirmed = director.post(reverse("moves-confirm", args=[event.pk]), once(), follow=True)
+    page = director.get(reverse("table-list", args=[event.pk])).content.decode()
+
+    mover.refresh_from_db()
+    assert (mover.table_id, mover.move_to_table_id) == (table_pk(event, 1), table_pk(event, 2))
+    assert "1 moves confirmed; 1 after the hand they are playing." in confirmed.content.decode()
+    assert "Moves after this hand" in page
+    assert (
+        f"<strong>{mover.player.name}</strong>: table 1 seat {mover.seat}\n"
+        f"            &rarr; table 2 seat {mover.move_to_seat},\n"
+        f"            after hand {hand.number} at table 1"
+    ) in page
+    assert "Confirm moves" not in page  # no second confirmation while moves wait
+    assert f"Hand {hand.number} in progress" in page
+    assert f"moves to table 2, seat {mover.move_to_seat} after this hand" in page
+    assert f"held for {mover.player.name} (after their hand)" in page
+
+    fold_to_end(hand)
+    after = director.get(reverse("table-list", args=[event.pk])).content.decode()
+    assert "Moves after this hand" not in after
+    assert "in progress" not in after
+    mover.refresh_from_db()
+    assert (mover.table_id, mover.seat) == (table_pk(event, 2), plan.moves[0].to_seat)
+
+
+@pytest.mark.django_db
+def test_a_player_dealt_in_is_marked_on_the_tables_page(director: Client) -> None:
+    event = tournament(players=NAMES[:12], start=True)
+    hand = deal(event, 2)
+
+    response = director.get(reverse("table-list", args=[event.pk]))
+
+    views = {t.number: t for t in response.context["tables"]}
+    assert views[2].hand_number == hand.number
+    assert views[1].hand_number is None
+    assert sum(seat.in_hand for seat in views[2].seats) == len(hand.seats)
+    assert not any(seat.in_hand for seat in views[1].seats)
+
+
+# --- hand-for-hand --------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", ["clock-control", "tournament-dashboard"])
+def test_hand_for_hand_shows_which_tables_have_finished_their_hand(
+    director: Client, page: str
+) -> None:
+    event = tournament(players=PLAYERS[:14], start=True, payout_percentages=[50, 30, 20])
+    tables = Table.objects.filter(tournament=event).count()
+    assert tables == 2
+    tournament_set_hand_for_hand(tournament=event, on=True, now=NOW)
+    url = reverse(page, args=[event.pk])
+
+    waiting = director.get(url).content.decode()
+    hand = deal(event, 1)
+    playing = director.get(url).content.decode()
+    fold_to_end(hand)
+    done = director.get(url).content.decode()
+
+    assert "Hand for hand &middot; hand 1" in waiting
+    assert "Table 1:\n        to deal" in waiting
+    assert "Table 2:\n        to deal" in waiting
+    assert "0 of 2 tables done" in waiting
+    assert "Table 1:\n        playing its hand" in playing
+    assert "Table 1:\n        done" in done
+    assert "Table 2:\n        to deal" in done
+    assert "1 of 2 tables done" in done
+
+
+@pytest.mark.django_db
+def test_hand_for_hand_moves_to_the_next_hand_when_every_table_is_done(director: Client) -> None:
+    event = tournament(players=PLAYERS[:14], start=True, payout_percentages=[50, 30, 20])
+    tournament_set_hand_for_hand(tournament=event, on=True, now=NOW)
+    fold_to_end(deal(event, 1))
+    fold_to_end(deal(event, 2))
+
+    body = director.get(reverse("clock-control", args=[event.pk])).content.decode()
+
+    assert "Hand for hand &middot; hand 2" in body
+    assert "0 of 2 tables done" in body
+
+
+@pytest.mark.django_db
+def test_without_hand_for_hand_the_pages_show_no_board(director: Client) -> None:
+    event = tournament(players=NAMES[:12], start=True)
+
+    for page in ("clock-control", "tournament-dashboard"):
+        body = director.get(reverse(page, args=[event.pk])).content.decode()
+        assert "Hand for hand &middot;" not in body
+
+
+# --- eliminations ---------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_player_in_a_hand_cannot_be_picked_for_a_bust(director: Client) -> None:
+    event = tournament(players=NAMES[:12], start=True)
+    hand = deal(event, 1)
+    player = dealt(hand)[0]
+    free = Entry.objects.filter(tournament=event, table__number=2).first()
+    assert free is not None
+
+    body = director.get(reverse("bust-list", args=[event.pk])).content.decode()
+    row = director.get(reverse("bust-row", args=[event.pk]), {"entry": player.pk})
+
+    assert f'<option value="{player.pk}" disabled>' in body
+    assert "in hand 1 at table 1: the tablet busts them" in body
+    assert f'<option value="{free.pk}">' in body
+    assert f'<option value="{player.pk}" disabled>' in row.content.decode()
+    assert 'name="stack" min="1" step="1" inputmode="numeric" value=""' in row.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_bust_of_a_player_in_a_hand_shows_the_refusal(director: Client) -> None:
+    """A stale page (the hand started after it was drawn) still gets the service's sentence."""
+    event = tournament(players=NAMES[:12], start=True)
+    hand = deal(event, 1)
+    player = dealt(hand)[0]
+
+    response = director.post(
+        reverse("bust-list", args=[event.pk]), once(entry=[str(player.pk)], stack=["5000"])
+    )
+
+    assert (
+        f"{player.player.name} is in hand 1 at table 1: the tablet busts players when the hand "
+        "ends." in response.content.decode()
+    )
+    player.refresh_from_db()
+    assert player.status == Entry.Status.ACTIVE
+
+
+@pytest.mark.django_db
+def test_the_bust_row_is_prefilled_with_the_last_known_stack_and_says_where_it_came_from(
+    director: Client,
+) -> None:
+    event = tournament(players=NAMES[:4], start=True)
+    ann = entry_of(event, "Ann Lee")
+    entry_set_chips(entry=ann, chips=20000, note="at the break", now=NOW)
+
+    row = director.get(reverse("bust-row", args=[event.pk]), {"entry": ann.pk}).content.decode()
+
+    assert 'value="20000"' in row
+    assert "last known stack 20,000 (counted (at the break), 18:00): at most this" in row
+
+
+@pytest.mark.django_db
+def test_bug_a_bust_stack_above_the_last_known_stack_is_refused_with_the_check(
+    director: Client,
+) -> None:
+    """The bug: a bust's "chips at the start of the hand" accepted 999,999 for a 20,000 stack."""
+    event = tournament(players=NAMES[:4], start=True)
+    ann = entry_of(event, "Ann Lee")
+    entry_set_chips(entry=ann, chips=20000, now=NOW)
+
+    response = director.post(
+        reverse("bust-list", args=[event.pk]), once(entry=[str(ann.pk)], stack=["999999"])
+    )
+
+    body = response.content.decode()
+    assert (
+        "Ann Lee&#x27;s last known stack is 20,000: the stack at the start of the hand is "
+        "between 1 and 20,000." in body
+    )
+    assert "last known stack 20,000" in body  # the row, shown again with its hint
+    ann.refresh_from_db()
+    assert ann.status == Entry.Status.ACTIVE

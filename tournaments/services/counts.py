@@ -1,0 +1,127 @@
+"""A table's count sheet: the floor counts every stack at a table (at a break, at the end of a
+day, after a colour-up) and the counts go into the chip ledger together, or not at all."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.models import ChipMove, Entry, Table, Tournament
+from tournaments.services.audit import audit_record
+from tournaments.services.entries import entry_set_chips, lock_tournament
+from tournaments.services.errors import FloorError
+
+# What a count sheet records: a count, or the stacks after a colour-up or chip race.
+SHEET_KINDS = (ChipMove.Kind.COUNT, ChipMove.Kind.COLOUR_UP)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChipCount:
+    """One row of a count sheet: the stack counted in front of one entry."""
+
+    entry_id: int
+    chips: int
+
+
+class CountsRefusedError(FloorError):
+    """Some rows of a count sheet were refused, so none was written. `rows` holds each refused
+    entry's own refusal; the error's code and status are the first one's, its sentence all of
+    them."""
+
+    def __init__(self, rows: dict[int, FloorError]) -> None:
+        first = next(iter(rows.values()))
+        super().__init__(
+            first.code, " ".join(error.detail for error in rows.values()), status=first.status
+        )
+        self.rows = rows
+
+
+@transaction.atomic
+def table_record_counts(
+    *,
+    table: Table,
+    counts: Sequence[ChipCount],
+    kind: str = ChipMove.Kind.COUNT,
+    note: str = "",
+    now: datetime | None = None,
+    actor: Any = None,
+) -> list[Entry]:
+    """Record the stacks counted at one table, one ledger row per entry (`entry_set_chips`,
+    with the occasion as its note), in one transaction. Every row is checked: if any is refused
+    (a player in a hand in progress: 409 `in_hand`; a count below 1; a player not seated at the
+    table) `CountsRefusedError` names each refused row and nothing is written."""
+    if kind not in SHEET_KINDS:
+        raise FloorError("bad_kind", "A count sheet records a count or a colour-up.", status=400)
+    if table.tournament_id is None:
+        raise FloorError("not_tournament_table", f"{table} is a cash table.", status=400)
+    tournament = lock_tournament(table.tournament_id)
+    _check_sheet(tournament, counts)
+    seated = {
+        e.pk: e
+        for e in Entry.objects.filter(
+            pk__in=[c.entry_id for c in counts], tournament=tournament
+        ).select_related("player", "table")
+    }
+    when = now or timezone.now()
+    refused: dict[int, FloorError] = {}
+    recorded: list[Entry] = []
+    for count in counts:
+        entry = seated.get(count.entry_id)
+        if entry is None or entry.status != Entry.Status.ACTIVE or entry.table_id != table.pk:
+            refused[count.entry_id] = _not_at_table(entry, count, table)
+            continue
+        try:
+            recorded.append(
+                entry_set_chips(
+                    entry=entry, chips=count.chips, kind=kind, note=note, now=when, actor=actor
+                )
+            )
+        except FloorError as error:
+            refused[count.entry_id] = _naming(error, entry)
+    if refused:
+        raise CountsRefusedError(refused)
+    audit_record(
+        tournament=tournament,
+        actor=actor,
+        action="table_counts",
+        table=table.number,
+        kind=kind,
+        note=note,
+        players=len(recorded),
+    )
+    return recorded
+
+
+def _check_sheet(tournament: Tournament, counts: Sequence[ChipCount]) -> None:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise FloorError(
+            "tournament_finished", "The tournament is finished: chip counts are final."
+        )
+    if not counts:
+        raise FloorError("no_counts", "Enter the chips of at least one player.", status=400)
+    ids = [c.entry_id for c in counts]
+    if len(set(ids)) != len(ids):
+        raise FloorError("bad_counts", "Count each player once.", status=400)
+
+
+def _naming(error: FloorError, entry: Entry) -> FloorError:
+    """The refusal, saying whose row it is if its sentence does not."""
+    name = entry.player.name
+    if name in error.detail:
+        return error
+    return FloorError(error.code, f"{name}: {error.detail}", status=error.status)
+
+
+def _not_at_table(entry: Entry | None, count: ChipCount, table: Table) -> FloorError:
+    if entry is None:
+        return FloorError(
+            "not_found", f"Entry {count.entry_id} is not in this tournament.", status=404
+        )
+    return FloorError(
+        "not_at_table", f"{entry.player.name} is not playing at {table}: count them there."
+    )
