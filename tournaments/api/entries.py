@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,7 +16,7 @@ from tournaments.api.base import FloorApi, get_tournament
 from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.fields import EntryStatusField
 from tournaments.api.limits import MAX_INT, MAX_NAME, amount_field, chips_field
-from tournaments.models import Entry, Tournament
+from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.services.entries import (
     entry_addon,
     entry_rebuy,
@@ -28,20 +28,51 @@ from tournaments.services.entries import (
 TAGS = ["entries"]
 
 
+class HandPlaceSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    hand = serializers.IntegerField()
+
+
+class SeatPlaceSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    seat = serializers.IntegerField()
+
+
 class EntryOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     player_name = serializers.CharField(source="player.name")
     number = serializers.IntegerField(help_text="1 for the first entry, 2 for a re-entry, ...")
     status = EntryStatusField()
     chips = serializers.IntegerField()
+    chips_source = serializers.CharField(
+        help_text="where the count comes from: 'after hand 41 at table 3', 'counted (at the break)'"
+    )
+    chips_at = serializers.DateTimeField(allow_null=True, help_text="when it was written")
+    in_hand = serializers.SerializerMethodField(
+        help_text="the hand in progress the player is dealt in (the floor waits for it)"
+    )
     table = serializers.IntegerField(source="table.number", allow_null=True)
     seat = serializers.IntegerField(allow_null=True)
+    moves_to = serializers.SerializerMethodField(
+        help_text="a move that takes effect when the player's hand ends"
+    )
     rebuys = serializers.IntegerField()
     addon = serializers.BooleanField()
     late = serializers.BooleanField()
     finishing_place = serializers.IntegerField(allow_null=True)
     prize = amount_field(allow_null=True)
     busted_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema_field(HandPlaceSerializer(allow_null=True))
+    def get_in_hand(self, entry: Entry) -> dict[str, int] | None:
+        hand = entry.live_hand
+        return None if hand is None else {"table": hand.table.number, "hand": hand.number}
+
+    @extend_schema_field(SeatPlaceSerializer(allow_null=True))
+    def get_moves_to(self, entry: Entry) -> dict[str, int] | None:
+        if entry.move_to_table is None:
+            return None
+        return {"table": entry.move_to_table.number, "seat": entry.move_to_seat or 0}
 
 
 class EntryFilterSerializer(serializers.Serializer):
@@ -56,10 +87,20 @@ class EntryRegisterInputSerializer(serializers.Serializer):
 
 class EntryChipsInputSerializer(serializers.Serializer):
     chips = chips_field(help_text="the stack counted at the table (at least 1)")
+    kind = serializers.ChoiceField(
+        choices=[ChipMove.Kind.COUNT, ChipMove.Kind.CORRECTION, ChipMove.Kind.COLOUR_UP],
+        default=ChipMove.Kind.COUNT,
+        help_text="a count, a correction, or a colour-up (chips a chip race took out)",
+    )
+    note = serializers.CharField(
+        max_length=200, required=False, default="", help_text="why or when: 'at the break'"
+    )
 
 
 def _entries(tournament: Tournament, filters: dict[str, Any]) -> QuerySet[Entry]:
-    entries = Entry.objects.filter(tournament=tournament).select_related("player", "table")
+    entries = Entry.objects.filter(tournament=tournament).select_related(
+        "player", "table", "live_hand__table", "move_to_table"
+    )
     if "status" in filters:
         entries = entries.filter(status=filters["status"])
     if "q" in filters:
