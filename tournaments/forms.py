@@ -7,16 +7,17 @@ services' business; their refusals are attached to the field they concern (`atta
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import forms
 from django.forms import formset_factory
 
-from tournaments.models import BlindSchedule, ChipMove, Entry, Tournament
+from tournaments.models import BlindSchedule, ChipMove, Entry, Tournament, TournamentLevel
 from tournaments.services.counts import ChipCount
 from tournaments.services.errors import FloorError
+from tournaments.services.events import LEVEL_FIELDS
 
 AUTOFOCUS = {"autofocus": True}
 
@@ -42,6 +43,8 @@ REFUSAL_FIELDS = {
     "duplicate_registration": "name",
     "no_reentry": "name",
 }
+
+LOCKED_HELP = "Locked: the tournament has started, and a change would change the hands in play."
 
 
 def attach_refusal(form: forms.BaseForm, error: FloorError) -> None:
@@ -103,10 +106,17 @@ class TournamentForm(forms.Form):
         required=False, initial=True, label="ICM deal calculator at the final table"
     )
 
-    def __init__(self, *args: Any, with_schedule: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, with_schedule: bool = True, locked: Collection[str] = (), **kwargs: Any
+    ) -> None:
+        """`locked`: settings shown disabled with the reason; their stored value is kept."""
         super().__init__(*args, **kwargs)
         if not with_schedule:
             del self.fields["schedule"]
+        for name in locked:
+            if name in self.fields:
+                self.fields[name].disabled = True
+                self.fields[name].help_text = LOCKED_HELP
 
     @classmethod
     def initial_from(cls, tournament: Tournament) -> dict[str, Any]:
@@ -161,8 +171,19 @@ class LevelForm(forms.Form):
         """Whether this row is a break, from what was posted or its initial value."""
         return bool(self.fields["is_break"].to_python(self["is_break"].value()))
 
+    # A row that cannot change (played, or in play) is given back as stored (see `lock`).
+    locked_row: dict[str, Any] | None = None
+
+    def lock(self, row: dict[str, Any]) -> None:
+        """Show the row disabled; `level()` then gives `row` back unchanged, whatever is posted."""
+        self.locked_row = row
+        for field in self.fields.values():
+            field.disabled = True
+
     def level(self) -> dict[str, Any]:
         """The row as the services take it (`duration` in seconds)."""
+        if self.locked_row is not None:
+            return dict(self.locked_row)
         data = self.cleaned_data
         return {
             "small_blind": data.get("small_blind") or 0,
@@ -199,6 +220,19 @@ def levels_with_new_row(data: Mapping[str, Any], *, is_break: bool) -> dict[str,
     if is_break:
         copied[f"{LEVELS_PREFIX}-{total}-is_break"] = "True"
     return copied
+
+
+def tournament_level_formset(
+    data: Mapping[str, Any] | None, *, levels: Sequence[TournamentLevel], fixed: int
+) -> Any:
+    """A tournament's levels for its settings page, the first `fixed` (played, or in play)
+    locked."""
+    formset = LevelFormSet(
+        data, initial=[LevelForm.initial_from(level) for level in levels], prefix=LEVELS_PREFIX
+    )
+    for form, level in zip(formset.forms[:fixed], levels, strict=False):
+        form.lock({name: getattr(level, name) for name in LEVEL_FIELDS})
+    return formset
 
 
 def filled_levels(formset: Any) -> list[dict[str, Any]]:

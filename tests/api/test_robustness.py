@@ -94,6 +94,7 @@ WRITES = [
     ("patch", "/api/tournaments/{t}/"),
     ("post", "/api/tournaments/{t}/open-registration/"),
     ("post", "/api/tournaments/{t}/finish/"),
+    ("post", "/api/tournaments/{t}/deal/"),
     ("post", "/api/tournaments/{t}/entries/"),
     ("post", "/api/entries/{entry}/unregister/"),
     ("post", "/api/entries/{entry}/rebuy/"),

@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 import pytest
 from rest_framework.test import APIClient
 
+from dealer.services import hand_start
 from tests.factories import (
     BlindScheduleFactory,
     DirectorFactory,
@@ -13,7 +14,7 @@ from tests.factories import (
     seated_tournament,
 )
 from tournaments.api import base
-from tournaments.models import AuditEvent, Tournament
+from tournaments.models import AuditEvent, Table, Tournament
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 
@@ -199,7 +200,11 @@ def test_finishing_a_finished_tournament_is_refused_and_audited_once(director):
 @pytest.mark.parametrize("operation", ["pause", "resume", "set-level", "add-time"])
 def test_the_clock_of_a_finished_tournament_stays_off(director, operation):
     tournament = seated_tournament(players=4)
-    director.post(f"/api/tournaments/{tournament.pk}/finish/")
+    # Four players left: a deal finishes the tournament (finishing alone waits for one left).
+    deal = director.post(
+        f"/api/tournaments/{tournament.pk}/deal/", {"method": "chip_chop"}, format="json"
+    )
+    assert deal.status_code == 200
 
     response = director.post(
         f"/api/tournaments/{tournament.pk}/clock/{operation}/",
@@ -211,3 +216,100 @@ def test_the_clock_of_a_finished_tournament_stays_off(director, operation):
     assert response.json()["code"] == "tournament_finished"
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
+
+
+# --- issue 10: a running tournament's settings; finishing and deals ----------------------------
+
+
+@pytest.mark.django_db
+def test_bug_a_running_tournament_accepts_its_whole_settings_back_with_a_new_name(director):
+    tournament = seated_tournament(players=4)
+    url = f"/api/tournaments/{tournament.pk}/"
+    body = director.get(url).json()
+    sent = {k: body[k] for k in ("game", "structure", "starting_stack", "buy_in", "guarantee")}
+
+    response = director.patch(
+        url, {**sent, "name": "Renamed", "levels": level_rows()}, format="json"
+    )
+
+    assert response.status_code == 200
+    assert response.json()["name"] == "Renamed"
+
+
+@pytest.mark.django_db
+def test_changing_the_starting_stack_of_a_running_tournament_is_409(director):
+    tournament = seated_tournament(players=4)
+
+    response = director.patch(
+        f"/api/tournaments/{tournament.pk}/", {"starting_stack": 20000}, format="json"
+    )
+
+    assert (response.status_code, response.json()["code"]) == (409, "tournament_started")
+    assert (
+        "starting stack cannot change once the tournament has started"
+        in (response.json()["detail"])
+    )
+
+
+@pytest.mark.django_db
+def test_later_levels_change_over_the_api_but_not_the_level_in_play(director):
+    tournament = seated_tournament(players=4)
+    url = f"/api/tournaments/{tournament.pk}/"
+    later = level_rows()
+    later[3]["duration"] = 1800
+    now_in_play = level_rows()
+    now_in_play[0]["duration"] = 1800
+
+    ok = director.patch(url, {"levels": later}, format="json")
+    refused = director.patch(url, {"levels": now_in_play}, format="json")
+
+    assert ok.status_code == 200
+    assert ok.json()["levels"][3]["duration"] == 1800
+    assert (refused.status_code, refused.json()["code"]) == (409, "level_played")
+
+
+@pytest.mark.django_db
+def test_bug_finishing_with_three_players_left_is_409(director):
+    tournament = seated_tournament(players=3)
+
+    response = director.post(f"/api/tournaments/{tournament.pk}/finish/")
+
+    assert (response.status_code, response.json()) == (
+        409,
+        {
+            "code": "players_left",
+            "detail": "3 players are still in: finish when one is left, or accept a deal.",
+        },
+    )
+
+
+@pytest.mark.django_db
+def test_a_deal_over_the_api_writes_places_and_finishes(director):
+    tournament = seated_tournament(players=3, payout_percentages=[50, 30, 20])
+    icm = director.get(f"/api/tournaments/{tournament.pk}/icm/").json()
+
+    response = director.post(
+        f"/api/tournaments/{tournament.pk}/deal/", {"method": "icm"}, format="json"
+    )
+    payouts = director.get(f"/api/tournaments/{tournament.pk}/payouts/").json()
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "finished"
+    assert body["deal"]["method"] == "icm"
+    assert [p["amount"] for p in body["deal"]["players"]] == [row["icm"] for row in icm]
+    assert all(len(place["players"]) == 1 for place in payouts["places"])
+    assert AuditEvent.objects.filter(tournament=tournament, action="deal_accept").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_deal_over_the_api_is_refused_in_a_hand_and_for_a_bad_method(director):
+    tournament = seated_tournament(players=3)
+    url = f"/api/tournaments/{tournament.pk}/deal/"
+    bad = director.post(url, {"method": "coin_flip"}, format="json")
+    hand_start(table=Table.objects.get(tournament=tournament, number=1), now=T0)
+
+    in_hand = director.post(url, {"method": "chip_chop"}, format="json")
+
+    assert bad.status_code == 400
+    assert (in_hand.status_code, in_hand.json()["code"]) == (409, "in_hand")

@@ -9,8 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.pages import NAMES, NOW, freeze_pages, schedule, staff_client, tournament
+from tests.pages import NAMES, NOW, entry_of, freeze_pages, schedule, staff_client, tournament
 from tournaments.models import AuditEvent, Tournament
+from tournaments.services.busts import Bust, entries_bust
 
 
 @pytest.fixture
@@ -154,10 +155,15 @@ def test_a_started_tournament_keeps_its_starting_stack(director: Client) -> None
     data = creation(starting_stack="50000")
     del data["schedule"]
 
+    page = director.get(reverse("tournament-settings", args=[event.pk])).content.decode()
     response = director.post(reverse("tournament-settings", args=[event.pk]), data)
 
-    assert response.status_code == 200
-    assert "cannot change once the tournament has started" in response.content.decode()
+    # The field is shown locked with its reason; a value posted for it anyway is not taken.
+    assert 'name="starting_stack" value="10000"' in page
+    assert "Locked: the tournament has started" in page
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.starting_stack == 10000
 
 
 @pytest.mark.django_db
@@ -185,6 +191,11 @@ def test_opening_twice_is_refused_in_plain_words(director: Client) -> None:
 @pytest.mark.django_db
 def test_finishing_stops_the_clock_and_the_pages_still_render(director: Client) -> None:
     event = tournament(players=NAMES[:4], start=True)
+    out = [entry_of(event, name) for name in NAMES[:3]]
+    for entry in out:  # one player left: the tournament can finish
+        entries_bust(
+            tournament=event, busts=[Bust(entry_id=entry.pk, starting_stack=entry.chips)], now=NOW
+        )
 
     director.post(reverse("tournament-finish", args=[event.pk]))
 

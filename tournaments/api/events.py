@@ -1,5 +1,5 @@
-"""Tournaments: list, create from a schedule, retrieve with settings and levels, update settings,
-open registration, finish."""
+"""Tournaments: list, create from a schedule, retrieve with settings and levels, update settings
+and levels, open registration, finish, accept a deal."""
 
 from __future__ import annotations
 
@@ -15,11 +15,12 @@ from tournaments.api import base
 from tournaments.api.base import FloorApi, get_tournament
 from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.fields import TournamentStatusField
-from tournaments.api.limits import MAX_SMALL_INT, chips_field, money_field
+from tournaments.api.limits import MAX_LEVELS, MAX_SMALL_INT, chips_field, money_field
 from tournaments.api.permissions import PublicReadDirectorWrite, is_director
-from tournaments.api.schedules import LevelOutputSerializer
+from tournaments.api.schedules import LevelInputSerializer, LevelOutputSerializer
 from tournaments.models import BlindSchedule, Tournament
 from tournaments.selectors import tournament_list
+from tournaments.services.deals import DEAL_METHODS, tournament_accept_deal
 from tournaments.services.entries import registration_open
 from tournaments.services.events import (
     tournament_create,
@@ -76,6 +77,15 @@ class TournamentSettingsInputSerializer(serializers.Serializer):
     icm_enabled = serializers.BooleanField(required=False)
 
 
+class TournamentUpdateInputSerializer(TournamentSettingsInputSerializer):
+    """Settings to change, and optionally the tournament's whole schedule (`levels`): once
+    started, only the levels after the one in play may differ (`level_played`)."""
+
+    levels: serializers.ListSerializer[Any] = serializers.ListSerializer(
+        child=LevelInputSerializer(), max_length=MAX_LEVELS, required=False
+    )
+
+
 class TournamentCreateInputSerializer(TournamentSettingsInputSerializer):
     schedule = serializers.PrimaryKeyRelatedField(queryset=BlindSchedule.objects.all())
     name = serializers.CharField(max_length=120)
@@ -120,6 +130,10 @@ class TournamentOutputSerializer(serializers.Serializer):
     icm_enabled = serializers.BooleanField()
     hand_for_hand = serializers.BooleanField()
     break_order = serializers.ListField(child=serializers.IntegerField())
+    deal = serializers.DictField(
+        help_text="the deal the players left accepted: method, total, players (entry, player, "
+        "chips, place, amount); {} without one"
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     levels = LevelOutputSerializer(many=True, source="levels.all")
@@ -163,16 +177,18 @@ class TournamentApi(FloorApi):
 
     @extend_schema(
         tags=TAGS,
-        request=TournamentSettingsInputSerializer,
+        request=TournamentUpdateInputSerializer,
         responses=responses(TournamentOutputSerializer, *WRITE_ERRORS),
     )
     def patch(self, request: Request, pk: int) -> Response:
-        """Change settings (the game, structure and starting stack are fixed once started)."""
+        """Change settings and levels. Once started, the game, structure, starting stack and
+        rules (409 `tournament_started`) and the levels played or in play (409 `level_played`)
+        keep their values; sending them unchanged is fine."""
         tournament = get_tournament(request, pk)
-        data = TournamentSettingsInputSerializer(data=request.data)
+        data = TournamentUpdateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = tournament_update(
-            tournament=tournament, actor=request.user, **data.validated_data
+            tournament=tournament, actor=request.user, now=base.now(), **data.validated_data
         )
         return Response(_render(tournament))
 
@@ -193,7 +209,31 @@ class TournamentFinishApi(FloorApi):
         tags=TAGS, request=None, responses=responses(TournamentOutputSerializer, 403, 404, 409)
     )
     def post(self, request: Request, pk: int) -> Response:
-        """Mark the tournament finished and stop its clock."""
+        """Mark the tournament finished and stop its clock, once one player is left (409
+        `players_left` before: finish when one is left, or accept a deal)."""
         tournament = get_tournament(request, pk)
         tournament = tournament_finish(tournament=tournament, actor=request.user)
+        return Response(_render(tournament))
+
+
+class DealInputSerializer(serializers.Serializer):
+    method = serializers.ChoiceField(choices=sorted(DEAL_METHODS))
+
+
+class TournamentDealApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        request=DealInputSerializer,
+        responses=responses(TournamentOutputSerializer, 400, 403, 404, 409),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """The players left accept the ICM or chip-chop deal of GET .../icm/: places and prizes
+        are written, the deal stored and the tournament finished (409 `in_hand` while one of them
+        is in a hand in progress)."""
+        tournament = get_tournament(request, pk)
+        data = DealInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = tournament_accept_deal(
+            tournament=tournament, method=data.validated_data["method"], actor=request.user
+        )
         return Response(_render(tournament))

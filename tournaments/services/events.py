@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from decimal import Decimal
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from dealer.engine.errors import ConfigError
 from dealer.engine.rules import make_rules
 from tournaments import clock
-from tournaments.models import BlindLevel, BlindSchedule, Tournament, TournamentLevel
+from tournaments.models import BlindLevel, BlindSchedule, Entry, Tournament, TournamentLevel
 from tournaments.payouts import PayoutError, PayoutTable
 from tournaments.services.audit import audit_record
 from tournaments.services.errors import FloorError, from_value_error
+from tournaments.services.places import crown_winner
 
 LEVEL_FIELDS = ("small_blind", "big_blind", "ante", "bb_ante", "duration", "is_break", "note")
 
@@ -79,12 +82,18 @@ def schedule_replace_levels(
 
 
 def _write_levels(
-    model: Any, owner: Mapping[str, Any], levels: Sequence[Mapping[str, Any]]
+    model: Any, owner: Mapping[str, Any], levels: Sequence[Mapping[str, Any]], *, first: int = 0
 ) -> None:
+    """Write `levels` as rows `first`, `first + 1`, ... of the owner's schedule."""
     model.objects.bulk_create(
-        model(order=index, **owner, **{k: row.get(k, _default(k)) for k in LEVEL_FIELDS})
-        for index, row in enumerate(levels)
+        model(order=index, **owner, **_level_row(row))
+        for index, row in enumerate(levels[first:], start=first)
     )
+
+
+def _level_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A level as stored: every field, the ones left out at their defaults."""
+    return {k: row.get(k, _default(k)) for k in LEVEL_FIELDS}
 
 
 def _default(name: str) -> Any:
@@ -168,29 +177,124 @@ def tournament_create(*, schedule: BlindSchedule, actor: Any = None, **values: A
     return tournament
 
 
+# The settings the hands are dealt with: once play has started, changing one would change the
+# hands in progress, so they are locked (shown so on the settings page, refused by the service).
+LOCKED_WHEN_STARTED = {
+    "game": "game",
+    "structure": "betting structure",
+    "starting_stack": "starting stack",
+    "rule_profile": "rule profile",
+    "rule_overrides": "rule options",
+}
+
+
+def tournament_started(tournament: Tournament) -> bool:
+    return tournament.status in (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
+
+
+def locked_settings(tournament: Tournament) -> tuple[str, ...]:
+    """The settings that can no longer change: those the hands are dealt with, once started."""
+    return tuple(LOCKED_WHEN_STARTED) if tournament_started(tournament) else ()
+
+
+def levels_fixed(tournament: Tournament, now: datetime) -> int:
+    """How many of the tournament's levels can no longer change: the ones played and the one in
+    play (none before the clock starts)."""
+    # entries.py imports this module: its clock reader is imported here, where it is needed.
+    from tournaments.services.entries import clock_state
+
+    state = clock_state(tournament)
+    if state.started_at is None:
+        return 0
+    levels = levels_as_clock(tournament.levels.all())
+    try:
+        return clock.normalize(state, levels, now).level_index + 1
+    except clock.ClockError as error:
+        raise from_value_error(error, status=409) from error
+
+
+def _same(old: Any, new: Any) -> bool:
+    if isinstance(old, Decimal) or isinstance(new, Decimal):
+        try:
+            return Decimal(str(old)) == Decimal(str(new))
+        except InvalidOperation:
+            return False
+    return bool(old == new)
+
+
+def check_locked_settings(tournament: Tournament, changed: Iterable[str]) -> None:
+    """Refuse a new value for a setting the hands in progress are dealt with (409)."""
+    locked = [LOCKED_WHEN_STARTED[name] for name in locked_settings(tournament) if name in changed]
+    if locked:
+        raise FloorError(
+            "tournament_started",
+            f"The {' and '.join(locked)} cannot change once the tournament has started: "
+            "it would change the hands being played.",
+        )
+
+
+def check_level_changes(
+    tournament: Tournament, levels: Sequence[Mapping[str, Any]], now: datetime
+) -> bool:
+    """Whether `levels` (the whole schedule) differ from the tournament's; a change to a level
+    played or in play is refused (409): only the levels after it may change."""
+    stored = list(tournament.levels.values(*LEVEL_FIELDS))
+    wanted = [_level_row(row) for row in levels]
+    if wanted == stored:
+        return False
+    fixed = levels_fixed(tournament, now)
+    for index in range(fixed):
+        if index >= len(wanted) or wanted[index] != stored[index]:
+            values = levels_as_clock(stored)
+            number = clock.level_number(values, index)
+            name = f"Level {number}" if number is not None else f"The break (row {index + 1})"
+            raise FloorError(
+                "level_played",
+                f"{name} has been played or is in play: it cannot change. "
+                "Only the levels after the one in play can.",
+            )
+    return True
+
+
 @transaction.atomic
-def tournament_update(*, tournament: Tournament, actor: Any = None, **values: Any) -> Tournament:
-    """Change settings; the game and betting structure are fixed once play has started."""
+def tournament_update(
+    *,
+    tournament: Tournament,
+    actor: Any = None,
+    levels: Sequence[Mapping[str, Any]] | None = None,
+    now: datetime | None = None,
+    **values: Any,
+) -> Tournament:
+    """Change settings and, with `levels`, the tournament's own schedule (the whole list).
+
+    Only what really changes is checked: once play has started, the settings the hands are
+    dealt with (`LOCKED_WHEN_STARTED`) and the levels played or in play stay as they are;
+    everything else (name, prizes, late registration, rebuys, later levels and breaks) may
+    change while the tournament runs."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     unknown = set(values) - set(TOURNAMENT_FIELDS)
     if unknown:
         raise FloorError(
             "bad_field", f"Unknown tournament setting: {', '.join(sorted(unknown))}.", status=400
         )
-    started = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
-    if started and any(k in values for k in ("game", "structure", "starting_stack")):
-        raise FloorError(
-            "tournament_started",
-            "The game, structure and starting stack cannot change once the tournament has started.",
-        )
-    merged = {name: getattr(tournament, name) for name in TOURNAMENT_FIELDS} | values
+    changed = {k: v for k, v in values.items() if not _same(getattr(tournament, k), v)}
+    check_locked_settings(tournament, changed)
+    merged = {name: getattr(tournament, name) for name in TOURNAMENT_FIELDS} | changed
     check_tournament_settings(merged)
-    for name, value in values.items():
+    now = now or timezone.now()
+    levels_changed = False
+    if levels is not None:
+        check_schedule(levels)
+        levels_changed = check_level_changes(tournament, levels, now)
+    for name, value in changed.items():
         setattr(tournament, name, value)
     tournament.save()
-    audit_record(
-        tournament=tournament, actor=actor, action="tournament_update", fields=sorted(values)
-    )
+    if levels is not None and levels_changed:
+        first = levels_fixed(tournament, now)
+        tournament.levels.filter(order__gte=first).delete()
+        _write_levels(TournamentLevel, {"tournament": tournament}, levels, first=first)
+    fields = sorted(changed) + (["levels"] if levels_changed else [])
+    audit_record(tournament=tournament, actor=actor, action="tournament_update", fields=fields)
     return tournament
 
 
@@ -218,16 +322,34 @@ def tournament_open_registration(*, tournament: Tournament, actor: Any = None) -
 
 @transaction.atomic
 def tournament_finish(*, tournament: Tournament, actor: Any = None) -> Tournament:
-    """Mark the tournament finished and stop its clock; a finished one is refused (409), so a
-    second click leaves no second entry in the audit log."""
+    """Mark the tournament finished and stop its clock, once one player is left (a deal among
+    several finishes it too: `deals.tournament_accept_deal`). A finished one is refused (409),
+    so a second click leaves no second entry in the audit log."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status == Tournament.Status.FINISHED:
         raise FloorError("tournament_finished", "The tournament is finished already.")
+    left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
+    count = left.count()
+    if count > 1:
+        raise FloorError(
+            "players_left",
+            f"{count} players are still in: finish when one is left, or accept a deal.",
+        )
+    if count == 1 and left.filter(finishing_place=None).exists():
+        crown_winner(tournament)
+    tournament_close(tournament)
+    audit_record(tournament=tournament, actor=actor, action="tournament_finish")
+    return tournament
+
+
+def tournament_close(tournament: Tournament) -> None:
+    """Store a (locked) tournament as finished, its clock stopped: the last step of finishing
+    and of a deal."""
     tournament.status = Tournament.Status.FINISHED
     if tournament.clock_ends_at is not None:
         # A started clock is stored running or paused, never neither: it stops with 0 left.
         tournament.clock_remaining = 0
     tournament.clock_ends_at = None
-    tournament.save(update_fields=["status", "clock_ends_at", "clock_remaining", "updated_at"])
-    audit_record(tournament=tournament, actor=actor, action="tournament_finish")
-    return tournament
+    tournament.save(
+        update_fields=["status", "clock_ends_at", "clock_remaining", "deal", "updated_at"]
+    )

@@ -3,16 +3,28 @@ settings, opening registration and finishing."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from tournaments.forms import TournamentForm, attach_refusal
+from tournaments.forms import (
+    LEVELS_PREFIX,
+    TournamentForm,
+    attach_refusal,
+    filled_levels,
+    levels_with_new_row,
+    tournament_level_formset,
+)
 from tournaments.models import BlindSchedule
 from tournaments.selectors import tournament_list, tournament_standings
 from tournaments.services.errors import FloorError
 from tournaments.services.events import (
+    levels_fixed,
+    locked_settings,
     tournament_create,
     tournament_finish,
     tournament_open_registration,
@@ -21,6 +33,7 @@ from tournaments.services.events import (
 from tournaments.views import reads, wallclock
 from tournaments.views.access import director_required, report_refusal, tournament_get
 from tournaments.views.clockface import clock_context
+from tournaments.views.schedules import level_labels
 
 
 @director_required
@@ -64,21 +77,50 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 
 @director_required
 def settings_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The settings and the tournament's own levels. Once play has started, the settings the
+    hands are dealt with and the levels played or in play are shown locked; "Add level" and
+    "Add break" post the form and get it back with one more row, as the schedule editor does."""
     tournament = tournament_get(pk)
+    now = wallclock.now()
+    data: Mapping[str, Any] | None = request.POST if request.method == "POST" else None
+    adding = data.get("add") if data else None
     form = TournamentForm(
-        request.POST or None,
+        data,
         initial=TournamentForm.initial_from(tournament),
         with_schedule=False,
+        locked=locked_settings(tournament),
     )
-    if request.method == "POST" and form.is_valid():
+    # A post without the levels (an older page, a script) leaves them as they are.
+    with_levels = data is None or f"{LEVELS_PREFIX}-TOTAL_FORMS" in data
+    if adding in ("level", "break") and data:
+        data = levels_with_new_row(data, is_break=adding == "break")
+    formset = tournament_level_formset(
+        data if with_levels else None,
+        levels=list(tournament.levels.all()),
+        fixed=levels_fixed(tournament, now),
+    )
+    if data and not adding and form.is_valid() and (not with_levels or formset.is_valid()):
         try:
-            tournament_update(tournament=tournament, actor=request.user, **form.settings())
+            tournament_update(
+                tournament=tournament,
+                actor=request.user,
+                now=now,
+                levels=filled_levels(formset) if with_levels else None,
+                **form.settings(),
+            )
         except FloorError as error:
             attach_refusal(form, error)
         else:
             messages.success(request, "Settings saved.")
             return redirect("tournament-settings", pk=pk)
-    context = {"tournament": tournament, "tab": "settings", "form": form}
+    context = {
+        "tournament": tournament,
+        "tab": "settings",
+        "form": form,
+        "formset": formset,
+        "level_rows": list(zip(level_labels(formset), formset.forms, strict=True)),
+        "show_level_errors": bool(data) and not adding,
+    }
     return render(request, "desk/settings.html", context)
 
 

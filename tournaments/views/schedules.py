@@ -90,7 +90,7 @@ def _initial_rows(schedule: BlindSchedule | None) -> list[dict[str, Any]]:
     return [LevelForm.initial_from(level) for level in schedule.levels.all()]
 
 
-def _row_labels(formset: Any) -> list[str]:
+def level_labels(formset: Any) -> list[str]:
     """ "Level 1", "Level 2", "Break", ...: playing levels count from 1, as the errors do."""
     labels, number = [], 0
     for form in formset.forms:
@@ -110,7 +110,7 @@ def _render_editor(
     *,
     validate: bool,
 ) -> HttpResponse:
-    rows = list(zip(_row_labels(formset), formset.forms, strict=True))
+    rows = list(zip(level_labels(formset), formset.forms, strict=True))
     context = {
         "schedule": schedule,
         "name_form": name_form,

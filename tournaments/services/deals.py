@@ -1,0 +1,110 @@
+"""A deal among the players left: the prizes still to be won shared by ICM or a chip chop,
+written into the places and prizes, and the tournament finished."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+
+from tournaments import icm
+from tournaments.models import Entry, Tournament
+from tournaments.services.audit import audit_record
+from tournaments.services.entries import lock_tournament
+from tournaments.services.errors import FloorError, from_value_error
+from tournaments.services.events import tournament_close
+from tournaments.services.places import prize_table
+
+# How a deal shares the prizes in play: the key of the amount in `tournament_icm`'s rows.
+DEAL_METHODS = {"icm": "icm", "chip_chop": "chip_chop"}
+
+
+def deal_offer(tournament: Tournament) -> list[dict[str, Any]]:
+    """An ICM deal (Malmuth-Harville) and a chip chop for the players left, at most 10, biggest
+    stack first, from their counted stacks: the amounts a deal pays, rounded to the payout unit
+    and adding up to the prizes of the places still to be won. The desk shows it, the API
+    serves it, and `tournament_accept_deal` pays it."""
+    if not tournament.icm_enabled:
+        raise FloorError(
+            "icm_disabled", "The ICM deal calculator is switched off for this tournament."
+        )
+    left = list(
+        Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
+        .order_by("-chips", "pk")
+        .values_list("pk", "player__name", "chips")
+    )
+    prizes = prize_table(tournament)[: len(left)]
+    stacks = [chips for _, _, chips in left]
+    unit = tournament.payout_unit
+    try:
+        equities = icm.icm_equities(stacks, prizes, unit=unit)
+        chop = icm.chip_chop(stacks, prizes, unit=unit)
+    except ValueError as error:
+        raise from_value_error(error, status=409) from error
+    return [
+        {"entry_id": pk, "name": name, "chips": chips, "icm": eq, "chip_chop": ch}
+        for (pk, name, chips), eq, ch in zip(left, equities, chop, strict=True)
+    ]
+
+
+def _check_deal_due(tournament: Tournament, method: str, left: list[Entry]) -> None:
+    if method not in DEAL_METHODS:
+        raise FloorError(
+            "bad_method", f"'{method}' is not a deal: choose icm or chip_chop.", status=400
+        )
+    if tournament.status == Tournament.Status.FINISHED:
+        raise FloorError("tournament_finished", "The tournament is finished already.")
+    if len(left) < 2:
+        raise FloorError(
+            "no_deal", "A deal needs at least two players left: finish the tournament instead."
+        )
+    busy = [entry.player.name for entry in left if entry.live_hand_id is not None]
+    if busy:
+        who = ", ".join(busy)
+        raise FloorError(
+            "in_hand",
+            f"{who} {'is' if len(busy) == 1 else 'are'} in a hand in progress: "
+            "accept the deal when the hand is over.",
+        )
+
+
+@transaction.atomic
+def tournament_accept_deal(*, tournament: Tournament, method: str, actor: Any = None) -> Tournament:
+    """The players left accept the deal `method` ("icm" or "chip_chop") as `tournament_icm`
+    calculates it: each gets a finishing place by chip count (the bigger stack higher) and their
+    deal amount as the prize (rounded to the payout unit, adding up to the prizes of those
+    places). The deal is stored and audited, and the tournament finished. Refused (409 `in_hand`)
+    while any of them is in a hand in progress."""
+    tournament = lock_tournament(tournament)
+    left = list(
+        Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).select_related(
+            "player"
+        )
+    )
+    _check_deal_due(tournament, method, left)
+    rows = deal_offer(tournament)  # biggest stack first, as the desk shows it
+    entries = {entry.pk: entry for entry in left}
+    shares = []
+    for place, row in enumerate(rows, start=1):
+        entry = entries[row["entry_id"]]
+        amount: Decimal = row[DEAL_METHODS[method]]
+        entry.finishing_place = place
+        entry.prize = amount if amount > 0 else None
+        shares.append(
+            {
+                "entry": entry.pk,
+                "player": entry.player.name,
+                "chips": row["chips"],
+                "place": place,
+                "amount": str(amount),
+            }
+        )
+    Entry.objects.bulk_update(list(entries.values()), ["finishing_place", "prize"])
+    total = sum((Decimal(share["amount"]) for share in shares), Decimal(0))
+    tournament.deal = {"method": method, "total": str(total), "players": shares}
+    tournament_close(tournament)
+    audit_record(
+        tournament=tournament, actor=actor, action="deal_accept", method=method, players=shares
+    )
+    return tournament
