@@ -8,13 +8,14 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q
 
-from tournaments import balancing, icm
+from tournaments import balancing
 from tournaments.clock import ClockView
 from tournaments.models import DEALER_GROUP, Entry, Tournament
 from tournaments.services.clocks import clock_view
-from tournaments.services.errors import FloorError, from_value_error
+from tournaments.services.deals import deal_offer
+from tournaments.services.ledger import tournament_books
 from tournaments.services.places import prize_table
 
 
@@ -24,6 +25,8 @@ class StandingRow:
     entry_id: int
     name: str
     chips: int
+    chips_source: str  # where the count comes from: "after hand 41 at table 3"
+    chips_at: datetime | None  # when it was written
     table: int | None
     seat: int | None
 
@@ -32,8 +35,9 @@ class StandingRow:
 class Standings:
     players_left: int
     entries: int
-    total_chips: int
-    average_stack: int
+    total_chips: int  # chips in play: issued less colour-ups (the ledger's books)
+    average_stack: int  # chips in play / players left
+    counted_chips: int  # what the players' counts add up to (short of it after a desk bust)
     places_paid: int
     next_payout: Decimal | None  # what the next player out receives
     prize_pool: Decimal
@@ -50,32 +54,48 @@ def tournament_list(*, public: bool = False) -> Any:
 
 
 def tournament_standings(tournament: Tournament, *, limit: int | None = None) -> Standings:
-    """Rank by chips (two queries: totals, then the rows in chip order)."""
-    active = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
+    """Rank by chips. Chips in play and the average come from the chips issued (the ledger's
+    books), as a tournament clock shows them, not from the counts: a bust typed on the desk
+    takes the player's last count off the tables although the chips went to someone (four
+    queries and the prize table: the field, the books, then the rows in chip order)."""
     totals = Entry.objects.filter(tournament=tournament).aggregate(
         left=Count("pk", filter=Q(status=Entry.Status.ACTIVE)),
         entries=Count("pk", filter=~Q(status=Entry.Status.UNREGISTERED)),
-        chips=Sum("chips", filter=Q(status=Entry.Status.ACTIVE)),
     )
-    rows_qs = active.order_by("-chips", "pk").values_list(
-        "pk", "player__name", "chips", "table__number", "seat"
+    books = tournament_books(tournament)
+    rows_qs = (
+        Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
+        .order_by("-chips", "pk")
+        .values_list(
+            "pk", "player__name", "chips", "chips_source", "chips_at", "table__number", "seat"
+        )
     )
     if limit is not None:
         rows_qs = rows_qs[:limit]
     rows = tuple(
-        StandingRow(rank=i + 1, entry_id=pk, name=name, chips=chips, table=table, seat=seat)
-        for i, (pk, name, chips, table, seat) in enumerate(rows_qs)
+        StandingRow(
+            rank=i + 1,
+            entry_id=pk,
+            name=name,
+            chips=chips,
+            chips_source=source,
+            chips_at=at,
+            table=table,
+            seat=seat,
+        )
+        for i, (pk, name, chips, source, at, table, seat) in enumerate(rows_qs)
     )
     prizes = prize_table(tournament) if totals["entries"] else ()
     left = totals["left"] or 0
     paid = len(prizes)
     next_payout = prizes[left - 1] if 1 < left <= paid else None  # none once a winner is left
-    chips = totals["chips"] or 0
+    in_play = books.in_play
     return Standings(
         players_left=left,
         entries=totals["entries"],
-        total_chips=chips,
-        average_stack=chips // left if left else 0,
+        total_chips=in_play,
+        average_stack=in_play // left if left else 0,
+        counted_chips=books.stacks,
         places_paid=paid,
         next_payout=next_payout,
         prize_pool=sum(prizes, Decimal(0)),
@@ -98,23 +118,9 @@ def tournament_payouts(tournament: Tournament) -> list[dict[str, Any]]:
 
 
 def tournament_icm(tournament: Tournament) -> list[dict[str, Any]]:
-    """An ICM deal (Malmuth-Harville) for the players left, at most 10."""
-    if not tournament.icm_enabled:
-        raise FloorError(
-            "icm_disabled", "The ICM deal calculator is switched off for this tournament."
-        )
-    standings = tournament_standings(tournament)
-    prizes = prize_table(tournament)
-    stacks = [row.chips for row in standings.rows]
-    try:
-        equities = icm.icm_equities(stacks, prizes[: len(stacks)])
-        chop = icm.chip_chop(stacks, prizes[: len(stacks)])
-    except ValueError as error:
-        raise from_value_error(error, status=409) from error
-    return [
-        {"name": row.name, "chips": row.chips, "icm": eq, "chip_chop": ch}
-        for row, eq, ch in zip(standings.rows, equities, chop, strict=True)
-    ]
+    """The deal on offer to the players left (ICM and chip chop, biggest stack first), as
+    `tournament_accept_deal` pays it: one computation, `deals.deal_offer`."""
+    return deal_offer(tournament)
 
 
 def seat_lookup(tournament: Tournament, query: str) -> list[dict[str, Any]]:
@@ -140,7 +146,8 @@ def clock_summary(
     view: ClockView | None = None,
     standings: Standings | None = None,
 ) -> dict[str, Any]:
-    """What the big-screen clock shows: level, time left, next level, players, prize pool.
+    """What the big-screen clock shows: level, time left, next level, players, prize pool, and
+    whether hand-for-hand is on (RP-8: the clock stands still then, but it is not a pause).
     `view` and `standings`, when the caller has them already (of `now`), are not read again."""
     view = view or clock_view(tournament, now)
     standings = standings or tournament_standings(tournament, limit=0)
@@ -167,6 +174,7 @@ def clock_summary(
         "seconds_left": view.seconds_left,
         "overtime_seconds": view.overtime_seconds,
         "running": view.status.value == "running",
+        "hand_for_hand": tournament.hand_for_hand,
         "players_left": standings.players_left,
         "entries": standings.entries,
         "average_stack": standings.average_stack,

@@ -28,6 +28,7 @@
 
   function statusText(state) {
     if (state.finished) return "Finished";
+    if (state.hand_for_hand) return "Hand for hand"; // RP-8: stopped, but not a pause
     if (state.status === "paused") return "Paused";
     if (state.status === "not_started") return "Not started";
     return "";

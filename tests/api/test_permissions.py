@@ -115,7 +115,17 @@ def test_public_answers_carry_player_names_and_nothing_personal_beyond(ids):
     seats = client.get(f"/api/tournaments/{t}/seats/?q=Player").json()
     detail = client.get(f"/api/tournaments/{t}/").json()
 
-    assert set(standings["rows"][0]) == {"rank", "entry_id", "name", "chips", "table", "seat"}
+    # Each count says where it came from and when ("after hand 41 at table 3"), not who made it.
+    assert set(standings["rows"][0]) == {
+        "rank",
+        "entry_id",
+        "name",
+        "chips",
+        "chips_source",
+        "chips_at",
+        "table",
+        "seat",
+    }
     assert set(seats[0]) == {"name", "table", "seat", "status"}
     text = str([standings, seats, detail, client.get(f"/api/tournaments/{t}/clock/").json()])
     for private in ("actor", "username", "email", "director", "dealer"):

@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 from tests.factories import DirectorFactory, PlayerFactory, seated_tournament
 from tournaments.api import base
 from tournaments.models import AuditEvent, Entry
+from tournaments.services.entries import entry_set_chips
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 
@@ -45,16 +46,21 @@ def _bust(director, tournament, entry, stack=10000):
 def test_standings_rank_by_chips_with_totals():
     tournament = seated_tournament(players=10, payout_percentages=[60, 40])
     leader = Entry.objects.filter(tournament=tournament).last()
-    leader.chips = 30000
-    leader.save()
+    assert leader is not None
+    entry_set_chips(entry=leader, chips=30000, note="at the break", now=T0)
 
     body = APIClient().get(f"/api/tournaments/{tournament.pk}/standings/").json()
 
     assert body["players_left"] == 10
-    assert body["total_chips"] == 120000
-    assert body["average_stack"] == 12000
+    # Chips in play are the chips issued (10 buy-ins of 10,000), whatever a count says; the
+    # counts add up to 20,000 more until the other tables are counted.
+    assert body["total_chips"] == 100000
+    assert body["average_stack"] == 10000
+    assert body["counted_chips"] == 120000
     assert (body["places_paid"], body["prize_pool"], body["next_payout"]) == (2, "1000.00", None)
     assert body["rows"][0]["name"] == leader.player.name
+    assert body["rows"][0]["chips_source"] == "counted (at the break)"
+    assert body["rows"][0]["chips_at"] == "2025-06-01T18:00:00Z"
     assert [row["rank"] for row in body["rows"]] == list(range(1, 11))
 
 

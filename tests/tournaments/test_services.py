@@ -23,7 +23,13 @@ from tournaments.services.clocks import (
     clock_start,
     clock_view,
 )
-from tournaments.services.entries import entry_addon, entry_rebuy, entry_register, entry_unregister
+from tournaments.services.entries import (
+    entry_addon,
+    entry_rebuy,
+    entry_register,
+    entry_set_chips,
+    entry_unregister,
+)
 from tournaments.services.errors import FloorError
 from tournaments.services.events import (
     schedule_create,
@@ -332,12 +338,15 @@ def test_undo_of_a_mistaken_bust_restores_the_player() -> None:
 def test_standings_rank_by_chips_with_average_and_next_payout() -> None:
     tournament = running(9, payout_percentages=[70, 30])
     entries = seated(tournament)
-    Entry.objects.filter(pk=entries[0].pk).update(chips=30000)
+    entry_set_chips(entry=entries[0], chips=30000, note="at the break", now=NOW)
     standings = tournament_standings(tournament)
     assert standings.rows[0].entry_id == entries[0].pk
+    assert standings.rows[0].chips_source == "counted (at the break)"
     assert standings.players_left == 9
-    assert standings.total_chips == 110000
-    assert standings.average_stack == 110000 // 9
+    # Chips in play are the 9 buy-ins issued; the counts say 20,000 more.
+    assert standings.total_chips == 90000
+    assert standings.average_stack == 10000
+    assert standings.counted_chips == 110000
     assert standings.next_payout is None
     assert standings.places_paid == 2
     assert tournament_payouts(tournament)[0]["prize"] == Decimal("630")

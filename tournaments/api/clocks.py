@@ -73,6 +73,9 @@ class ClockOutputSerializer(serializers.Serializer):
     remaining_seconds = serializers.IntegerField(
         allow_null=True, help_text="paused or not started: the level's time left; else null"
     )
+    hand_for_hand = serializers.BooleanField(
+        help_text="hand-for-hand play (RP-8) is on: the clock stands still, it is not a pause"
+    )
     players_left = serializers.IntegerField()
     entries = serializers.IntegerField()
     average_stack = serializers.IntegerField()
@@ -125,6 +128,7 @@ def clock_payload(tournament: Tournament, now: datetime) -> tuple[Any, dict[str,
             "ends_at": view.ends_at,
             "next_break_at": next_break_at,
             "remaining_seconds": None if running else view.seconds_left,
+            "hand_for_hand": tournament.hand_for_hand,
             "players_left": standings.players_left,
             "entries": standings.entries,
             "average_stack": standings.average_stack,

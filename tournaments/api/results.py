@@ -40,6 +40,10 @@ class StandingRowOutputSerializer(serializers.Serializer):
     entry_id = serializers.IntegerField()
     name = serializers.CharField()
     chips = serializers.IntegerField()
+    chips_source = serializers.CharField(
+        help_text='where the count comes from: "after hand 41 at table 3", "counted (at the break)"'
+    )
+    chips_at = serializers.DateTimeField(allow_null=True, help_text="when it was written")
     table = serializers.IntegerField(allow_null=True)
     seat = serializers.IntegerField(allow_null=True)
 
@@ -47,8 +51,15 @@ class StandingRowOutputSerializer(serializers.Serializer):
 class StandingsOutputSerializer(serializers.Serializer):
     players_left = serializers.IntegerField()
     entries = serializers.IntegerField()
-    total_chips = serializers.IntegerField()
-    average_stack = serializers.IntegerField()
+    total_chips = serializers.IntegerField(
+        help_text="chips in play: the chips issued (buy-ins, rebuys, add-ons, bonuses) "
+        "less colour-ups"
+    )
+    average_stack = serializers.IntegerField(help_text="total_chips / players_left")
+    counted_chips = serializers.IntegerField(
+        help_text="what the players' counts add up to; short of total_chips by the chips no "
+        "count holds yet (a bust recorded on the desk)"
+    )
     places_paid = serializers.IntegerField()
     next_payout = amount_field(allow_null=True, help_text="what the next player out receives")
     prize_pool = amount_field()

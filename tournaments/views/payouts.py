@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import csv
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.text import slugify
+from django.views.decorators.http import require_POST
 
 from tournaments.selectors import tournament_icm, tournament_payouts, tournament_standings
+from tournaments.services.deals import tournament_accept_deal
 from tournaments.services.errors import FloorError
 from tournaments.spreadsheet import safe_cell
 from tournaments.views import reads
 from tournaments.views.access import director_required, tournament_get
+from tournaments.views.form_tokens import report_form_refusal, submit_once
 
 
 @director_required
@@ -35,13 +39,37 @@ def payouts_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 @director_required
 def icm_deal(request: HttpRequest, pk: int) -> HttpResponse:
-    """The ICM deal (and the chip chop) for the players left: an htmx partial."""
+    """The ICM deal (and the chip chop) for the players left: an htmx partial. The deal is
+    computed from the players' counts; the totals say when they fall short of the chips in play
+    (a bust recorded on the desk), so the floor counts the tables before a deal is agreed."""
     tournament = tournament_get(pk)
     try:
         deal, refusal = tournament_icm(tournament), None
     except FloorError as error:
         deal, refusal = [], error.detail
-    return render(request, "desk/_icm.html", {"deal": deal, "refusal": refusal})
+    standings = tournament_standings(tournament, limit=0) if deal else None
+    context = {"tournament": tournament, "deal": deal, "refusal": refusal, "standings": standings}
+    return render(request, "desk/_icm.html", context)
+
+
+@director_required
+@require_POST
+def accept_deal(request: HttpRequest, pk: int) -> HttpResponse:
+    """The players left accept the ICM or chip-chop deal shown: places, prizes, finished."""
+    tournament = tournament_get(pk)
+    method = request.POST.get("method", "")
+    try:
+        submit_once(
+            request,
+            lambda: tournament_accept_deal(
+                tournament=tournament, method=method, actor=request.user
+            ),
+        )
+    except FloorError as error:
+        report_form_refusal(request, error)
+    else:
+        messages.success(request, "Deal accepted: places and prizes are recorded.")
+    return redirect("payout-list", pk=pk)
 
 
 @director_required
