@@ -88,6 +88,22 @@ class UndoForm(WriteForm):
         return data
 
 
+class ReopenForm(WriteForm):
+    """Reopen the table's last hand to correct it: a reason is required (it stays in the log
+    and the audit log)."""
+
+    reason = forms.CharField(max_length=200, required=False)
+    reason_text = forms.CharField(max_length=200, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        reason = (data.get("reason_text") or "").strip() or (data.get("reason") or "").strip()
+        if not reason:
+            raise forms.ValidationError("Say why the hand is reopened: pick or type a reason.")
+        data["reason"] = reason
+        return data
+
+
 class ProcedureForm(WriteForm):
     """A dealer-error procedure: what happened, the player concerned, the dealer's note."""
 

@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any, TypeVar
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
 from dealer import cash
@@ -39,6 +40,7 @@ from tournaments.services.hands import (
     entries_hand_reopen,
 )
 from tournaments.services.ledger import HandRef
+from tournaments.services.tables import table_next_hand
 
 
 class StaleVersionError(FloorError):
@@ -354,15 +356,7 @@ def _positions(table: Table, entries: dict[int, Entry]) -> balancing.NextHand:
     """The next hand's button and blinds from the table's: each hand's end writes its positions
     there, and a seat or button draw (a new table, the final-table redraw) resets them, so that
     every player seated by the draw is dealt in."""
-    state = balancing.TableState(
-        number=table.number,
-        seats=table.seat_count,
-        occupied={seat: e.pk for seat, e in entries.items()},
-        button=table.button_seat,
-        small_blind=table.small_blind_seat,
-        big_blind=table.big_blind_seat,
-    )
-    positions = balancing.next_hand(state)
+    positions = table_next_hand(table, {seat: e.pk for seat, e in entries.items()})
     if positions.big_blind is None:
         raise FloorError("no_button", f"{table} has no button: draw for the button first.")
     return positions
@@ -811,24 +805,66 @@ def _check_reopen(hand: Hand, actor: Any) -> None:
             "A cash hand is final once it ends: the floor settles a dispute with the players.",
         )
     later = Hand.objects.filter(table_id=hand.table_id, number__gt=hand.number)
-    if later.filter(status=Hand.Status.IN_PROGRESS).exists():
-        raise FloorError(
-            "hand_in_progress", f"{hand.table} has a hand in progress: finish it first."
-        )
-    director = bool(getattr(actor, "is_staff", False)) or actor is None
     if later.filter(status=Hand.Status.COMPLETE).exists():
         raise FloorError(
             "not_last_hand",
             f"Hand {hand.number} is not the last hand played at {hand.table}: only the last "
             "one can be reopened.",
         )
+    director = bool(getattr(actor, "is_staff", False)) or actor is None
     if later.exists() and not director:
+        # Checked before the hand in progress: the dealer's answer is the floor, either way.
         raise FloorError(
             "next_hand_started",
             f"The next hand at {hand.table} has started since: ask the floor to reopen "
             f"hand {hand.number}.",
             status=403,
         )
+    if later.filter(status=Hand.Status.IN_PROGRESS).exists():
+        raise FloorError(
+            "hand_in_progress", f"{hand.table} has a hand in progress: finish it first."
+        )
+
+
+def reopen_refusal(hand: Hand, actor: Any) -> FloorError | None:
+    """Why `actor` may not reopen `hand` now, by the hand's own rules (None: they may, as far
+    as the hand goes; `hand_reopen` then checks the players). The tablet offers its "Reopen the
+    last hand" by it."""
+    try:
+        _check_reopen(hand, actor)
+    except FloorError as error:
+        return error
+    return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReopenOffer:
+    """A table's hand a director may reopen: its id, number and version (sent back)."""
+
+    hand_id: int
+    number: int
+    version: int
+
+
+def hands_reopenable(table_ids: Sequence[int]) -> dict[int, ReopenOffer]:
+    """Each tournament table's last completed hand, by table id, for the tables with no hand in
+    progress: what a director may reopen there (`_check_reopen`). One query."""
+    last = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.COMPLETE).order_by(
+        "-number"
+    )
+    busy = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.IN_PROGRESS)
+    hand_ids = (
+        Table.objects.filter(pk__in=table_ids, tournament__isnull=False)
+        .annotate(last=Subquery(last.values("pk")[:1]), busy=Exists(busy))
+        .filter(busy=False, last__isnull=False)
+        .values("last")
+    )
+    return {
+        table_id: ReopenOffer(hand_id=pk, number=number, version=version)
+        for table_id, pk, number, version in Hand.objects.filter(pk__in=hand_ids).values_list(
+            "table_id", "pk", "number", "version"
+        )
+    }
 
 
 def check_hands() -> list[str]:

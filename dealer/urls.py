@@ -14,6 +14,7 @@ urlpatterns = [
     path("deal/table/<int:pk>/action/", tablet.record_action, name="deal-action"),
     path("deal/table/<int:pk>/undo/", tablet.undo, name="deal-undo"),
     path("deal/table/<int:pk>/undo/sheet/", tablet.undo_sheet, name="deal-undo-sheet"),
+    path("deal/table/<int:pk>/reopen/", tablet.reopen, name="deal-reopen"),
     path("deal/table/<int:pk>/history/", tablet.history_sheet, name="deal-history"),
     path("deal/table/<int:pk>/procedures/", procedures.procedure_sheet, name="deal-procedures"),
     path("deal/table/<int:pk>/procedures/run/", procedures.run, name="deal-procedure-run"),

@@ -122,6 +122,12 @@ class NextHand:
         """
         return self.first_hand or not self.between_button_and_small_blind(seat)
 
+    def wait_reason(self, seat: int) -> str:
+        """Why a player seated at ``seat`` is not dealt the next hand, in a few words for the
+        tablet and the desk ("" when they are dealt in): a seat between the button and the
+        small blind waits for the button to pass (T 10-A)."""
+        return "" if self.dealt_in(seat) else "waits for the button (T 10-A)"
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Move:

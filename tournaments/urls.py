@@ -39,6 +39,11 @@ director = [
     path("desk/t/<int:pk>/tables/draw/", tables.draw_seats, name="seat-draw"),
     path("desk/t/<int:pk>/tables/confirm/", tables.confirm_moves, name="moves-confirm"),
     path(
+        "desk/t/<int:pk>/hands/<int:hand_pk>/reopen/",
+        tables.reopen_hand,
+        name="hand-reopen",
+    ),
+    path(
         "desk/t/<int:pk>/tables/<int:table_pk>/counts/",
         counts.count_sheet,
         name="table-counts",
@@ -62,6 +67,7 @@ director = [
     path("desk/t/<int:pk>/busts/undo/", busts.undo, name="bust-undo"),
     path("desk/t/<int:pk>/payouts/", payouts.payouts_page, name="payout-list"),
     path("desk/t/<int:pk>/payouts/icm/", payouts.icm_deal, name="icm-deal"),
+    path("desk/t/<int:pk>/payouts/deal/", payouts.accept_deal, name="deal-accept"),
     path("desk/t/<int:pk>/results.csv", payouts.results_csv, name="results-csv"),
     path("desk/t/<int:pk>/audit/", audit.audit_page, name="audit-log"),
 ]

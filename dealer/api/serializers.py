@@ -174,6 +174,10 @@ class UndoInputSerializer(HandWriteInputSerializer):
     reason = serializers.CharField(max_length=MAX_REASON, help_text="why the entry is undone")
 
 
+class ReopenInputSerializer(HandWriteInputSerializer):
+    reason = serializers.CharField(max_length=MAX_REASON, help_text="why the hand is reopened")
+
+
 class DetailsField(serializers.JSONField):
     """A procedure's details: a small JSON object (which card was exposed, and so on)."""
 

@@ -20,6 +20,7 @@ urlpatterns = [
     path(H, views.HandApi.as_view(), name="api-hand"),
     path(H + "actions/", views.HandActionsApi.as_view(), name="api-hand-actions"),
     path(H + "undo/", views.HandUndoApi.as_view(), name="api-hand-undo"),
+    path(H + "reopen/", views.HandReopenApi.as_view(), name="api-hand-reopen"),
     path(H + "events/", views.HandEventsApi.as_view(), name="api-hand-events"),
     path(
         H + "procedures/preview/",

@@ -22,7 +22,13 @@ from rest_framework.response import Response
 from dealer import cash
 from dealer.api import serializers as s
 from dealer.models import Hand, HandEvent
-from dealer.services import check_writer, hand_record_action, hand_start, hand_undo
+from dealer.services import (
+    check_writer,
+    hand_record_action,
+    hand_reopen,
+    hand_start,
+    hand_undo,
+)
 from tournaments.api import base
 from tournaments.api.base import FloorApi
 from tournaments.api.conditional import CACHE_CONTROL, ETAG_HEADER, IF_NONE_MATCH, none_match
@@ -105,6 +111,7 @@ class SharedInput:
 
 ACTION_INPUT = SharedInput(s.ActionInputSerializer)
 UNDO_INPUT = SharedInput(s.UndoInputSerializer)
+REOPEN_INPUT = SharedInput(s.ReopenInputSerializer)
 
 
 def present(data: dict[str, Any]) -> dict[str, Any]:
@@ -305,6 +312,37 @@ class HandUndoApi(DealerApi):
         deleted: the undo is an event of its own, with its reason."""
         data = writer_input(request, pk, UNDO_INPUT.validated)
         result = hand_undo(hand=pk, actor=request.user, **data)
+        return Response(result.answer)
+
+
+class HandReopenApi(DealerApi):
+    @extend_schema(
+        tags=TAGS,
+        request=s.ReopenInputSerializer,
+        responses={
+            **responses(s.HandStateOutputSerializer, 400, 404),
+            403: OpenApiResponse(
+                ErrorSerializer,
+                description="`permission_denied`, or `next_hand_started`: a dealer reopens "
+                "only the table's latest hand, before the next one starts (ask the floor).",
+            ),
+            409: OpenApiResponse(
+                s.StaleVersionSerializer,
+                description="`stale_version` with the hand's `state` now, or refused: "
+                "`hand_in_progress` (this hand, or another at the table), `not_last_hand`, "
+                "`hand_void` (a misdeal is dealt again), `cash_hand_final`, `moved`, "
+                "`in_another_hand`, `out_since`, `seat_taken`, `tournament_finished`.",
+            ),
+        },
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Reopen a finished tournament hand to correct it: its result is reversed through the
+        chip ledger (stacks, busts, places, prizes) and the hand is in progress again, to be
+        corrected with undo and new entries; its next end writes the corrected result. A dealer
+        may reopen the table's latest hand before the next one starts; a director the table's
+        last completed hand while no hand is in progress there."""
+        data = writer_input(request, pk, REOPEN_INPUT.validated)
+        result = hand_reopen(hand=pk, actor=request.user, **data)
         return Response(result.answer)
 
 

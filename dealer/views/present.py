@@ -135,6 +135,8 @@ class SeatView:
     won: int = 0
     busted: bool = False
     away: bool = False  # a cash player sitting out
+    joined: bool = False  # seated since the hand shown ended (a move, the final-table redraw)
+    waits: str = ""  # why the next hand will not deal this player in (T 10-A), between hands
 
     @property
     def marks(self) -> list[tuple[str, str]]:
@@ -198,12 +200,32 @@ def seat_views(
     if over:
         for view in seats.values():
             view.bet = 0
+        if not table.is_cash:
+            _seated_since(seats, entries)
     for entry in entries:  # seated now but not in the hand (a cash table between hands)
         sitting = seats.get(entry.seat)
         if sitting is not None and sitting.empty:
             sitting.name, sitting.stack, sitting.empty = entry.player.name, entry.chips, False
             sitting.away = bool(getattr(entry, "away", False))
     return list(seats.values())
+
+
+def _seated_since(seats: dict[int, SeatView], entries: Sequence[Any]) -> None:
+    """Between tournament hands: each seat shows who sits there now. A player seated since the
+    hand (moved in, or the final-table redraw) replaces the hand's player, a player who left is
+    gone; a player the hand busted stays shown as out until someone takes the seat."""
+    now = {entry.seat: entry for entry in entries}
+    for number, view in seats.items():
+        current = now.get(number)
+        if current is not None and current.player.name == view.name:
+            continue
+        if current is None and (view.empty or view.busted):
+            continue
+        fresh = SeatView(seat=number, x=view.x, y=view.y, bet_x=view.bet_x, bet_y=view.bet_y)
+        if current is not None:
+            fresh.name, fresh.stack, fresh.empty = current.player.name, current.chips, False
+            fresh.joined = True
+        seats[number] = fresh
 
 
 # --- pots, awards, showdown ------------------------------------------------------------------
@@ -392,6 +414,8 @@ def describe_event(event: LogEntry | HandEvent, hand: Hand) -> str:
     payload = event.payload or {}
     if event.kind == HandEvent.Kind.UNDO:
         return f"Undo: {payload.get('reason', '')}"
+    if event.kind == HandEvent.Kind.REOPEN:
+        return f"Reopened: {payload.get('reason', '')}"
     if event.kind == HandEvent.Kind.PROCEDURE:
         title = payload.get("title") or payload.get("trigger", "Procedure")
         return f"Procedure: {title}"
@@ -408,7 +432,12 @@ def log_view(hand: Hand | None, limit: int = 8) -> dict[str, Any]:
     events = [
         LogEntry(*row) for row in hand.events.order_by("seq").values_list("seq", "kind", "payload")
     ]
-    in_force, undone = split_undone(events, lambda event: event.kind == HandEvent.Kind.UNDO)
+    # A reopening is no entry of the hand: an undo cancels the entry before it (as the services
+    # replay the log).
+    in_force, undone = split_undone(
+        [event for event in events if event.kind != HandEvent.Kind.REOPEN],
+        lambda event: event.kind == HandEvent.Kind.UNDO,
+    )
     cancelled = {event.seq for event in undone}
     entries = [
         {

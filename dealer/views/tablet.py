@@ -14,6 +14,7 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
+from django.db.models import Case, When
 from django.http import (
     HttpRequest,
     HttpResponse,
@@ -28,15 +29,17 @@ from django.views.decorators.http import require_GET, require_POST
 
 from dealer import cash
 from dealer.engine.errors import EngineError
-from dealer.forms import ActionForm, StartForm, UndoForm
+from dealer.forms import ActionForm, ReopenForm, StartForm, UndoForm
 from dealer.models import Hand
 from dealer.services import (
     Result,
     StaleVersionError,
     can_write,
     hand_record_action,
+    hand_reopen,
     hand_start,
     hand_undo,
+    reopen_refusal,
     start_refusal,
 )
 from dealer.views import cash as cash_views
@@ -44,6 +47,7 @@ from dealer.views import present
 from dealer.views.access import dealer_required, require_write, table_get
 from tournaments.models import CashSeat, Entry, Table, Tournament
 from tournaments.services.errors import FloorError
+from tournaments.services.tables import seats_waiting
 from tournaments.views import wallclock
 from tournaments.views.clockface import clock_context
 
@@ -53,14 +57,19 @@ STALE = (
     "Enter the action again if it is still needed."
 )
 UNDO_REASONS = ("Wrong amount", "Wrong player", "Wrong action", "Entered twice", "Wrong cards")
+REOPEN_REASONS = ("Wrong player", "Wrong action", "Wrong winner", "Wrong amount")
 
 
 # --- reading ---------------------------------------------------------------------------------
 
 
 def latest_hand(table: Table) -> Hand | None:
+    """The hand the tablet shows: the one in progress (a reopened hand may have a misdeal after
+    it), else the table's latest."""
+    first = Case(When(status=Hand.Status.IN_PROGRESS, then=0), default=1)
     # Not the engine's stored state: only writes use it.
-    return Hand.objects.filter(table=table).defer("engine_state").order_by("-number").first()
+    hands = Hand.objects.filter(table=table).defer("engine_state")
+    return hands.order_by(first, "-number").first()
 
 
 CASH_SEAT_FIELDS = ("pk", "seat", "chips", "away", *cash.OWED_FIELDS)
@@ -135,6 +144,13 @@ def tablet_context(
     phase = snapshot.get("phase") if snapshot else None
     can_start = start_refusal(table, in_progress=in_progress) is None
     version = snapshot.get("version", 0) if snapshot else 0
+    seated_now = seated(table) if table.is_cash or not in_progress else []
+    seats = present.seat_views(table, snapshot, seated_now)
+    waiting: dict[int, str] = {}
+    if tournament is not None and not in_progress:
+        waiting = seats_waiting(table, {e.seat: e.pk for e in seated_now})
+        for view in seats:
+            view.waits = waiting.get(view.seat, "")
     context = {
         "table": table,
         "tournament": tournament,
@@ -147,9 +163,8 @@ def tablet_context(
         "client_id": uuid.uuid4().hex,
         "etag": tablet_etag(table, hand.pk if hand else None, version, status, writable),
         "notice": notice,
-        "seats": present.seat_views(
-            table, snapshot, seated(table) if table.is_cash or not snapshot else ()
-        ),
+        "seats": seats,
+        "waiting": [view for view in seats if view.waits],
         "board": board,
         "board_slots": range(max(0, 5 - len(board))),
         "board_unknown": any(not card.known for card in board),
@@ -170,6 +185,14 @@ def tablet_context(
         "structure_label": dict(Tournament.Structure.choices).get(structure, structure),
         "claim_allowed": rules.get("play_board_claim", "table_both") != "table_both",
         "undo_reasons": UNDO_REASONS,
+        "reopen_reasons": REOPEN_REASONS,
+        # A hand reopened to correct it, until its wrong entry is undone.
+        "reopened": in_progress and phase in ("complete", "void"),
+        "reopen_offered": writable
+        and hand is not None
+        and status == Hand.Status.COMPLETE
+        and tournament is not None
+        and reopen_refusal(hand, request.user) is None,
         "tablet_url": reverse("deal-table", args=[table.pk]),
     }
     if table.is_cash and not in_progress:
@@ -381,6 +404,33 @@ def start_hand(request: HttpRequest, pk: int) -> HttpResponse:
     except FloorError as error:
         return refused(request, table, error)
     return render_tablet(request, table, hand=hand, snapshot=hand.state)
+
+
+@dealer_required
+@require_POST
+def reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    """Reopen the table's last hand to correct it (its result is reversed), with the reason;
+    the tablet then shows the hand with Undo."""
+    table = table_get(pk)
+    require_write(request, table)
+    form = ReopenForm(request.POST)
+    if not form.is_valid():
+        return render_tablet(
+            request, table, notice=make_notice("error", form.first_error()), status=400
+        )
+    data = form.cleaned_data
+    hand = hand_ref(table, data["hand"])
+    return _write(
+        request,
+        table,
+        lambda: hand_reopen(
+            hand=hand,
+            reason=data["reason"],
+            client_id=data["client_id"],
+            version=data["version"],
+            actor=request.user,
+        ),
+    )
 
 
 # --- sheets: undo, history -------------------------------------------------------------------

@@ -35,6 +35,7 @@ urlpatterns = [
         name="api-tournament-open-registration",
     ),
     path(T + "finish/", events.TournamentFinishApi.as_view(), name="api-tournament-finish"),
+    path(T + "deal/", events.TournamentDealApi.as_view(), name="api-tournament-deal"),
     path(T + "entries/", entries.EntriesApi.as_view(), name="api-entries"),
     path(
         "entries/<int:pk>/unregister/",

@@ -65,7 +65,8 @@ def entries_hand_end(
     actor: Any = None,
 ) -> None:
     """A tablet's hand at a tournament table is over (or void, a misdeal): its result in the
-    ledger, its busts, the moves that waited for it, and the table's hand-for-hand hand."""
+    ledger, its busts, the moves that waited for it (after a misdeal, for the redeal), and the
+    table's hand-for-hand hand."""
     tournament = lock_tournament(table.tournament_id or 0)
     ids = [r.entry_id for r in results]
     entries = {
@@ -87,7 +88,10 @@ def entries_hand_end(
         busts = [Bust(entry_id=r.entry_id, starting_stack=r.start) for r in results if not r.finish]
         if busts:
             entries_bust(tournament=tournament, busts=busts, now=now, actor=actor, hand=hand)
-    entries_make_pending_moves(tournament=tournament, entry_ids=ids, actor=actor)
+    # A misdeal is dealt again with the same button, blinds and players: the moves that wait
+    # for the hand wait for the redeal's end, unless the table is broken and deals no redeal.
+    if not void or Table.objects.filter(pk=table.pk, is_broken=True).exists():
+        entries_make_pending_moves(tournament=tournament, entry_ids=ids, actor=actor)
     if not void and tournament.hand_for_hand:
         hand_for_hand_table_done(tournament=tournament, now=now, actor=actor)
 
@@ -103,6 +107,11 @@ def check_reopen(*, table: Table, hand: HandRef, results: Sequence[SeatResult]) 
     entries = list(
         Entry.objects.filter(pk__in=[r.entry_id for r in results]).select_related("player", "table")
     )
+    out_on_this_hand = set(
+        ChipMove.objects.filter(
+            hand_id=hand.hand_id, kind=ChipMove.Kind.BUST, entry_id__in=[e.pk for e in entries]
+        ).values_list("entry_id", flat=True)
+    )
     for entry in entries:
         if entry.live_hand_id is not None:
             raise FloorError(
@@ -117,6 +126,13 @@ def check_reopen(*, table: Table, hand: HandRef, results: Sequence[SeatResult]) 
             )
         if entry.status == Entry.Status.UNREGISTERED:
             raise FloorError("moved", f"{entry.player.name} is no longer registered.")
+        if entry.status == Entry.Status.BUSTED and entry.pk not in out_on_this_hand:
+            # Reversing the hand would hand chips back to an entry that is out of play.
+            raise FloorError(
+                "out_since",
+                f"{entry.player.name} has been recorded out since this hand: undo that bust "
+                "first, then reopen the hand.",
+            )
 
 
 def entries_hand_reopen(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -124,6 +125,31 @@ def table_draw_button(
         tiebreak=tiebreak,
         winner_seat=seats[winner],
     )
+
+
+def table_next_hand(table: Table, occupied: Mapping[int, int]) -> balancing.NextHand:
+    """The next hand's button and blinds at `table` with these seats taken (seat to entry id):
+    from the positions its last hand wrote on the table, or from a seat or button draw (which
+    resets them, so that everyone it seated is dealt in). Reads no row of its own."""
+    return balancing.next_hand(
+        balancing.TableState(
+            number=table.number,
+            seats=table.seat_count,
+            occupied=occupied,
+            button=table.button_seat,
+            small_blind=table.small_blind_seat,
+            big_blind=table.big_blind_seat,
+        )
+    )
+
+
+def seats_waiting(table: Table, occupied: Mapping[int, int]) -> dict[int, str]:
+    """The seated players the next hand at `table` will not deal in, by seat, each with why
+    (T 10-A: a new player between the button and the small blind waits for the button). The
+    tablet and the desk show these; `dealer.services.hand_start` deals by the same positions."""
+    positions = table_next_hand(table, occupied)
+    reasons = {seat: positions.wait_reason(seat) for seat in occupied}
+    return {seat: reason for seat, reason in sorted(reasons.items()) if reason}
 
 
 def table_states(tournament: Tournament) -> list[balancing.TableState]:

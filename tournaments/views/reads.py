@@ -13,10 +13,12 @@ from typing import Any
 
 from django.db.models import F, QuerySet
 
+from dealer.services import ReopenOffer, hands_reopenable
 from tournaments import clock
 from tournaments.models import AuditEvent, Entry, Table, Tournament
 from tournaments.services.clocks import HandForHandTable, hand_for_hand_tables
 from tournaments.services.events import levels_as_clock
+from tournaments.services.tables import seats_waiting
 
 ACTIVE = Entry.Status.ACTIVE
 
@@ -31,6 +33,7 @@ class SeatView:
     in_hand: bool = False
     moves_to: str = ""  # "table 2, seat 5": a move that waits for the end of the player's hand
     held_for: str = ""  # an open seat held for a player who moves here after their hand
+    waits: str = ""  # why the next hand will not deal this player in (T 10-A)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -42,6 +45,7 @@ class TableView:
     pk: int = 0
     dealer_id: int | None = None
     hand_number: int | None = None  # the hand in progress at the table
+    reopen: ReopenOffer | None = None  # the last completed hand, which a director may reopen
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,8 +78,9 @@ class _Seated:
 
 def table_list(tournament: Tournament, *, halted: tuple[int, ...] = ()) -> list[TableView]:
     """The tables in play, each with every seat (open or taken), the button, the hand in
-    progress, the players dealt in it, and the moves that wait for a hand's end (one query for
-    the tables, one for the players)."""
+    progress, the players dealt in it, the moves that wait for a hand's end, the players the
+    next hand will not deal in and the hand a director may reopen (one query for the tables,
+    one for the players, one for the hands)."""
     tables = list(tournament.tables.filter(is_broken=False).order_by("number"))
     taken: dict[int, dict[int, _Seated]] = {t.pk: {} for t in tables}
     held: dict[tuple[int, int], str] = {}
@@ -98,12 +103,22 @@ def table_list(tournament: Tournament, *, halted: tuple[int, ...] = ()) -> list[
             taken[table_id][seat] = _Seated(
                 pk=pk, name=name, chips=chips, hand_number=hand, moves_to=moves_to
             )
-    return [_table_view(table, taken[table.pk], held, halted) for table in tables]
+    offers = hands_reopenable([table.pk for table in tables])
+    return [
+        _table_view(table, taken[table.pk], held, halted, offers.get(table.pk)) for table in tables
+    ]
 
 
 def _table_view(
-    table: Any, taken: dict[int, _Seated], held: dict[tuple[int, int], str], halted: Any
+    table: Any,
+    taken: dict[int, _Seated],
+    held: dict[tuple[int, int], str],
+    halted: Any,
+    reopen: ReopenOffer | None,
 ) -> TableView:
+    hands = {s.hand_number for s in taken.values() if s.hand_number is not None}
+    # Between hands only: during one, "in hand" says who was dealt in.
+    waiting = {} if hands else seats_waiting(table, {seat: s.pk for seat, s in taken.items()})
     seats = []
     for seat in range(1, table.seat_count + 1):
         button = seat == table.button_seat
@@ -124,9 +139,9 @@ def _table_view(
                 moves_to=f"table {found.moves_to[0]}, seat {found.moves_to[1]}"
                 if found.moves_to
                 else "",
+                waits=waiting.get(seat, ""),
             )
         )
-    hands = {s.hand_number for s in taken.values() if s.hand_number is not None}
     return TableView(
         number=table.number,
         players=len(taken),
@@ -135,6 +150,7 @@ def _table_view(
         pk=table.pk,
         dealer_id=table.dealer_id,
         hand_number=max(hands) if hands else None,
+        reopen=reopen,
     )
 
 

@@ -14,6 +14,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from dealer.models import Hand
+from dealer.services import hand_reopen
 from tournaments import selectors
 from tournaments.balancing import Plan
 from tournaments.models import Entry, Table
@@ -27,7 +29,7 @@ from tournaments.services.tables import (
 )
 from tournaments.views import reads
 from tournaments.views.access import director_required, report_refusal, tournament_get
-from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.form_tokens import FIELD, report_form_refusal, submit_once
 
 
 @director_required
@@ -126,6 +128,43 @@ def confirm_moves(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"{len(plan.moves)} moves confirmed{later}.")
         else:
             messages.info(request, "Nothing to move: the tables are balanced.")
+    return redirect("table-list", pk=pk)
+
+
+@director_required
+@require_POST
+def reopen_hand(request: HttpRequest, pk: int, hand_pk: int) -> HttpResponse:
+    """Reopen a table's last completed hand to correct it (the same service as the tablet's
+    and the API's): its result is reversed, and the table's tablet shows it with Undo."""
+    tournament = tournament_get(pk)
+    hand = get_object_or_404(
+        Hand.objects.only("pk", "number", "table_id"), pk=hand_pk, table__tournament=tournament
+    )
+    reason = " ".join(request.POST.get("reason", "").split())[:200]
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        version = -1
+    try:
+        submit_once(
+            request,
+            lambda: hand_reopen(
+                hand=hand.pk,
+                reason=reason,
+                # The form's one-time token names the write: sent twice, it is one reopening.
+                client_id="desk-" + request.POST.get(FIELD, "")[:59],
+                version=version,
+                actor=request.user,
+            ),
+        )
+    except FloorError as error:
+        report_form_refusal(request, error)
+    else:
+        messages.success(
+            request,
+            f"Hand {hand.number} is reopened: its result is taken back. On the table's tablet, "
+            "undo the wrong entry and enter the right one.",
+        )
     return redirect("table-list", pk=pk)
 
 
