@@ -148,8 +148,23 @@ def places_clear(tournament: Tournament, entries: Iterable[Entry]) -> None:
 
 def check_seats_free(entries: Iterable[Entry]) -> None:
     """Entries coming back into play need their seats: at a table still in play, not given to
-    anyone since."""
+    anyone since; and their players must not have re-entered since (one entry in play each)."""
     for entry in entries:
+        again = (
+            Entry.objects.filter(
+                tournament_id=entry.tournament_id,
+                player_id=entry.player_id,
+                status=Entry.Status.ACTIVE,
+            )
+            .exclude(pk=entry.pk)
+            .first()
+        )
+        if again is not None:
+            raise FloorError(
+                "reentered",
+                f"{entry.player.name} has re-entered since (entry {again.number}): the bust can "
+                "no longer be undone.",
+            )
         table = entry.table
         if table is None or table.is_broken:
             # The balancing plan only knows tables in play: a player back at a broken table
