@@ -19,8 +19,8 @@ from tournaments.services.ledger import HandRef, chips_move
 from tournaments.services.places import (
     check_seats_free,
     crown_winner,
-    place_out,
     places_clear,
+    places_recompute,
     places_reprice,
     prize_table,
 )
@@ -103,7 +103,6 @@ def entries_bust(
         entry.busted_at = now
         entry.live_hand = None
         entry.move_to_table, entry.move_to_seat = None, None
-    place_out(tournament, list(entries.values()), left - len(busts), h4h_round)
     Entry.objects.bulk_update(
         list(entries.values()),
         [
@@ -115,12 +114,13 @@ def entries_bust(
             "live_hand",
             "move_to_table",
             "move_to_seat",
-            "finishing_place",
         ],
     )
+    places_recompute(tournament)
     places_reprice(tournament)
     if left - len(busts) == 1:
         crown_winner(tournament)
+    out = Entry.objects.select_related("player").in_bulk(ids)
     audit_record(
         tournament=tournament,
         actor=actor,
@@ -130,14 +130,14 @@ def entries_bust(
         busts=[
             {
                 "entry": b.entry_id,
-                "player": entries[b.entry_id].player.name,
-                "place": entries[b.entry_id].finishing_place,
+                "player": out[b.entry_id].player.name,
+                "place": out[b.entry_id].finishing_place,
                 "starting_stack": b.starting_stack,
             }
             for b in busts
         ],
     )
-    return [Entry.objects.select_related("player").get(pk=b.entry_id) for b in busts]
+    return [out[b.entry_id] for b in busts]
 
 
 def _check_bust(entry: Entry | None, bust: Bust, *, from_hand: bool) -> None:

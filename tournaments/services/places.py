@@ -12,8 +12,6 @@ from collections.abc import Iterable
 from decimal import Decimal
 from itertools import groupby
 
-from django.db.models import F
-
 from tournaments import payouts
 from tournaments.models import Entry, Tournament
 from tournaments.services.errors import FloorError, from_value_error
@@ -46,31 +44,53 @@ def prize_table(tournament: Tournament) -> tuple[Decimal, ...]:
         raise from_value_error(error, status=409) from error
 
 
-def place_out(
-    tournament: Tournament, out: list[Entry], left_after: int, h4h_round: int | None
-) -> None:
-    """Places for the entries out on one hand: the best is the number left after them plus one.
-    Bigger starting stacks finish higher, equal ones share; in hand-for-hand everyone out on
-    the same hand-for-hand hand shares the place, at every table (the earlier tables' busts
-    move down to it)."""
-    if h4h_round is not None:
-        earlier = list(
-            Entry.objects.filter(
-                tournament=tournament, status=Entry.Status.BUSTED, bust_round=h4h_round
-            ).exclude(pk__in=[e.pk for e in out])
-        )
-        place = left_after + 1
-        for entry in [*out, *earlier]:
-            entry.finishing_place = place
-        Entry.objects.bulk_update(earlier, ["finishing_place"])
-        return
-    ordered = sorted(out, key=lambda e: -(e.bust_stack or 0))
-    place = left_after + 1
-    for _, tied in groupby(ordered, key=lambda e: e.bust_stack):
-        group = list(tied)
-        for entry in group:
-            entry.finishing_place = place
-        place += len(group)
+def places_recompute(tournament: Tournament) -> None:
+    """Every busted entry's place, from the bust record alone: the players still in hold the
+    places above everyone out, then the busts from the latest to the earliest. Players out on
+    the same hand are placed by the stack they started it with (the bigger finishes higher,
+    equal stacks share); everyone out on the same hand-for-hand hand shares one place, at every
+    table (RP-8).
+
+    Worked out afresh on every bust, undone bust, reopened hand and new entry, so that no two
+    entries share a place unless these rules say so, whatever order the floor worked in (a
+    re-entry or a player coming back finishes above everyone already out)."""
+    left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
+    out = sorted(
+        Entry.objects.filter(tournament=tournament, status=Entry.Status.BUSTED).only(
+            "pk", "bust_group", "bust_round", "bust_stack", "finishing_place"
+        ),
+        key=lambda e: (-(e.bust_group or 0), e.pk),
+    )
+    blocks: list[list[Entry]] = []  # the busts of one hand (or one hand-for-hand hand)
+    by_round: dict[int, list[Entry]] = {}
+    for entry in out:
+        if entry.bust_round is not None and entry.bust_round in by_round:
+            by_round[entry.bust_round].append(entry)
+        elif entry.bust_round is None and blocks and _same_hand(blocks[-1][0], entry):
+            blocks[-1].append(entry)
+        else:
+            blocks.append([entry])
+            if entry.bust_round is not None:
+                by_round[entry.bust_round] = blocks[-1]
+    place = left + 1
+    changed: list[Entry] = []
+    for block in blocks:
+        if block[0].bust_round is not None:
+            tiers = [block]
+        else:
+            ordered = sorted(block, key=lambda e: -(e.bust_stack or 0))
+            tiers = [list(tied) for _, tied in groupby(ordered, key=lambda e: e.bust_stack)]
+        for tier in tiers:
+            for entry in tier:
+                if entry.finishing_place != place:
+                    entry.finishing_place = place
+                    changed.append(entry)
+            place += len(tier)
+    Entry.objects.bulk_update(changed, ["finishing_place"])
+
+
+def _same_hand(first: Entry, other: Entry) -> bool:
+    return first.bust_round is None and first.bust_group == other.bust_group
 
 
 def places_reprice(tournament: Tournament) -> None:
@@ -97,11 +117,8 @@ def places_reprice(tournament: Tournament) -> None:
 
 
 def places_shift_for_new_entry(tournament: Tournament) -> None:
-    """A late entry or re-entry finishes above everyone already out: their places move down one,
-    so that no two entries share a place."""
-    Entry.objects.filter(
-        tournament=tournament, status=Entry.Status.BUSTED, finishing_place__isnull=False
-    ).update(finishing_place=F("finishing_place") + 1)
+    """A late entry or re-entry finishes above everyone already out: their places move down."""
+    places_recompute(tournament)
     places_reprice(tournament)
 
 
@@ -115,10 +132,9 @@ def crown_winner(tournament: Tournament) -> None:
 
 def places_clear(tournament: Tournament, entries: Iterable[Entry]) -> None:
     """Bring busted entries back into play (an undone bust, a reopened hand): status, place,
-    prize and bust record cleared; the winner, if one was crowned, is uncrowned; anyone who
-    shared a hand-for-hand place with them moves back up to the place they now share."""
+    prize and bust record cleared; the winner, if one was crowned, is uncrowned; the places of
+    everyone still out are worked out again (`places_recompute`), and their prizes."""
     back = list(entries)
-    rounds = {e.bust_round for e in back if e.bust_round is not None}
     Entry.objects.filter(
         tournament=tournament, status=Entry.Status.ACTIVE, finishing_place=1
     ).update(finishing_place=None, prize=None)
@@ -138,11 +154,7 @@ def places_clear(tournament: Tournament, entries: Iterable[Entry]) -> None:
             "bust_round",
         ],
     )
-    left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
-    for number in rounds:
-        Entry.objects.filter(
-            tournament=tournament, status=Entry.Status.BUSTED, bust_round=number
-        ).update(finishing_place=left + 1)
+    places_recompute(tournament)
     places_reprice(tournament)
 
 

@@ -1,0 +1,150 @@
+"""Issue 10, places: each entry (re-entries included) has its own finishing place; two share one
+only when they went out on the same hand with equal starting stacks, or on the same
+hand-for-hand hand (RP-8). Places follow from the bust record whatever order the floor worked
+in: a re-entry, an undone bust or a reopened hand moves the others' places, never onto one
+another."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from dealer.models import Hand
+from dealer.services import hand_record_action, hand_reopen, hand_start, hand_undo
+from tests.factories import DirectorFactory, seated_tournament
+from tournaments.models import Entry, Table, Tournament
+from tournaments.services.busts import Bust, entries_bust, entries_unbust
+from tournaments.services.entries import entry_register, entry_set_chips
+from tournaments.services.ledger import chips_check
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
+LEVELS = [(100, 200, 0, 36000)]
+
+
+def places(tournament: Tournament) -> dict[str, int | None]:
+    """Each busted entry's place, by "name #entry number"."""
+    return {
+        f"{e.player.name} #{e.number}": e.finishing_place
+        for e in Entry.objects.filter(tournament=tournament, status=Entry.Status.BUSTED)
+        .select_related("player")
+        .order_by("finishing_place", "pk")
+    }
+
+
+def desk_bust(tournament: Tournament, entry: Entry) -> None:
+    entry.refresh_from_db()
+    entries_bust(
+        tournament=tournament,
+        busts=[Bust(entry_id=entry.pk, starting_stack=entry.chips)],
+        now=T0,
+    )
+
+
+def named(tournament: Tournament, name: str) -> Entry:
+    return Entry.objects.select_related("player").get(
+        tournament=tournament, player__name=name, status=Entry.Status.ACTIVE
+    )
+
+
+def test_bug_a_re_entry_never_shares_a_place_with_another_entry() -> None:
+    tournament = seated_tournament(
+        players=10, now=T0, max_entries_per_player=2, late_registration_level=2
+    )
+    desk_bust(tournament, named(tournament, "Player 00"))  # 10th of 10
+    entry_register(tournament=tournament, player_name="Player 00", now=T0)  # 11 entries now
+    desk_bust(tournament, named(tournament, "Player 01"))
+    desk_bust(tournament, named(tournament, "Player 00"))  # the re-entry
+
+    assert places(tournament) == {
+        "Player 00 #2": 9,
+        "Player 01 #1": 10,
+        "Player 00 #1": 11,
+    }
+
+
+def test_undoing_a_bust_moves_the_earlier_busts_back_up() -> None:
+    tournament = seated_tournament(players=8, now=T0)
+    for name in ("Player 00", "Player 01", "Player 02"):
+        desk_bust(tournament, named(tournament, name))
+    assert places(tournament) == {"Player 02 #1": 6, "Player 01 #1": 7, "Player 00 #1": 8}
+
+    entries_unbust(tournament=tournament, now=T0)  # Player 02 plays on
+    desk_bust(tournament, named(tournament, "Player 03"))
+
+    assert places(tournament) == {"Player 03 #1": 6, "Player 01 #1": 7, "Player 00 #1": 8}
+
+
+def play(hand: Hand, holes: dict[int, list[str]], shover: int, caller: int) -> Hand:
+    """`shover` goes all in, `caller` calls, everyone else folds; the board is dealt and the
+    hands shown with `holes` (by seat)."""
+    board = iter([["Kc", "9d", "4h"], ["Js"], ["3c"]])
+    state = hand.state
+    while state["phase"] not in ("complete", "void"):
+        if state["phase"] == "dealing":
+            action: dict[str, Any] = {"kind": "deal_board", "cards": next(board)}
+        elif state["phase"] == "showdown":
+            seat = state["next_to_show"]
+            action = {"kind": "show", "seat": seat, "cards": holes[seat]}
+        else:
+            seat = state["legal"]["actor"]
+            kind = {shover: "all_in", caller: "call"}.get(seat, "fold")
+            if kind == "fold" and state["legal"]["can_check"]:
+                kind = "check"
+            action = {"kind": kind, "seat": seat}
+        result = hand_record_action(
+            hand=hand, action=action, client_id=uuid.uuid4().hex, version=state["version"]
+        )
+        hand, state = result.hand, result.answer
+    return hand
+
+
+def test_bug_a_player_out_again_after_a_reopened_hand_takes_a_place_of_their_own() -> None:
+    """Out on a hand at table 1 (12th), then a desk bust at table 2 (11th); the hand is reopened
+    and corrected, and the player is out on it again: they went out after the desk bust now,
+    so they are 11th and the desk bust 12th (they used to share 11th)."""
+    tournament = seated_tournament(players=12, now=T0, seats_per_table=6, levels=LEVELS)
+    director = DirectorFactory()
+    table = Table.objects.get(tournament=tournament, number=1)
+    short, caller = Entry.objects.filter(table=table).select_related("player").order_by("seat")[:2]
+    entry_set_chips(entry=caller, chips=caller.chips + short.chips - 300, note="moved over")
+    entry_set_chips(entry=short, chips=300, note="moved over")
+    holes = {short.seat or 0: ["7s", "2d"], caller.seat or 0: ["Ah", "Ad"]}
+    hand = play(hand_start(table=table, now=T0), holes, short.seat or 0, caller.seat or 0)
+    assert places(tournament) == {f"{short.player.name} #1": 12}
+    other = Entry.objects.filter(tournament=tournament, table__number=2).first()
+    assert other is not None
+    desk_bust(tournament, other)
+
+    reopened = hand_reopen(
+        hand=hand, reason="wrong hand read", client_id="reopen", version=hand.version
+    ).hand
+    assert places(tournament) == {f"{other.player.name} #1": 12}
+    corrected = hand_undo(
+        hand=reopened, reason="shown again", client_id="undo", version=reopened.version
+    ).hand
+    play(corrected, holes, short.seat or 0, caller.seat or 0)
+
+    assert places(tournament) == {
+        f"{short.player.name} #1": 11,
+        f"{other.player.name} #1": 12,
+    }
+    assert chips_check(tournament) == []
+
+
+def test_rp8_players_out_on_one_hand_for_hand_hand_share_the_place_at_every_table() -> None:
+    from tournaments.services.clocks import tournament_set_hand_for_hand
+
+    tournament = seated_tournament(players=10, now=T0, seats_per_table=5)
+    tournament_set_hand_for_hand(tournament=tournament, on=True, now=T0)
+    desk_bust(tournament, named(tournament, "Player 00"))
+    desk_bust(tournament, named(tournament, "Player 01"))
+    assert places(tournament) == {"Player 00 #1": 9, "Player 01 #1": 9}
+
+    entries_unbust(tournament=tournament, now=T0)  # Player 01 was not out after all
+
+    assert places(tournament) == {"Player 00 #1": 10}
