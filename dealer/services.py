@@ -283,6 +283,14 @@ def hand_start(
         raise FloorError("on_break", "The clock is on a break: deal when play resumes.")
     rules = tournament_rules(tournament)
     positions = _positions(table, entries)
+    waiting = [e.player.name for seat, e in entries.items() if not positions.dealt_in(seat)]
+    if len(entries) - len(waiting) < 2:
+        raise FloorError(
+            "not_enough_players",
+            f"Only one player at {table} may be dealt in: {', '.join(waiting)} "
+            f"{'waits' if len(waiting) == 1 else 'wait'} for the button (T 10-A). Balance the "
+            "tables, or move a player here.",
+        )
     setup, seats = _setup(rules, level, entries, positions)
     number = (Hand.objects.filter(table=table).count()) + 1
     hand = Hand.objects.create(

@@ -33,6 +33,7 @@ from tests.pages import NOW, deal, fold_to_end, freeze_pages, tournament
 from tournaments import balancing
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services.busts import Bust, entries_bust
+from tournaments.services.errors import FloorError
 from tournaments.services.ledger import chips_check
 from tournaments.services.tables import (
     seats_waiting,
@@ -231,3 +232,23 @@ def test_a_seat_the_next_hand_will_not_deal_in_says_why_on_the_tablet_and_the_de
     table.refresh_from_db()
     assert seats_waiting(table, occupied) == {}  # the button has passed seat 2
     assert newcomer.pk in dealt(hand_start(table=table, now=NOW))
+
+
+def test_t10a_a_hand_with_one_player_dealt_in_is_refused_with_who_waits() -> None:
+    """Found by the floor-and-tablets state machine: two players left at a table, one of them
+    new between the button and the small blind, made the engine refuse a one-player hand (an
+    engine error, not the floor's sentence)."""
+    table, newcomer = table_with_a_newcomer_between_the_button_and_the_small_blind()
+    others = Entry.objects.filter(table=table, status=Entry.Status.ACTIVE).exclude(pk=newcomer.pk)
+    stay = Entry.objects.get(table=table, seat=3)  # the next small blind: one player remains
+    bust(table.tournament, [e for e in others.order_by("seat") if e.pk != stay.pk])
+
+    with pytest.raises(FloorError) as refused:
+        hand_start(table=table, now=NOW)
+
+    assert refused.value.code == "not_enough_players"
+    assert refused.value.detail == (
+        f"Only one player at {table} may be dealt in: Zoe Newcomer waits for the button "
+        "(T 10-A). Balance the tables, or move a player here."
+    )
+    assert not Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).exists()
