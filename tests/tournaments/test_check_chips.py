@@ -236,3 +236,28 @@ def test_a_hand_that_busts_a_player_credits_the_winner_and_keeps_chips_in_play()
     assert after.in_play == before.in_play
     assert after.stacks == before.stacks
     assert chips_check(tournament) == []
+
+
+@pytest.mark.django_db
+def test_reopening_a_hand_after_a_count_of_its_players_is_refused():
+    """Found by the state machine: a count after the hand already holds its result; reversing
+    the hand under it made the count wrong, or a stack negative (a 409 about negative chips)."""
+    tournament = demo()
+    director = DirectorFactory()
+    hand = fold_to_end(hand_start(table=table(tournament, 3), actor=director))
+    winner = Entry.objects.select_related("player").get(
+        table__number=3, tournament=tournament, seat=hand.big_blind_seat
+    )
+    entry_set_chips(entry=winner, chips=150, note="recount", actor=director)
+
+    with pytest.raises(FloorError) as refused:
+        reopen(hand, director)
+
+    assert refused.value.code == "counted_since"
+    assert refused.value.detail == (
+        f"{winner.player.name}'s stack has been counted since this hand: the count holds its "
+        "result. Correct the count instead of reopening the hand."
+    )
+    winner.refresh_from_db()
+    assert winner.chips == 150
+    assert chips_check(tournament) == []

@@ -27,7 +27,7 @@ from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import hand_for_hand_table_done
 from tournaments.services.entries import lock_tournament
 from tournaments.services.errors import FloorError
-from tournaments.services.ledger import HandRef, chips_moves
+from tournaments.services.ledger import FLOOR_COUNTS, HandRef, chips_moves
 from tournaments.services.places import check_seats_free, places_clear
 from tournaments.services.tables import entries_make_pending_moves
 
@@ -112,6 +112,7 @@ def check_reopen(*, table: Table, hand: HandRef, results: Sequence[SeatResult]) 
             hand_id=hand.hand_id, kind=ChipMove.Kind.BUST, entry_id__in=[e.pk for e in entries]
         ).values_list("entry_id", flat=True)
     )
+    _check_not_counted_since(hand, entries)
     for entry in entries:
         if entry.live_hand_id is not None:
             raise FloorError(
@@ -133,6 +134,27 @@ def check_reopen(*, table: Table, hand: HandRef, results: Sequence[SeatResult]) 
                 f"{entry.player.name} has been recorded out since this hand: undo that bust "
                 "first, then reopen the hand.",
             )
+
+
+def _check_not_counted_since(hand: HandRef, entries: Sequence[Entry]) -> None:
+    """A count or correction the floor made after the hand already holds its result: reversing
+    the hand under it would make the count wrong (or a stack negative). The floor corrects the
+    count instead."""
+    ended = ChipMove.objects.filter(hand_id=hand.hand_id, kind=ChipMove.Kind.HAND).order_by("-pk")
+    last = ended.values_list("pk", flat=True).first()
+    if last is None:
+        return
+    counted = (
+        ChipMove.objects.filter(entry__in=entries, pk__gt=last, kind__in=FLOOR_COUNTS)
+        .select_related("entry__player")
+        .first()
+    )
+    if counted is not None:
+        raise FloorError(
+            "counted_since",
+            f"{counted.entry.player.name}'s stack has been counted since this hand: the count "
+            "holds its result. Correct the count instead of reopening the hand.",
+        )
 
 
 def entries_hand_reopen(

@@ -31,6 +31,8 @@ ISSUED = (Kind.BUY_IN, Kind.REBUY, Kind.ADDON, Kind.BONUS)
 REMOVED = (Kind.COLOUR_UP,)
 # The floor setting a stack right (with who and why); chips that went where nobody recorded.
 FLOOR = (Kind.COUNT, Kind.CORRECTION, Kind.BUST, Kind.UNBUST)
+# The floor's counts: each says what a stack is now (a hand before it is part of the figure).
+FLOOR_COUNTS = (Kind.COUNT, Kind.CORRECTION, Kind.COLOUR_UP)
 # Chips moved between players by hands: each hand's rows add up to zero.
 HANDS = (Kind.HAND, Kind.HAND_REVERSED)
 
