@@ -1,0 +1,458 @@
+"""Issue 10: every chip has one owner, whatever order a busy floor works in.
+
+A hypothesis state machine plays a three-table tournament: the floor registers and re-enters
+players, rebuys, takes add-ons, counts stacks, busts players and undoes busts, balances and breaks
+tables and runs hand-for-hand, while the tablets deal hands at every table (actions, board cards,
+showdowns, all-ins that bust players) and the floor reopens a finished hand to correct it. Every
+step goes through the services the pages and the API call, each in its own transaction as a
+request is. After every step the books must balance:
+
+- the ledger invariant (`chips_check`): each entry's chips are its ledger's running total, each
+  hand's rows add up to nothing, busted entries hold no chips, and the chips at the tables are the
+  chips issued, less colour-ups, plus the floor's recorded corrections;
+- the ledger agrees with the hands (`check_hand_chips`): a finished hand's rows are its result, and
+  exactly the players of a hand in progress are marked as in it;
+- nobody is dealt in two hands at once;
+- places are unique: two entries share a place only when they went out on the same hand with equal
+  starting stacks, or on the same hand-for-hand hand (RP-8).
+
+A refusal is a legal outcome of a step (the floor asked for something the rules do not allow
+then), but only with the codes listed for it; and a floor change to a player in a hand in progress
+must be refused with `in_hand` (the floor waits for the hand).
+
+It runs on the embedded default (SQLite) in every `make test` and on PostgreSQL in CI.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from itertools import groupby
+from typing import Any, ClassVar
+
+import pytest
+from django.db import transaction
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from dealer.engine.errors import EngineError
+from dealer.models import Hand
+from dealer.services import (
+    check_hand_chips,
+    hand_record_action,
+    hand_reopen,
+    hand_start,
+    hand_undo,
+)
+from tests.factories import DirectorFactory, seated_tournament
+from tournaments.models import AuditEvent, ChipMove, Entry, Table
+from tournaments.services.busts import Bust, entries_bust, entries_unbust
+from tournaments.services.clocks import clock_hand_for_hand_hand, tournament_set_hand_for_hand
+from tournaments.services.entries import entry_addon, entry_rebuy, entry_register, entry_set_chips
+from tournaments.services.errors import FloorError
+from tournaments.services.ledger import chips_check
+from tournaments.services.tables import tournament_confirm_moves
+
+T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
+# One ten-hour level: the clock never reaches a break, so every refusal comes from the floor.
+LEVELS = [(100, 200, 0, 36000)]
+DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
+PICK = st.integers(min_value=0, max_value=10_000)
+
+# The refusals each step may meet, and nothing else: any other code fails the run.
+FLOOR_REFUSALS = {"in_hand", "entry_not_active", "not_found"}
+REFUSALS = {
+    "register": {"duplicate_registration", "no_reentry", "no_open_seat", "registration_closed"},
+    "rebuy": FLOOR_REFUSALS | {"rebuy_not_allowed", "rebuys_closed"},
+    "addon": FLOOR_REFUSALS | {"addon_taken"},
+    "count": FLOOR_REFUSALS | {"tournament_finished"},
+    "bust": FLOOR_REFUSALS | {"not_seated", "no_winner", "not_running"},
+    "unbust": {"nothing_to_undo", "bust_from_hand", "seat_taken", "table_broken", "reentered"},
+    "balance": {"moves_pending", "hands_in_progress", "not_enough_players"},
+    "hand_for_hand": {"not_running", "hand_for_hand_unchanged"},
+    "hand_for_hand_hand": {"not_hand_for_hand", "hands_in_progress"},
+    "deal": {
+        "hand_in_progress",
+        "not_enough_players",
+        "hand_for_hand_wait",
+        "table_broken",
+        "in_another_hand",
+        "no_button",
+        "not_running",
+    },
+    "reopen": {
+        "counted_since",
+        "in_another_hand",
+        "moved",
+        "out_since",
+        "reentered",
+        "seat_taken",
+        "table_broken",
+        "tournament_finished",
+    },
+}
+
+
+class FloorAndTablets(RuleBasedStateMachine):
+    """A tournament of 14 players at three tables of six, stacks of ten big blinds."""
+
+    # What the runs reached, over every example: the test fails if the machine stops reaching
+    # the situations it is there for (a run that never finishes a hand proves nothing).
+    seen: ClassVar[Counter[str]] = Counter()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._atomic = transaction.atomic()
+        self._atomic.__enter__()
+        self.now = T0
+        self.director = DirectorFactory()
+        self.tournament = seated_tournament(
+            players=14,
+            levels=LEVELS,
+            starting_stack=2000,
+            seats_per_table=6,
+            late_registration_level=99,
+            max_entries_per_player=3,
+            rebuy_chips=2000,
+            rebuy_until_level=99,
+            addon_chips=1000,
+        )
+        self.decks: dict[int, list[str]] = {}
+        self.refused: Counter[str] = Counter()
+
+    def teardown(self) -> None:
+        self.seen.update(self.refused)
+        rows = ChipMove.objects.filter(tournament=self.tournament)
+        self.seen["hands finished"] += Hand.objects.filter(
+            table__tournament=self.tournament, status=Hand.Status.COMPLETE
+        ).count()
+        self.seen["busts on a hand"] += rows.filter(kind="bust", hand_id__isnull=False).count()
+        self.seen["hands reopened"] += rows.filter(kind="hand_reversed").values("hand_id").count()
+        self.seen["moves after a hand"] += AuditEvent.objects.filter(
+            tournament=self.tournament, action="move_after_hand"
+        ).count()
+        transaction.set_rollback(True)
+        self._atomic.__exit__(None, None, None)
+
+    # --- how a step runs --------------------------------------------------------------------
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        """One request: its own transaction; a refusal must carry one of the step's codes."""
+        self.now += timedelta(seconds=20)
+        refusal: FloorError | EngineError | None = None
+        try:
+            with transaction.atomic():
+                yield
+        except (FloorError, EngineError) as error:
+            refusal = error
+        if refusal is not None:
+            code = refusal.code
+            assert code in REFUSALS.get(name, set()), f"{name}: {code}: {refusal}"
+            self.refused[f"{name}:{code}"] += 1
+
+    def entries(self, **filters: Any) -> list[Entry]:
+        return list(
+            Entry.objects.filter(tournament=self.tournament, **filters)
+            .select_related("player")
+            .order_by("pk")
+        )
+
+    def pick(self, pick: int, **filters: Any) -> Entry | None:
+        found = self.entries(**filters)
+        return found[pick % len(found)] if found else None
+
+    def tables(self) -> list[Table]:
+        return list(Table.objects.filter(tournament=self.tournament).order_by("number"))
+
+    def hands_in_progress(self) -> list[Hand]:
+        return list(
+            Hand.objects.filter(
+                table__tournament=self.tournament, status=Hand.Status.IN_PROGRESS
+            ).order_by("pk")
+        )
+
+    def hand_for_hand_on(self) -> bool:
+        return bool(
+            self.tournament.__class__.objects.filter(
+                pk=self.tournament.pk, hand_for_hand=True
+            ).exists()
+        )
+
+    def floor_change(self, name: str, pick: int, change: Callable[[Entry], Any]) -> None:
+        """A floor change to one playing entry: refused while they are dealt in (`in_hand`, or
+        an earlier reason such as an add-on already taken)."""
+        entry = self.pick(pick, status=Entry.Status.ACTIVE)
+        if entry is None:
+            return
+        before = sum(self.refused.values())
+        with self.step(name):
+            change(entry)
+        if entry.live_hand_id is not None:
+            assert sum(self.refused.values()) == before + 1, f"{name} went through a hand"
+
+    # --- the floor --------------------------------------------------------------------------
+
+    @rule(name=st.integers(min_value=0, max_value=17))
+    def register(self, name: int) -> None:
+        """A late entry (names 14-17) or a re-entry of a player out (names 0-13)."""
+        with self.step("register"):
+            entry_register(
+                tournament=self.tournament,
+                player_name=f"Player {name:02}",
+                now=self.now,
+                actor=self.director,
+                rng=random.Random(name),
+            )
+
+    @rule(pick=PICK)
+    def rebuy(self, pick: int) -> None:
+        self.floor_change(
+            "rebuy", pick, lambda e: entry_rebuy(entry=e, now=self.now, actor=self.director)
+        )
+
+    @rule(pick=PICK)
+    def addon(self, pick: int) -> None:
+        self.floor_change(
+            "addon", pick, lambda e: entry_addon(entry=e, now=self.now, actor=self.director)
+        )
+
+    @rule(pick=PICK, chips=st.integers(min_value=1, max_value=9000))
+    def count(self, pick: int, chips: int) -> None:
+        self.floor_change(
+            "count",
+            pick,
+            lambda e: entry_set_chips(
+                entry=e, chips=chips, now=self.now, actor=self.director, note="at the table"
+            ),
+        )
+
+    @rule(pick=PICK)
+    def bust(self, pick: int) -> None:
+        """A bust typed on the desk, with the player's last known stack as the hand's start."""
+        self.floor_change(
+            "bust",
+            pick,
+            lambda e: entries_bust(
+                tournament=self.tournament,
+                busts=[Bust(entry_id=e.pk, starting_stack=max(e.chips, 1))],
+                now=self.now,
+                actor=self.director,
+            ),
+        )
+
+    @precondition(lambda self: self.tournament.entries.filter(status=Entry.Status.BUSTED).exists())
+    @rule()
+    def undo_bust(self) -> None:
+        with self.step("unbust"):
+            entries_unbust(tournament=self.tournament, actor=self.director, now=self.now)
+
+    @rule(seed=PICK)
+    def balance(self, seed: int) -> None:
+        """Confirm the balancing plan: moves, broken tables or the final-table redraw."""
+        with self.step("balance"):
+            tournament_confirm_moves(
+                tournament=self.tournament, actor=self.director, rng=random.Random(seed)
+            )
+
+    @rule(on=st.booleans())
+    def hand_for_hand(self, on: bool) -> None:
+        with self.step("hand_for_hand"):
+            tournament_set_hand_for_hand(
+                tournament=self.tournament, on=on, now=self.now, actor=self.director
+            )
+
+    @precondition(lambda self: self.hand_for_hand_on())
+    @rule()
+    def hand_for_hand_hand_over(self) -> None:
+        """The director declares the hand-for-hand hand over (tables without a tablet)."""
+        with self.step("hand_for_hand_hand"):
+            clock_hand_for_hand_hand(tournament=self.tournament, now=self.now, actor=self.director)
+
+    # --- the tablets ------------------------------------------------------------------------
+
+    @rule(pick=PICK, seed=PICK)
+    def deal(self, pick: int, seed: int) -> None:
+        tables = self.tables()
+        table = tables[pick % len(tables)]
+        with self.step("deal"):
+            hand = hand_start(table=table, actor=self.director, now=self.now)
+            deck = list(DECK)
+            random.Random(seed).shuffle(deck)
+            self.decks[hand.pk] = deck
+
+    @precondition(lambda self: bool(self.hands_in_progress()))
+    @rule(pick=PICK, choices=st.lists(st.integers(min_value=0, max_value=5), max_size=12))
+    def play(self, pick: int, choices: list[int]) -> None:
+        """A few entries in a row at one tablet (one request each): betting actions, the board
+        cards when due, the shows at the showdown; a reopened hand is corrected by an undo."""
+        hands = self.hands_in_progress()
+        if not hands:
+            return
+        hand = hands[pick % len(hands)]
+        for choice in [0, *choices]:
+            hand.refresh_from_db()
+            if hand.status != Hand.Status.IN_PROGRESS:
+                return
+            self.tablet_entry(hand, choice)
+
+    @precondition(lambda self: bool(self.hands_in_progress()))
+    @rule(pick=PICK, choices=st.lists(st.integers(min_value=0, max_value=5), min_size=1))
+    def play_to_the_end(self, pick: int, choices: list[int]) -> None:
+        """A hand played to its end (the choices repeat as long as it lasts)."""
+        hands = self.hands_in_progress()
+        if not hands:
+            return
+        hand = hands[pick % len(hands)]
+        for step in range(200):
+            hand.refresh_from_db()
+            if hand.status != Hand.Status.IN_PROGRESS:
+                return
+            self.tablet_entry(hand, choices[step % len(choices)])
+        raise AssertionError(f"hand {hand.number} at {hand.table} did not end in 200 entries")
+
+    def tablet_entry(self, hand: Hand, choice: int) -> None:
+        state = hand.state
+        deck = self.decks.setdefault(hand.pk, list(DECK))
+        write: dict[str, Any] = {
+            "hand": hand,
+            "client_id": uuid.uuid4().hex,
+            "version": hand.version,
+            "actor": self.director,
+        }
+        if state["phase"] in ("complete", "void"):
+            # A reopened hand: the dealer undoes the last entry and plays on from there.
+            with self.step("play"):
+                hand_undo(reason="wrong winner", **write)
+            return
+        if state["phase"] == "dealing":
+            action: dict[str, Any] = {
+                "kind": "deal_board",
+                "cards": [deck.pop() for _ in range(state["board_cards_due"])],
+            }
+        elif state["phase"] == "showdown":
+            action = {
+                "kind": "show",
+                "seat": state["next_to_show"],
+                "cards": [deck.pop(), deck.pop()],
+            }
+        else:
+            # Mostly calls and all-ins, so that hands reach showdowns and bust players.
+            legal = state["legal"]
+            kind = ["fold", "check" if legal["can_check"] else "call", "all_in"][choice % 3]
+            if kind == "all_in" and legal["max_raise_to"] is None:
+                kind = "call"  # nobody left to raise: the dealer's all-in button is a call
+            if kind == "fold" and legal["can_check"]:
+                kind = "check"
+            action = {"kind": kind, "seat": legal["actor"]}
+        with self.step("play"):
+            hand_record_action(action=action, **write)
+
+    @rule(pick=PICK)
+    def reopen(self, pick: int) -> None:
+        """The floor reopens a table's last finished hand to correct it."""
+        tables = self.tables()
+        table = tables[pick % len(tables)]
+        hand = Hand.objects.filter(table=table).order_by("-number").first()
+        if hand is None or hand.status != Hand.Status.COMPLETE:
+            return
+        with self.step("reopen"):
+            hand_reopen(
+                hand=hand,
+                reason="the wrong player was given the pot",
+                client_id=uuid.uuid4().hex,
+                version=hand.version,
+                actor=self.director,
+            )
+
+    # --- what must hold after every step ------------------------------------------------------
+
+    @invariant()
+    def the_books_balance(self) -> None:
+        assert chips_check(self.tournament) == []
+
+    @invariant()
+    def the_ledger_agrees_with_the_hands(self) -> None:
+        assert check_hand_chips(self.tournament) == []
+
+    @invariant()
+    def nobody_plays_two_hands(self) -> None:
+        dealt = [seat["entry"] for hand in self.hands_in_progress() for seat in hand.seats]
+        assert len(dealt) == len(set(dealt))
+
+    @invariant()
+    def places_are_unique(self) -> None:
+        out = [e for e in self.entries(status=Entry.Status.BUSTED) if e.finishing_place]
+        out.sort(key=lambda e: e.finishing_place or 0)
+        for place, shared in groupby(out, key=lambda e: e.finishing_place):
+            group = list(shared)
+            if len(group) == 1:
+                continue
+            same_h4h_hand = len({e.bust_round for e in group}) == 1 and group[0].bust_round
+            same_hand_same_stack = (
+                len({e.bust_group for e in group}) == 1 and len({e.bust_stack for e in group}) == 1
+            )
+            assert same_h4h_hand or same_hand_same_stack, f"place {place} shared: {group}"
+        winners = Entry.objects.filter(
+            tournament=self.tournament, status=Entry.Status.ACTIVE, finishing_place=1
+        ).count()
+        assert winners <= 1
+
+    @invariant()
+    def seated_players_sit_at_tables_in_play(self) -> None:
+        seats = [
+            (e.table_id, e.seat)
+            for e in self.entries(status=Entry.Status.ACTIVE)
+            if e.table_id is not None
+        ]
+        assert len(seats) == len(set(seats)), "two players in one seat"
+        broken = set(
+            Table.objects.filter(tournament=self.tournament, is_broken=True).values_list(
+                "pk", flat=True
+            )
+        )
+        stranded = [
+            e
+            for e in self.entries(status=Entry.Status.ACTIVE)
+            if e.table_id in broken and e.move_to_table_id is None and e.live_hand_id is None
+        ]
+        assert not stranded, f"seated at a broken table: {stranded}"
+
+
+MACHINE_SETTINGS = settings(
+    max_examples=30,
+    stateful_step_count=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    derandomize=True,
+)
+
+
+@pytest.mark.django_db
+def test_floor_and_tablets_keep_every_chip_accounted_for() -> None:
+    FloorAndTablets.seen.clear()
+    run_state_machine_as_test(FloorAndTablets, settings=MACHINE_SETTINGS)
+    seen = FloorAndTablets.seen
+    reached = (
+        "hands finished",
+        "busts on a hand",
+        "hands reopened",
+        "moves after a hand",
+        "rebuy:in_hand",
+        "bust:in_hand",
+        "count:in_hand",
+        "deal:hand_for_hand_wait",
+    )
+    missed = [what for what in reached if not seen[what]]
+    assert not missed, dict(seen)
