@@ -104,10 +104,13 @@ def tablet_etag(
     seats from the hand alone, so who sits where is not read for the tag then."""
     in_hand = status == Hand.Status.IN_PROGRESS and not table.is_cash
     seats = "hand" if in_hand else _seats_signature(table)
+    # Why no hand may start now (a hand-for-hand wait, a paused clock): it changes with the
+    # tournament, not the table, and the start button and its sentence follow it.
+    blocked = start_refusal(table, in_progress=status == Hand.Status.IN_PROGRESS)
     raw = (
         f"{table.pk}:{hand_pk or 0}:{version}:{status}:{seats}:"
         f"{table.dealer_id or 0}:{table.is_broken}:{int(writable)}:"
-        f"{table.button_seat}:{table.is_open}"
+        f"{table.button_seat}:{table.is_open}:{blocked.detail if blocked else ''}"
     )
     return '"' + hashlib.sha256(raw.encode()).hexdigest()[:24] + '"'
 
@@ -142,7 +145,7 @@ def tablet_context(
     for player in snapshot.get("players", ()) if snapshot else ():
         used += [c for c in player.get("shown") or () if c != "??"]
     phase = snapshot.get("phase") if snapshot else None
-    can_start = start_refusal(table, in_progress=in_progress) is None
+    blocked = start_refusal(table, in_progress=in_progress)
     version = snapshot.get("version", 0) if snapshot else 0
     seated_now = seated(table) if table.is_cash or not in_progress else []
     seats = present.seat_views(table, snapshot, seated_now)
@@ -180,7 +183,8 @@ def tablet_context(
         "showdown": present.showdown_view(snapshot) if snapshot and in_progress else None,
         "awards": present.award_views(snapshot) if snapshot else [],
         "log": present.log_view(hand),
-        "can_start": can_start,
+        "can_start": blocked is None,
+        "start_refusal": blocked.detail if blocked else "",
         "structure": structure,
         "structure_label": dict(Tournament.Structure.choices).get(structure, structure),
         "claim_allowed": rules.get("play_board_claim", "table_both") != "table_both",

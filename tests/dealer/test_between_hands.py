@@ -241,7 +241,7 @@ def test_t10a_a_hand_with_one_player_dealt_in_is_refused_with_who_waits() -> Non
     table, newcomer = table_with_a_newcomer_between_the_button_and_the_small_blind()
     others = Entry.objects.filter(table=table, status=Entry.Status.ACTIVE).exclude(pk=newcomer.pk)
     stay = Entry.objects.get(table=table, seat=3)  # the next small blind: one player remains
-    bust(table.tournament, [e for e in others.order_by("seat") if e.pk != stay.pk])
+    bust(newcomer.tournament, [e for e in others.order_by("seat") if e.pk != stay.pk])
 
     with pytest.raises(FloorError) as refused:
         hand_start(table=table, now=NOW)

@@ -133,7 +133,7 @@ def test_moves_confirmed_during_a_hand_are_listed_as_moves_after_this_hand(
 
     mover.refresh_from_db()
     assert (mover.table_id, mover.move_to_table_id) == (table_pk(event, 1), table_pk(event, 2))
-    assert "1 moves confirmed; 1 after the hand they are playing." in confirmed.content.decode()
+    assert "1 move confirmed; 1 after the hand they are playing." in confirmed.content.decode()
     assert "Moves after this hand" in page
     assert (
         f"<strong>{mover.player.name}</strong>: table 1 seat {mover.seat}\n"
@@ -207,7 +207,38 @@ def test_hand_for_hand_moves_to_the_next_hand_when_every_table_is_done(director:
     body = director.get(reverse("clock-control", args=[event.pk])).content.decode()
 
     assert "Hand for hand &middot; hand 2" in body
+    # The desk's header says hand-for-hand, not "Paused", although the clock stands still.
+    assert '<span class="badge badge--hand-for-hand">Hand for hand</span>' in body
     assert "0 of 2 tables done" in body
+
+
+@pytest.mark.django_db
+def test_rp8_the_tablet_says_it_waits_for_the_other_tables_and_its_poll_sees_the_next_hand(
+    director: Client,
+) -> None:
+    """The tablet of a table that has played its hand-for-hand hand shows the service's own
+    sentence (it used to say "the tournament is paused"), and its polled state changes when the
+    next hand-for-hand hand opens, so the start button comes back without a reload."""
+    event = tournament(players=PLAYERS[:14], start=True, payout_percentages=[50, 30, 20])
+    tournament_set_hand_for_hand(tournament=event, on=True, now=NOW)
+    table = Table.objects.get(tournament=event, number=1)
+    fold_to_end(deal(event, 1))
+    url = reverse("deal-state", args=[table.pk])
+    htmx = {"HX-Request": "true"}
+
+    waiting = director.get(url, headers=htmx)
+    etag = waiting["ETag"]
+    unchanged = director.get(url, headers={**htmx, "If-None-Match": etag})
+    fold_to_end(deal(event, 2))  # every table has played: hand-for-hand hand 2 opens
+    next_hand = director.get(url, headers={**htmx, "If-None-Match": etag})
+
+    assert "Table 1 has played this hand. Wait until every table has finished theirs." in (
+        waiting.content.decode()
+    )
+    assert "paused" not in waiting.content.decode()
+    assert unchanged.status_code == 304
+    assert next_hand.status_code == 200
+    assert "has played this hand" not in next_hand.content.decode()
 
 
 @pytest.mark.django_db

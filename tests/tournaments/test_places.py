@@ -14,7 +14,7 @@ import pytest
 
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_reopen, hand_start, hand_undo
-from tests.factories import DirectorFactory, seated_tournament
+from tests.factories import seated_tournament
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
 from tournaments.services.entries import entry_register, entry_set_chips
@@ -108,7 +108,6 @@ def test_bug_a_player_out_again_after_a_reopened_hand_takes_a_place_of_their_own
     and corrected, and the player is out on it again: they went out after the desk bust now,
     so they are 11th and the desk bust 12th (they used to share 11th)."""
     tournament = seated_tournament(players=12, now=T0, seats_per_table=6, levels=LEVELS)
-    director = DirectorFactory()
     table = Table.objects.get(tournament=tournament, number=1)
     short, caller = Entry.objects.filter(table=table).select_related("player").order_by("seat")[:2]
     entry_set_chips(entry=caller, chips=caller.chips + short.chips - 300, note="moved over")

@@ -125,7 +125,9 @@ def confirm_moves(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, "Final table drawn: print the new seat cards.")
         elif plan.moves or plan.broken_tables:
             later = f"; {waiting} after the hand they are playing" if waiting else ""
-            messages.success(request, f"{len(plan.moves)} moves confirmed{later}.")
+            moves = len(plan.moves)
+            said = f"{moves} move{'' if moves == 1 else 's'} confirmed{later}."
+            messages.success(request, said)
         else:
             messages.info(request, "Nothing to move: the tables are balanced.")
     return redirect("table-list", pk=pk)
