@@ -82,13 +82,15 @@ def test_director_runs_a_tournament_from_registration_to_the_winners_payout(
     page.wait_for_load_state()
 
     # The registration desk: type a name, press Enter.
+    # The registration form's field, by its label: the page has other forms (filter, rebuy, ...).
     page.goto(f"{base}/entries/")
+    name_field = page.get_by_label("Player name", exact=True)
     for name in PLAYERS:
-        page.fill("input[name=name]", name)
-        page.press("input[name=name]", "Enter")
+        name_field.fill(name)
+        name_field.press("Enter")
         page.wait_for_selector(f"text={name}")
-    page.fill("input[name=name]", "ana alvarez")
-    page.press("input[name=name]", "Enter")
+    name_field.fill("ana alvarez")
+    name_field.press("Enter")
     page.wait_for_selector("text=already registered")
     screenshot(page, "director-registration")
     assert Entry.objects.filter(tournament=tournament).count() == len(PLAYERS)
