@@ -92,12 +92,14 @@ def _event() -> tuple[list[int], list[Any]]:
     started; the table ids and their dealers."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
+    from django.db import transaction
     from django.utils import timezone
 
     from dealer.services import hand_start
-    from tournaments.models import Entry, Player, Table, Tournament
+    from tournaments.models import ChipMove, Entry, Player, Table, Tournament
     from tournaments.services.clocks import clock_start
     from tournaments.services.events import schedule_create, tournament_create
+    from tournaments.services.ledger import chips_moves
     from tournaments.services.tables import tournament_draw_seats
 
     schedule = schedule_create(
@@ -114,9 +116,14 @@ def _event() -> tuple[list[int], list[Any]]:
     players = Player.objects.bulk_create(
         Player(name=f"Player {i:03d}") for i in range(TABLES * SEATS)
     )
-    Entry.objects.bulk_create(
-        Entry(tournament=tournament, player=p, chips=1_000_000) for p in players
-    )
+    entries = Entry.objects.bulk_create(Entry(tournament=tournament, player=p) for p in players)
+    # The stacks go in through the chip ledger, as registration writes them (a few statements).
+    with transaction.atomic():
+        chips_moves(
+            changes=[(entry, 1_000_000) for entry in entries],
+            kind=ChipMove.Kind.BUY_IN,
+            now=timezone.now(),
+        )
     tournament.refresh_from_db()
     tournament_draw_seats(tournament=tournament, rng=random.Random(1))
     clock_start(tournament=tournament, now=timezone.now())

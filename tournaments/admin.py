@@ -62,6 +62,9 @@ class EntryAdmin(admin.ModelAdmin):
     list_filter = ("status", "tournament")
     search_fields = ("player__name",)
     raw_id_fields = ("player", "table")
+    # Chips change only through the chip ledger (a count or correction on the desk or the API,
+    # with who and why): the admin shows them, and where the latest figure came from.
+    readonly_fields = ("chips", "chips_source", "chips_at", "live_hand")
 
 
 @admin.register(Table)

@@ -8,14 +8,14 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Sum
 
 from tournaments import balancing
 from tournaments.clock import ClockView
 from tournaments.models import DEALER_GROUP, Entry, Tournament
 from tournaments.services.clocks import clock_view
 from tournaments.services.deals import deal_offer
-from tournaments.services.ledger import tournament_books
+from tournaments.services.ledger import chips_in_play
 from tournaments.services.places import prize_table
 
 
@@ -56,13 +56,15 @@ def tournament_list(*, public: bool = False) -> Any:
 def tournament_standings(tournament: Tournament, *, limit: int | None = None) -> Standings:
     """Rank by chips. Chips in play and the average come from the chips issued (the ledger's
     books), as a tournament clock shows them, not from the counts: a bust typed on the desk
-    takes the player's last count off the tables although the chips went to someone (four
-    queries and the prize table: the field, the books, then the rows in chip order)."""
+    takes the player's last count off the tables although the chips went to someone (three
+    queries and the prize table: the field with its counts, the chips in play, then the rows in
+    chip order)."""
     totals = Entry.objects.filter(tournament=tournament).aggregate(
         left=Count("pk", filter=Q(status=Entry.Status.ACTIVE)),
         entries=Count("pk", filter=~Q(status=Entry.Status.UNREGISTERED)),
+        counted=Sum("chips", filter=Q(status=Entry.Status.ACTIVE)),
     )
-    books = tournament_books(tournament)
+    in_play = chips_in_play(tournament)
     rows_qs = (
         Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
         .order_by("-chips", "pk")
@@ -89,13 +91,12 @@ def tournament_standings(tournament: Tournament, *, limit: int | None = None) ->
     left = totals["left"] or 0
     paid = len(prizes)
     next_payout = prizes[left - 1] if 1 < left <= paid else None  # none once a winner is left
-    in_play = books.in_play
     return Standings(
         players_left=left,
         entries=totals["entries"],
         total_chips=in_play,
         average_stack=in_play // left if left else 0,
-        counted_chips=books.stacks,
+        counted_chips=int(totals["counted"] or 0),
         places_paid=paid,
         next_payout=next_payout,
         prize_pool=sum(prizes, Decimal(0)),

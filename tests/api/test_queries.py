@@ -45,13 +45,13 @@ def _queries(client, url):
 @pytest.mark.parametrize(
     ("path", "signed_in", "budget"),
     # The balancing plan reads the moved players' names, only when there are moves. Standings
-    # (and the clock, which shows their average) read the ledger's books for the chips in play
-    # (two queries).
+    # (and the clock, which shows their average) read the chips in play from the ledger (one
+    # query over the rows that issue chips).
     [
         ("/api/tournaments/{t}/entries/", True, SESSION + 2),
         ("/api/tournaments/{t}/tables/", True, SESSION + 4),
-        ("/api/tournaments/{t}/standings/", False, 8),
-        ("/api/tournaments/{t}/clock/", False, 8),
+        ("/api/tournaments/{t}/standings/", False, 7),
+        ("/api/tournaments/{t}/clock/", False, 7),
         ("/api/tournaments/{t}/payouts/", False, 6),
         ("/api/tournaments/{t}/seats/?q=Player", False, 2),
         ("/api/tournaments/{t}/balancing/", True, SESSION + 5),

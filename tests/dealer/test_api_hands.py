@@ -16,6 +16,7 @@ from dealer.models import Hand, HandEvent
 from tests.factories import HandClient, assign_dealer, seated_tournament
 from tournaments.api import base
 from tournaments.models import Entry, Table
+from tournaments.services.entries import entry_set_chips
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def dealer_table(players: int, stacks: dict[int, int] | None = None, **fields: A
     table = Table.objects.get(tournament=tournament, number=1)
     entries = list(Entry.objects.filter(table=table).order_by("seat"))
     for index, chips in (stacks or {}).items():
-        Entry.objects.filter(pk=entries[index].pk).update(chips=chips)
+        entry_set_chips(entry=entries[index], chips=chips, note="set up")
     client = APIClient()
     client.force_login(assign_dealer(table))
     return table, client

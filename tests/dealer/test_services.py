@@ -22,7 +22,7 @@ from dealer.services import (
 )
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services.clocks import clock_start
-from tournaments.services.entries import entry_register
+from tournaments.services.entries import entry_register, entry_set_chips
 from tournaments.services.errors import FloorError
 from tournaments.services.events import (
     schedule_create,
@@ -54,8 +54,7 @@ def event(players: int, stacks: list[int] | None = None, **settings: Any) -> Tab
         for entry, chips in zip(
             Entry.objects.filter(table=table).order_by("seat"), stacks, strict=False
         ):
-            entry.chips = chips
-            entry.save()
+            entry_set_chips(entry=entry, chips=chips, note="set up")
     return table
 
 

@@ -143,13 +143,13 @@ def test_the_page_follows_the_clock_into_the_next_level(
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("page", "most"),
-    [("clock-control", 10), ("tournament-dashboard", 11), ("public-clock", 8)],
+    [("clock-control", 9), ("tournament-dashboard", 10), ("public-clock", 7)],
 )
 def test_clock_pages_read_the_clock_and_the_standings_once(
     director: Client, django_assert_max_num_queries: Any, page: str, most: int
 ) -> None:
     # Session and user, the tournament, its levels once, the standings' totals (and rows) once,
-    # with the ledger's books for the chips in play (two queries).
+    # with the chips in play from the ledger (one query).
     event = tournament(players=NAMES[:6], draw=True, start=True)
     with django_assert_max_num_queries(most):
         assert director.get(reverse(page, args=[event.pk])).status_code == 200

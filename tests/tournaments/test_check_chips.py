@@ -261,3 +261,20 @@ def test_reopening_a_hand_after_a_count_of_its_players_is_refused():
     winner.refresh_from_db()
     assert winner.chips == 150
     assert chips_check(tournament) == []
+
+
+@pytest.mark.django_db
+def test_the_admin_shows_an_entrys_chips_but_cannot_change_them(client):
+    """One writer for chips: the ledger. The Django admin shows an entry's chips and where they
+    came from, with no field to change them."""
+    tournament = demo()
+    entry = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).first()
+    assert entry is not None
+    client.force_login(DirectorFactory(is_superuser=True))
+    url = f"/admin/tournaments/entry/{entry.pk}/change/"
+
+    page = client.get(url).content.decode()
+
+    assert 'name="chips"' not in page
+    assert f"{entry.chips:,}" in page or str(entry.chips) in page
+    assert entry.chips_source in page

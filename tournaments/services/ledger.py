@@ -169,6 +169,16 @@ class Books:
         return self.in_play - self.stacks
 
 
+def chips_in_play(tournament: Tournament) -> int:
+    """Chips issued less colour-ups: the chips in play a tournament clock shows. One sum over
+    the rows that issue or remove chips (on the tournament-and-kind index), however many hands
+    have been played: the public pages ask for it on every poll."""
+    total = ChipMove.objects.filter(tournament=tournament, kind__in=ISSUED + REMOVED).aggregate(
+        s=Sum("delta")
+    )["s"]
+    return int(total or 0)
+
+
 def tournament_books(tournament: Tournament) -> Books:
     """The ledger's sums by kind, and the entries' chips (two queries)."""
     sums = dict(

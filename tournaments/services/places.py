@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from decimal import Decimal
 from itertools import groupby
 
+from django.db.models import Count, Q, Sum
+
 from tournaments import payouts
 from tournaments.models import Entry, Tournament
 from tournaments.services.errors import FloorError, from_value_error
@@ -19,10 +21,11 @@ from tournaments.services.errors import FloorError, from_value_error
 
 def prize_table(tournament: Tournament) -> tuple[Decimal, ...]:
     """Each paid place's prize, from the entries, rebuys and add-ons and the payout table."""
-    counts = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.UNREGISTERED)
-    entries = counts.count()
-    rebuys = sum(counts.values_list("rebuys", flat=True))
-    addons = counts.filter(addon=True).count()
+    field = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.UNREGISTERED)
+    counts = field.aggregate(
+        entries=Count("pk"), rebuys=Sum("rebuys"), addons=Count("pk", filter=Q(addon=True))
+    )
+    entries, rebuys, addons = counts["entries"], counts["rebuys"] or 0, counts["addons"]
     try:
         pool = payouts.prize_pool(
             entries,
