@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from dealer.models import Hand
+from dealer.services import check_hand_chips
 from tests.pages import (
     NAMES,
     NOW,
@@ -21,10 +22,11 @@ from tests.pages import (
     staff_client,
     tournament,
 )
-from tournaments.models import Entry, Table, Tournament
+from tournaments.models import ChipMove, Entry, Table, Tournament
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import tournament_set_hand_for_hand
 from tournaments.services.entries import entry_set_chips
+from tournaments.services.ledger import chips_check
 from tournaments.services.tables import tournament_balance_plan
 
 PLAYERS = [f"Player {n:02d}" for n in range(1, 19)]  # 18 players: two full tables of 9
@@ -151,6 +153,41 @@ def test_moves_confirmed_during_a_hand_are_listed_as_moves_after_this_hand(
     assert "in progress" not in after
     mover.refresh_from_db()
     assert (mover.table_id, mover.seat) == (table_pk(event, 2), plan.moves[0].to_seat)
+
+
+@pytest.mark.django_db
+def test_bug_a_player_moved_during_a_hand_is_not_dealt_a_second_hand_and_keeps_its_result(
+    director: Client,
+) -> None:
+    """The bug: a balancing move confirmed while the mover was in a hand took them into a hand at
+    the new table as well; both hands ended and one result was lost (1,600 chips short). Now the
+    move waits for the hand: the new table deals without them, and both hands' results stand."""
+    event = tournament(players=PLAYERS, start=True)
+    _short_table(event, 2, 3)
+    first = deal(event, 1)
+    mover_id = tournament_balance_plan(event).moves[0].entry_id
+    director.post(reverse("moves-confirm", args=[event.pk]), once())
+
+    second = deal(event, 2)  # the table the mover is going to
+    fold_to_end(second)
+    fold_to_end(first)
+
+    mover = Entry.objects.get(pk=mover_id)
+    dealt_at_table_2 = [row["entry"] for row in second.seats]
+    first.refresh_from_db()
+    start = next(row["stack"] for row in first.seats if row["entry"] == mover_id)
+    result = first.state["finishing_stacks"][
+        str(next(row["seat"] for row in first.seats if row["entry"] == mover_id))
+    ]
+    assert mover_id not in dealt_at_table_2
+    assert mover.table_id == table_pk(event, 2)
+    assert mover.chips == result
+    assert list(
+        ChipMove.objects.filter(entry_id=mover_id, kind="hand").values_list("hand_id", "delta")
+    ) == [(first.pk, result - start)]  # one hand's result, from that hand
+    assert mover.chips_source == f"after hand {first.number} at table 1"
+    assert chips_check(event) == []
+    assert check_hand_chips(event) == []
 
 
 @pytest.mark.django_db
