@@ -863,6 +863,7 @@ def hands_reopenable(table_ids: Sequence[int]) -> dict[int, ReopenOffer]:
     busy = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.IN_PROGRESS)
     hand_ids = (
         Table.objects.filter(pk__in=table_ids, tournament__isnull=False)
+        .exclude(tournament__status=Tournament.Status.FINISHED)
         .annotate(last=Subquery(last.values("pk")[:1]), busy=Exists(busy))
         .filter(busy=False, last__isnull=False)
         .values("last")
@@ -895,9 +896,18 @@ def check_hands() -> list[str]:
 def check_hand_chips(tournament: Tournament) -> list[str]:
     """The ledger against the tournament's hands: each finished hand's rows are what the hand
     says each player won or lost, and the players of a hand in progress, only they, are marked
-    as in it."""
+    as in it. Hands that ended before the tournament's ledger began (its first row: the opening
+    balances) have no rows and are not read."""
     problems: list[str] = []
     hands = Hand.objects.filter(table__tournament=tournament, plan={}).select_related("table")
+    began = (
+        ChipMove.objects.filter(tournament=tournament)
+        .order_by("pk")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    if began is not None:
+        hands = hands.exclude(status=Hand.Status.COMPLETE, ended_at__lt=began)
     results: dict[int | None, dict[int, int]] = {}
     for hand_id, entry_id, delta in (
         ChipMove.objects.filter(tournament=tournament, kind=ChipMove.Kind.HAND)

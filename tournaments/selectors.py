@@ -43,6 +43,12 @@ class Standings:
     prize_pool: Decimal
     rows: tuple[StandingRow, ...]
 
+    @property
+    def counts_short(self) -> bool:
+        """The counts add up to less (or more) than the chips in play: count the tables before
+        a deal is computed from them."""
+        return self.counted_chips != self.total_chips
+
 
 def tournament_list(*, public: bool = False) -> Any:
     queryset = Tournament.objects.all()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import uuid
+from decimal import Decimal
 from io import StringIO
 
 import pytest
@@ -20,15 +21,17 @@ from django.utils import timezone
 
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_reopen, hand_start, hand_undo
-from tests.factories import DirectorFactory
+from tests.factories import DirectorFactory, seated_tournament
 from tests.pages import fold_to_end
 from tournaments.management.commands.load_demo import DEMO_NAME
 from tournaments.models import ChipMove, Entry, Table, Tournament
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
 from tournaments.services.counts import ChipCount, table_record_counts
-from tournaments.services.entries import entry_register, entry_set_chips
+from tournaments.services.deals import tournament_accept_deal
+from tournaments.services.entries import entry_rebuy, entry_register, entry_set_chips
 from tournaments.services.errors import FloorError
 from tournaments.services.ledger import chips_check, tournament_books
+from tournaments.services.places import prize_table
 from tournaments.services.tables import tournament_confirm_moves
 
 
@@ -278,3 +281,82 @@ def test_the_admin_shows_an_entrys_chips_but_cannot_change_them(client):
     assert 'name="chips"' not in page
     assert f"{entry.chips:,}" in page or str(entry.chips) in page
     assert entry.chips_source in page
+
+
+@pytest.mark.django_db
+def test_a_hand_played_before_the_ledger_began_is_not_reopened():
+    """A hand with no result in the ledger (played before it began) would have its result
+    applied twice by a reopen and a second end."""
+    tournament = demo()
+    hand = fold_to_end(hand_start(table=table(tournament, 2)))
+    ChipMove.objects.filter(hand_id=hand.pk).delete()
+
+    with pytest.raises(FloorError) as refused:
+        reopen(hand, DirectorFactory())
+
+    assert refused.value.code == "before_ledger"
+
+
+@pytest.mark.django_db
+def test_a_long_count_note_is_cut_to_fit_where_the_count_came_from():
+    tournament = demo()
+    entry = seated(table(tournament, 1))[0]
+    note = "recounted at the end of day one after the colour-up of the green chips " * 3
+
+    entry_set_chips(entry=entry, chips=entry.chips + 100, note=note[:200])
+
+    entry.refresh_from_db()
+    assert len(entry.chips_source) <= 120
+    assert entry.chips_source.startswith("counted (recounted at the end of day one")
+    assert entry.chips_source.endswith("…)")
+    assert chips_check(tournament) == []
+
+
+@pytest.mark.django_db
+def test_a_rebuy_reprices_the_prizes_of_the_players_already_out():
+    """The rebuy grows the prize pool: the prize of the player already out in a paid place
+    follows it (it used to keep the prize of the smaller pool)."""
+    tournament = seated_tournament(
+        players=6,
+        buy_in=100,
+        rebuy_chips=10000,
+        rebuy_price=100,
+        rebuy_until_level=9,
+        payout_percentages=[40, 25, 15, 10, 6, 4],
+    )
+    out, rebuyer = Entry.objects.filter(tournament=tournament).order_by("pk")[:2]
+    entries_bust(
+        tournament=tournament,
+        busts=[Bust(entry_id=out.pk, starting_stack=out.chips)],
+        now=timezone.now(),
+    )
+    out.refresh_from_db()
+    before = out.prize
+
+    entry_set_chips(entry=rebuyer, chips=100, note="short")
+    entry_rebuy(entry=rebuyer, now=timezone.now())
+
+    out.refresh_from_db()
+    assert out.finishing_place == 6
+    assert (before, out.prize) == (Decimal("24"), prize_table(tournament)[5])
+    assert out.prize == Decimal("28")  # 4% of 700
+
+
+@pytest.mark.django_db
+def test_no_bust_is_undone_once_the_tournament_is_finished():
+    tournament = seated_tournament(players=4, payout_percentages=[50, 30, 20])
+    out = Entry.objects.filter(tournament=tournament).order_by("pk").first()
+    assert out is not None
+    entries_bust(
+        tournament=tournament,
+        busts=[Bust(entry_id=out.pk, starting_stack=out.chips)],
+        now=timezone.now(),
+    )
+    tournament_accept_deal(tournament=tournament, method="chip_chop")
+
+    with pytest.raises(FloorError) as refused:
+        entries_unbust(tournament=tournament, now=timezone.now())
+
+    assert refused.value.code == "not_running"
+    out.refresh_from_db()
+    assert (out.status, out.finishing_place) == (Entry.Status.BUSTED, 4)

@@ -128,20 +128,23 @@ class Migration(migrations.Migration):
 
 
 def _opening_balances(apps, schema_editor):
-    """Entries that had chips before the ledger existed start it with one recorded row."""
+    """Entries in play when the ledger begins start it with one row: the chips they hold, as
+    chips issued (so that chips in play are what is at the tables). An unregistered entry
+    holds no chips (the desk used to leave its buy-in on it); a busted one already held none."""
     Entry = apps.get_model("tournaments", "Entry")
     ChipMove = apps.get_model("tournaments", "ChipMove")
     from django.utils import timezone
 
+    Entry.objects.exclude(status="active").update(chips=0)
     now = timezone.now()
     ChipMove.objects.bulk_create(
         ChipMove(
             tournament_id=entry.tournament_id,
             entry_id=entry.pk,
-            kind="correction",
+            kind="buy_in",
             delta=entry.chips,
             balance=entry.chips,
-            note="balance carried over when the chip ledger began",
+            note="carried over when the chip ledger began",
             created_at=now,
         )
         for entry in Entry.objects.filter(chips__gt=0).iterator()

@@ -22,7 +22,6 @@ from tournaments.services.places import (
     places_clear,
     places_recompute,
     places_reprice,
-    prize_table,
 )
 
 
@@ -173,6 +172,10 @@ def entries_unbust(*, tournament: Tournament, actor: Any = None, now: Any = None
     with the chips the bust took off, in their seats; places and prizes are cleared. A bust
     that came from a tablet's hand is undone by reopening that hand instead."""
     tournament = lock_tournament(tournament)
+    if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
+        raise FloorError(
+            "not_running", "A bust is undone while the tournament is running: results are final."
+        )
     group = Entry.objects.filter(tournament=tournament).aggregate(g=Max("bust_group"))["g"]
     if group is None:
         raise FloorError("nothing_to_undo", "No bust to undo.")
@@ -215,4 +218,4 @@ def entries_unbust(*, tournament: Tournament, actor: Any = None, now: Any = None
     return entries
 
 
-__all__ = ["Bust", "entries_bust", "entries_unbust", "prize_table"]
+__all__ = ["Bust", "entries_bust", "entries_unbust"]

@@ -14,7 +14,7 @@ from tournaments.services.audit import audit_record
 from tournaments.services.entries import lock_tournament
 from tournaments.services.errors import FloorError, from_value_error
 from tournaments.services.events import tournament_close
-from tournaments.services.places import prize_table
+from tournaments.services.places import places_from_deal, prize_table
 
 # How a deal shares the prizes in play: the key of the amount in `tournament_icm`'s rows.
 DEAL_METHODS = {"icm": "icm", "chip_chop": "chip_chop"}
@@ -55,6 +55,8 @@ def _check_deal_due(tournament: Tournament, method: str, left: list[Entry]) -> N
         )
     if tournament.status == Tournament.Status.FINISHED:
         raise FloorError("tournament_finished", "The tournament is finished already.")
+    if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
+        raise FloorError("not_running", "A deal is made while the tournament is running.")
     if len(left) < 2:
         raise FloorError(
             "no_deal", "A deal needs at least two players left: finish the tournament instead."
@@ -84,23 +86,20 @@ def tournament_accept_deal(*, tournament: Tournament, method: str, actor: Any = 
     )
     _check_deal_due(tournament, method, left)
     rows = deal_offer(tournament)  # biggest stack first, as the desk shows it
-    entries = {entry.pk: entry for entry in left}
-    shares = []
-    for place, row in enumerate(rows, start=1):
-        entry = entries[row["entry_id"]]
-        amount: Decimal = row[DEAL_METHODS[method]]
-        entry.finishing_place = place
-        entry.prize = amount if amount > 0 else None
-        shares.append(
-            {
-                "entry": entry.pk,
-                "player": entry.player.name,
-                "chips": row["chips"],
-                "place": place,
-                "amount": str(amount),
-            }
-        )
-    Entry.objects.bulk_update(list(entries.values()), ["finishing_place", "prize"])
+    amounts: list[tuple[int, Decimal]] = [
+        (row["entry_id"], row[DEAL_METHODS[method]]) for row in rows
+    ]
+    places_from_deal(tournament, amounts)
+    shares = [
+        {
+            "entry": row["entry_id"],
+            "player": row["name"],
+            "chips": row["chips"],
+            "place": place,
+            "amount": str(amount),
+        }
+        for place, (row, (_, amount)) in enumerate(zip(rows, amounts, strict=True), start=1)
+    ]
     total = sum((Decimal(share["amount"]) for share in shares), Decimal(0))
     tournament.deal = {"method": method, "total": str(total), "players": shares}
     tournament_close(tournament)

@@ -15,7 +15,7 @@ from tournaments.services.audit import audit_record
 from tournaments.services.errors import FloorError
 from tournaments.services.events import levels_as_clock
 from tournaments.services.ledger import chips_move
-from tournaments.services.places import places_shift_for_new_entry
+from tournaments.services.places import places_reprice, places_shift_for_new_entry
 
 OPEN_STATUSES = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING, Tournament.Status.PAUSED)
 
@@ -242,6 +242,7 @@ def entry_rebuy(*, entry: Entry | int, now: Any, actor: Any = None) -> Entry:
     chips_move(
         entry=entry, kind=ChipMove.Kind.REBUY, delta=tournament.rebuy_chips, now=now, actor=actor
     )
+    places_reprice(tournament)  # the rebuy grows the prize pool
     audit_record(
         tournament=tournament,
         actor=actor,
@@ -273,6 +274,7 @@ def entry_addon(*, entry: Entry | int, actor: Any = None, now: Any = None) -> En
         now=now or timezone.now(),
         actor=actor,
     )
+    places_reprice(tournament)  # the add-on grows the prize pool
     audit_record(
         tournament=tournament,
         actor=actor,

@@ -17,7 +17,17 @@ from tournaments.models import BlindLevel, BlindSchedule, Entry, Tournament, Tou
 from tournaments.payouts import PayoutError, PayoutTable
 from tournaments.services.audit import audit_record
 from tournaments.services.errors import FloorError, from_value_error
-from tournaments.services.places import crown_winner
+from tournaments.services.places import crown_winner, places_reprice
+
+# The settings the prize pool and the payouts are worked out from.
+PRIZE_SETTINGS = {
+    "buy_in",
+    "rebuy_price",
+    "addon_price",
+    "guarantee",
+    "payout_percentages",
+    "payout_unit",
+}
 
 LEVEL_FIELDS = ("small_blind", "big_blind", "ante", "bb_ante", "duration", "is_break", "note")
 
@@ -289,6 +299,8 @@ def tournament_update(
     for name, value in changed.items():
         setattr(tournament, name, value)
     tournament.save()
+    if PRIZE_SETTINGS & set(changed) and tournament.status != Tournament.Status.FINISHED:
+        places_reprice(tournament)  # the prizes of the players out follow the new pool
     if levels is not None and levels_changed:
         first = levels_fixed(tournament, now)
         tournament.levels.filter(order__gte=first).delete()

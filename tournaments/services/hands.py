@@ -107,11 +107,7 @@ def check_reopen(*, table: Table, hand: HandRef, results: Sequence[SeatResult]) 
     entries = list(
         Entry.objects.filter(pk__in=[r.entry_id for r in results]).select_related("player", "table")
     )
-    out_on_this_hand = set(
-        ChipMove.objects.filter(
-            hand_id=hand.hand_id, kind=ChipMove.Kind.BUST, entry_id__in=[e.pk for e in entries]
-        ).values_list("entry_id", flat=True)
-    )
+    out_on_this_hand = _out_on_hand(hand, entries)
     _check_not_counted_since(hand, entries)
     for entry in entries:
         if entry.live_hand_id is not None:
@@ -136,14 +132,32 @@ def check_reopen(*, table: Table, hand: HandRef, results: Sequence[SeatResult]) 
             )
 
 
+def _out_on_hand(hand: HandRef, entries: Sequence[Entry]) -> set[int]:
+    """The entries this hand busted and still out on it: their latest bust row is this hand's
+    (a bust row of an earlier end, reopened and corrected since, does not count)."""
+    latest: dict[int, int | None] = {}
+    for entry_id, hand_id in (
+        ChipMove.objects.filter(entry__in=entries, kind=ChipMove.Kind.BUST)
+        .order_by("entry_id", "pk")
+        .values_list("entry_id", "hand_id")
+    ):
+        latest[entry_id] = hand_id
+    busted = {e.pk for e in entries if e.status == Entry.Status.BUSTED}
+    return {pk for pk, hand_id in latest.items() if hand_id == hand.hand_id and pk in busted}
+
+
 def _check_not_counted_since(hand: HandRef, entries: Sequence[Entry]) -> None:
     """A count or correction the floor made after the hand already holds its result: reversing
     the hand under it would make the count wrong (or a stack negative). The floor corrects the
-    count instead."""
+    count instead. A hand played before the chip ledger began has no result in it to reverse."""
     ended = ChipMove.objects.filter(hand_id=hand.hand_id, kind=ChipMove.Kind.HAND).order_by("-pk")
     last = ended.values_list("pk", flat=True).first()
     if last is None:
-        return
+        raise FloorError(
+            "before_ledger",
+            "This hand was played before the chip ledger began: it cannot be reopened. "
+            "Correct the stacks with a count instead.",
+        )
     counted = (
         ChipMove.objects.filter(entry__in=entries, pk__gt=last, kind__in=FLOOR_COUNTS)
         .select_related("entry__player")
@@ -177,14 +191,8 @@ def entries_hand_reopen(
         .select_related("player", "table")
         .order_by("pk")
     }
-    out = [
-        e for e in entries.values() if e.status == Entry.Status.BUSTED and e.bust_group is not None
-    ]
-    out = [
-        e
-        for e in out
-        if ChipMove.objects.filter(entry=e, kind=ChipMove.Kind.BUST, hand_id=hand.hand_id).exists()
-    ]
+    out_ids = _out_on_hand(hand, list(entries.values()))
+    out = [entries[pk] for pk in sorted(out_ids)]
     if out:
         check_seats_free(out)
         places_clear(tournament, out)

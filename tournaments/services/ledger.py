@@ -25,6 +25,7 @@ from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.services.errors import FloorError
 
 Kind = ChipMove.Kind
+SOURCE_LENGTH = Entry._meta.get_field("chips_source").max_length or 120
 
 # Chips that enter the tournament, and chips a colour-up or chip race takes out (or rounds in).
 ISSUED = (Kind.BUY_IN, Kind.REBUY, Kind.ADDON, Kind.BONUS)
@@ -68,7 +69,10 @@ def _source(kind: str, note: str, hand: HandRef | None) -> str:
         Kind.UNBUST: "bust undone",
     }
     said = words.get(Kind(kind), str(kind))
-    return f"{said} ({note})" if note and kind in (Kind.COUNT, Kind.COLOUR_UP) else said
+    if not note or kind not in (Kind.COUNT, Kind.COLOUR_UP):
+        return said
+    room = SOURCE_LENGTH - len(said) - 3
+    return f"{said} ({note if len(note) <= room else note[: room - 1] + '…'})"
 
 
 def chips_move(
@@ -163,11 +167,6 @@ class Books:
     def in_play(self) -> int:
         return self.issued + self.removed
 
-    @property
-    def unaccounted(self) -> int:
-        """Chips at the tables that no count holds (a bust recorded on the desk, for one)."""
-        return self.in_play - self.stacks
-
 
 def chips_in_play(tournament: Tournament) -> int:
     """Chips issued less colour-ups: the chips in play a tournament clock shows. One sum over
@@ -255,6 +254,10 @@ def _check_tournament(tournament: Tournament) -> list[str]:
         if status != Entry.Status.ACTIVE and chips:
             problems.append(f"{tournament}: {name} (entry {pk}) is {status} with {chips} chips")
     books = tournament_books(tournament)
+    if chips_in_play(tournament) != books.in_play:  # the pages' quick sum against the books
+        problems.append(
+            f"{tournament}: chips in play {chips_in_play(tournament)} != the books' {books.in_play}"
+        )
     if books.stacks != books.issued + books.removed + books.corrections + books.hands:
         problems.append(
             f"{tournament}: stacks {books.stacks} != issued {books.issued} "

@@ -8,7 +8,7 @@ the places they span.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from itertools import groupby
 
@@ -131,6 +131,17 @@ def crown_winner(tournament: Tournament) -> None:
     winner.finishing_place = 1
     winner.prize = prizes[0] if prizes else None
     winner.save(update_fields=["finishing_place", "prize"])
+
+
+def places_from_deal(tournament: Tournament, amounts: Sequence[tuple[int, Decimal]]) -> None:
+    """The players left agreed a deal: each takes the next place in the order given (their
+    chips, biggest first) and their agreed amount as the prize."""
+    entries = Entry.objects.filter(tournament=tournament).in_bulk([pk for pk, _ in amounts])
+    for place, (entry_id, amount) in enumerate(amounts, start=1):
+        entry = entries[entry_id]
+        entry.finishing_place = place
+        entry.prize = amount if amount > 0 else None
+    Entry.objects.bulk_update(list(entries.values()), ["finishing_place", "prize"])
 
 
 def places_clear(tournament: Tournament, entries: Iterable[Entry]) -> None:
