@@ -331,3 +331,9 @@ class AddTimeForm(forms.Form):
 
 class SetLevelForm(forms.Form):
     index = forms.IntegerField(min_value=0, label="Level")
+
+
+class HandForHandHandForm(forms.Form):
+    """The hand-for-hand hand the director saw when pressing Hand complete."""
+
+    hand = forms.IntegerField(min_value=1, max_value=100_000, required=False)

@@ -49,3 +49,50 @@ def test_clock_page_offers_hand_for_hand_and_its_hand_button():
     content = client.get(page).content.decode()
     assert "Hand complete" in content
     assert "End hand-for-hand" in content
+
+
+@pytest.mark.django_db
+def test_rp8_a_stale_hand_complete_does_not_end_the_next_hand_for_hand_hand():
+    """A director who loaded the desk during hand-for-hand hand 1 presses Hand complete after the
+    tablets have ended it: hand 2 must not be ended unplayed (nor the clock lose another 60 s)."""
+    tournament = seated_tournament(players=6, payout_percentages=[50, 30, 20])
+    director = APIClient()
+    director.force_login(DirectorFactory())
+    url = f"/api/tournaments/{tournament.pk}/hand-for-hand/"
+    started = director.post(url, {"on": True}, format="json").json()
+    assert started["hand_for_hand_hand"] == 1
+
+    first = director.post(f"{url}hand/", {"hand": 1}, format="json")
+    stale = director.post(f"{url}hand/", {"hand": 1}, format="json")
+    bad = director.post(f"{url}hand/", {"hand": "x"}, format="json")
+
+    assert first.status_code == 200
+    assert first.json()["hand_for_hand_hand"] == 2
+    assert stale.status_code == 409
+    assert stale.json() == {
+        "code": "hand_for_hand_moved_on",
+        "detail": "Hand-for-hand hand 1 is over already: the tables are playing hand 2. "
+        "Press Hand complete when that one is over.",
+    }
+    assert bad.status_code == 400
+    clock = director.get(f"/api/tournaments/{tournament.pk}/clock/").json()
+    assert clock["remaining_seconds"] == started["remaining_seconds"] - 60
+
+
+@pytest.mark.django_db
+def test_rp8_the_desks_hand_complete_form_carries_the_hand_it_was_drawn_for():
+    from tests.pages import once
+
+    tournament = seated_tournament(players=6, payout_percentages=[50, 30, 20])
+    client = Client()
+    client.force_login(DirectorFactory())
+    page = f"/desk/t/{tournament.pk}/clock/"
+    client.post(f"{page}hand-for-hand/", {"on": "1"})
+    assert 'name="hand" value="1"' in client.get(page).content.decode()
+
+    client.post(f"{page}hand-for-hand/hand/", once(hand="1"))
+    stale = client.post(f"{page}hand-for-hand/hand/", once(hand="1"), follow=True)
+
+    tournament.refresh_from_db()
+    assert tournament.hand_for_hand_round == 2
+    assert "Hand-for-hand hand 1 is over already" in stale.content.decode()

@@ -76,6 +76,11 @@ class ClockOutputSerializer(serializers.Serializer):
     hand_for_hand = serializers.BooleanField(
         help_text="hand-for-hand play (RP-8) is on: the clock stands still, it is not a pause"
     )
+    hand_for_hand_hand = serializers.IntegerField(
+        allow_null=True,
+        help_text="during hand-for-hand, the hand-for-hand hand being played (send it as `hand` "
+        "to hand-for-hand/hand/); else null",
+    )
     players_left = serializers.IntegerField()
     entries = serializers.IntegerField()
     average_stack = serializers.IntegerField()
@@ -129,6 +134,9 @@ def clock_payload(tournament: Tournament, now: datetime) -> tuple[Any, dict[str,
             "next_break_at": next_break_at,
             "remaining_seconds": None if running else view.seconds_left,
             "hand_for_hand": tournament.hand_for_hand,
+            "hand_for_hand_hand": (
+                tournament.hand_for_hand_round if tournament.hand_for_hand else None
+            ),
             "players_left": standings.players_left,
             "entries": standings.entries,
             "average_stack": standings.average_stack,
@@ -254,13 +262,32 @@ class HandForHandApi(FloorApi):
         return _render(tournament)
 
 
+class HandForHandHandInputSerializer(serializers.Serializer):
+    hand = serializers.IntegerField(
+        min_value=1,
+        max_value=100_000,
+        required=False,
+        help_text="the hand-for-hand hand being declared over (the clock's "
+        "`hand_for_hand_hand`): refused with 409 hand_for_hand_moved_on if it is over already",
+    )
+
+
 class HandForHandHandApi(FloorApi):
-    @extend_schema(**_CONTROL)
+    @extend_schema(
+        tags=TAGS,
+        request=HandForHandHandInputSerializer,
+        responses=responses(ClockOutputSerializer, *WRITE_ERRORS),
+    )
     def post(self, request: Request, pk: int) -> Response:
         """Every table has finished its hand-for-hand hand: the stopped clock loses at most
         HAND_FOR_HAND_SECONDS (60) seconds (RP-8)."""
         tournament = get_tournament(request, pk)
+        data = HandForHandHandInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
         tournament = clock_hand_for_hand_hand(
-            tournament=tournament, now=base.now(), actor=request.user
+            tournament=tournament,
+            now=base.now(),
+            actor=request.user,
+            expected_hand=data.validated_data.get("hand"),
         )
         return _render(tournament)

@@ -296,13 +296,22 @@ def clock_hand_for_hand_hand(
     now: datetime,
     actor: Any = None,
     seconds: int = HAND_FOR_HAND_SECONDS,
+    expected_hand: int | None = None,
 ) -> Tournament:
     """The director declares the hand-for-hand hand over at every table (tables that do not
     use the tablet): the stopped clock loses the hand's time, at most `HAND_FOR_HAND_SECONDS`
-    (RP-8), and the next hand-for-hand hand opens, or hand-for-hand ends with the bubble."""
+    (RP-8), and the next hand-for-hand hand opens, or hand-for-hand ends with the bubble.
+    `expected_hand` is the hand-for-hand hand the director saw: if the tablets have ended it
+    since, the press is refused rather than ending the next hand unplayed."""
     locked = lock_tournament(tournament)
     if not locked.hand_for_hand:
         raise FloorError("not_hand_for_hand", "Hand-for-hand is not in play.")
+    if expected_hand is not None and expected_hand != locked.hand_for_hand_round:
+        raise FloorError(
+            "hand_for_hand_moved_on",
+            f"Hand-for-hand hand {expected_hand} is over already: the tables are playing hand "
+            f"{locked.hand_for_hand_round}. Press Hand complete when that one is over.",
+        )
     playing = [t.number for t in hand_for_hand_tables(locked) if t.state == "playing"]
     if playing:
         listed = ", ".join(str(n) for n in playing)

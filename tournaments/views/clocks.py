@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from tournaments.forms import AddTimeForm, SetLevelForm
+from tournaments.forms import AddTimeForm, HandForHandHandForm, SetLevelForm
 from tournaments.models import Tournament
 from tournaments.selectors import hand_for_hand_due, tournament_standings
 from tournaments.services.clocks import (
@@ -147,11 +147,16 @@ def hand_for_hand_hand(request: HttpRequest, pk: int) -> HttpResponse:
     """The hand-for-hand hand is over at every table (tables without a tablet): a one-time form,
     since a second press would end the next hand-for-hand hand as well."""
     tournament = tournament_get(pk)
+    form = HandForHandHandForm(request.POST)
+    expected = form.cleaned_data["hand"] if form.is_valid() else None
     try:
         submit_once(
             request,
             lambda: clock_hand_for_hand_hand(
-                tournament=tournament, now=wallclock.now(), actor=request.user
+                tournament=tournament,
+                now=wallclock.now(),
+                actor=request.user,
+                expected_hand=expected,
             ),
         )
     except FloorError as error:
