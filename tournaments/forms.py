@@ -337,3 +337,14 @@ class HandForHandHandForm(forms.Form):
     """The hand-for-hand hand the director saw when pressing Hand complete."""
 
     hand = forms.IntegerField(min_value=1, max_value=100_000, required=False)
+
+
+class DealForm(forms.Form):
+    """A deal accepted on the desk: the method and the stacks it was shown for."""
+
+    method = forms.CharField(max_length=20)
+    chips = forms.RegexField(regex=r"^[0-9]{1,12}(,[0-9]{1,12}){0,9}$", required=False)
+
+    def expected_chips(self) -> list[int] | None:
+        chips = self.cleaned_data.get("chips")
+        return [int(n) for n in chips.split(",")] if chips else None

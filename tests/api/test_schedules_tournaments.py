@@ -14,7 +14,8 @@ from tests.factories import (
     seated_tournament,
 )
 from tournaments.api import base
-from tournaments.models import AuditEvent, Table, Tournament
+from tournaments.models import AuditEvent, Entry, Table, Tournament
+from tournaments.services.entries import entry_set_chips
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 
@@ -313,3 +314,28 @@ def test_a_deal_over_the_api_is_refused_in_a_hand_and_for_a_bad_method(director)
 
     assert bad.status_code == 400
     assert (in_hand.status_code, in_hand.json()["code"]) == (409, "in_hand")
+
+
+@pytest.mark.django_db
+def test_a_deal_is_refused_when_the_stacks_changed_since_it_was_shown(director):
+    """The players agree on the amounts they were shown: a count (or a hand) since changes the
+    deal on offer, so accepting the old one is refused instead of paying amounts nobody saw."""
+    tournament = seated_tournament(players=3, payout_percentages=[50, 30, 20])
+    shown = director.get(f"/api/tournaments/{tournament.pk}/icm/").json()
+    chips = [row["chips"] for row in shown]
+    leader = Entry.objects.get(tournament=tournament, player__name=shown[0]["name"])
+    entry_set_chips(entry=leader, chips=leader.chips + 500, note="recount")
+    url = f"/api/tournaments/{tournament.pk}/deal/"
+
+    stale = director.post(url, {"method": "icm", "chips": chips}, format="json")
+    chips[0] += 500
+    fresh = director.post(url, {"method": "icm", "chips": chips}, format="json")
+
+    assert stale.status_code == 409
+    assert stale.json() == {
+        "code": "deal_changed",
+        "detail": "The chip counts have changed since this deal was shown: look at the new "
+        "amounts and accept again.",
+    }
+    assert fresh.status_code == 200
+    assert fresh.json()["status"] == "finished"

@@ -3,6 +3,7 @@ and accepting a deal from the deal calculator."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.urls import reverse
 from tests.pages import NAMES, NOW, deal, freeze_pages, once, staff_client, tournament
 from tournaments.forms import LevelForm
 from tournaments.models import AuditEvent, Entry, Tournament
+from tournaments.services.entries import entry_set_chips
 
 IN_LEVEL_2 = NOW + timedelta(minutes=25)  # level 1 played, level 2 in play
 
@@ -118,6 +120,29 @@ def test_the_deal_calculator_offers_the_deal_and_accepting_it_finishes(director:
     places = sorted(Entry.objects.filter(tournament=event).values_list("finishing_place", "prize"))
     assert [place for place, _ in places] == [1, 2, 3]
     assert sum(prize or 0 for _, prize in places) == 300
+
+
+@pytest.mark.django_db
+def test_the_deal_form_carries_the_stacks_shown_and_a_changed_count_refuses_it(
+    director: Client,
+) -> None:
+    event = tournament(players=NAMES[:3], start=True, payout_percentages=[50, 30, 20])
+    partial = director.get(reverse("icm-deal", args=[event.pk])).content.decode()
+    shown = re.search(r'name="chips" value="([0-9,]+)"', partial)
+    assert shown is not None
+    leader = Entry.objects.filter(tournament=event).order_by("-chips", "pk").first()
+    assert leader is not None
+    entry_set_chips(entry=leader, chips=leader.chips + 500, note="recount")
+
+    response = director.post(
+        reverse("deal-accept", args=[event.pk]),
+        once(method="icm", chips=shown.group(1)),
+        follow=True,
+    )
+
+    assert "The chip counts have changed since this deal was shown" in response.content.decode()
+    event.refresh_from_db()
+    assert event.status != Tournament.Status.FINISHED
 
 
 @pytest.mark.django_db

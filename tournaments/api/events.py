@@ -218,6 +218,13 @@ class TournamentFinishApi(FloorApi):
 
 class DealInputSerializer(serializers.Serializer):
     method = serializers.ChoiceField(choices=sorted(DEAL_METHODS))
+    chips = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=10**12),
+        max_length=10,
+        required=False,
+        help_text="the stacks of GET .../icm/ the players agreed on, in its order: refused with "
+        "409 deal_changed if they have changed since",
+    )
 
 
 class TournamentDealApi(FloorApi):
@@ -234,6 +241,9 @@ class TournamentDealApi(FloorApi):
         data = DealInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = tournament_accept_deal(
-            tournament=tournament, method=data.validated_data["method"], actor=request.user
+            tournament=tournament,
+            method=data.validated_data["method"],
+            actor=request.user,
+            expected_chips=data.validated_data.get("chips"),
         )
         return Response(_render(tournament))

@@ -3,6 +3,7 @@ written into the places and prizes, and the tournament finished."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -72,12 +73,20 @@ def _check_deal_due(tournament: Tournament, method: str, left: list[Entry]) -> N
 
 
 @transaction.atomic
-def tournament_accept_deal(*, tournament: Tournament, method: str, actor: Any = None) -> Tournament:
-    """The players left accept the deal `method` ("icm" or "chip_chop") as `tournament_icm`
+def tournament_accept_deal(
+    *,
+    tournament: Tournament,
+    method: str,
+    actor: Any = None,
+    expected_chips: Sequence[int] | None = None,
+) -> Tournament:
+    """The players left accept the deal `method` ("icm" or "chip_chop") as `deal_offer`
     calculates it: each gets a finishing place by chip count (the bigger stack higher) and their
     deal amount as the prize (rounded to the payout unit, adding up to the prizes of those
     places). The deal is stored and audited, and the tournament finished. Refused (409 `in_hand`)
-    while any of them is in a hand in progress."""
+    while any of them is in a hand in progress. `expected_chips` are the stacks the players were
+    shown (biggest first): if a hand or a count changed them since, the deal on offer is another
+    one and the acceptance is refused (409 `deal_changed`)."""
     tournament = lock_tournament(tournament)
     left = list(
         Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).select_related(
@@ -86,6 +95,12 @@ def tournament_accept_deal(*, tournament: Tournament, method: str, actor: Any = 
     )
     _check_deal_due(tournament, method, left)
     rows = deal_offer(tournament)  # biggest stack first, as the desk shows it
+    if expected_chips is not None and list(expected_chips) != [row["chips"] for row in rows]:
+        raise FloorError(
+            "deal_changed",
+            "The chip counts have changed since this deal was shown: look at the new amounts "
+            "and accept again.",
+        )
     amounts: list[tuple[int, Decimal]] = [
         (row["entry_id"], row[DEAL_METHODS[method]]) for row in rows
     ]

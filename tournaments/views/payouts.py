@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
+from tournaments.forms import DealForm
 from tournaments.selectors import tournament_icm, tournament_payouts, tournament_standings
 from tournaments.services.deals import tournament_accept_deal
 from tournaments.services.errors import FloorError
@@ -57,12 +58,18 @@ def icm_deal(request: HttpRequest, pk: int) -> HttpResponse:
 def accept_deal(request: HttpRequest, pk: int) -> HttpResponse:
     """The players left accept the ICM or chip-chop deal shown: places, prizes, finished."""
     tournament = tournament_get(pk)
-    method = request.POST.get("method", "")
+    form = DealForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose the ICM deal or the chip chop shown on this page.")
+        return redirect("payout-list", pk=pk)
     try:
         submit_once(
             request,
             lambda: tournament_accept_deal(
-                tournament=tournament, method=method, actor=request.user
+                tournament=tournament,
+                method=form.cleaned_data["method"],
+                actor=request.user,
+                expected_chips=form.expected_chips(),
             ),
         )
     except FloorError as error:
