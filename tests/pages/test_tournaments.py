@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.pages import NAMES, NOW, entry_of, freeze_pages, schedule, staff_client, tournament
-from tournaments.models import AuditEvent, Tournament
+from tournaments.models import AuditEvent, Entry, Tournament
 from tournaments.services.busts import Bust, entries_bust
 
 
@@ -216,4 +216,18 @@ def test_the_overview_shows_the_clock_and_the_field(director: Client) -> None:
     assert "20:00" in body
     assert "100 / 200" in body
     assert "Players left" in body
+    # Four players in: the overview offers no Finish, it says how a tournament ends.
+    assert "Finish tournament" not in body
+    assert "when one player is left, or when the players left accept a deal" in body
+
+
+@pytest.mark.django_db
+def test_the_overview_offers_finish_once_one_player_is_left(director: Client) -> None:
+    event = tournament(players=NAMES[:3], start=True)
+    for entry in Entry.objects.filter(tournament=event).order_by("pk")[:2]:
+        entries_bust(tournament=event, busts=[Bust(entry_id=entry.pk, starting_stack=10)], now=NOW)
+
+    body = director.get(reverse("tournament-dashboard", args=[event.pk])).content.decode()
+
     assert "Finish tournament" in body
+    assert "One player is left" in body
