@@ -62,6 +62,9 @@ def _check_deal_due(tournament: Tournament, method: str, left: list[Entry]) -> N
         raise FloorError(
             "no_deal", "A deal needs at least two players left: finish the tournament instead."
         )
+
+
+def _check_no_hand_in_progress(left: list[Entry]) -> None:
     busy = [entry.player.name for entry in left if entry.live_hand_id is not None]
     if busy:
         who = ", ".join(busy)
@@ -95,6 +98,7 @@ def tournament_accept_deal(
     )
     _check_deal_due(tournament, method, left)
     rows = deal_offer(tournament)  # biggest stack first, as the desk shows it
+    _check_no_hand_in_progress(left)
     if expected_chips is not None and list(expected_chips) != [row["chips"] for row in rows]:
         raise FloorError(
             "deal_changed",
