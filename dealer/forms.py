@@ -73,9 +73,11 @@ class ActionForm(WriteForm):
         return data
 
 
-class UndoForm(WriteForm):
-    """Undo the latest entry still in force: a reason is required (it stays in the log)."""
+class ReasonedWriteForm(WriteForm):
+    """A write that needs a reason, picked from the offered ones or typed (the typed one wins);
+    it stays in the hand's log."""
 
+    missing_reason = "Pick or type a reason."
     reason = forms.CharField(max_length=200, required=False)
     reason_text = forms.CharField(max_length=200, required=False)
 
@@ -83,25 +85,21 @@ class UndoForm(WriteForm):
         data = super().clean() or {}
         reason = (data.get("reason_text") or "").strip() or (data.get("reason") or "").strip()
         if not reason:
-            raise forms.ValidationError("Say why the entry is undone: pick or type a reason.")
+            raise forms.ValidationError(self.missing_reason)
         data["reason"] = reason
         return data
 
 
-class ReopenForm(WriteForm):
-    """Reopen the table's last hand to correct it: a reason is required (it stays in the log
-    and the audit log)."""
+class UndoForm(ReasonedWriteForm):
+    """Undo the latest entry still in force."""
 
-    reason = forms.CharField(max_length=200, required=False)
-    reason_text = forms.CharField(max_length=200, required=False)
+    missing_reason = "Say why the entry is undone: pick or type a reason."
 
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        reason = (data.get("reason_text") or "").strip() or (data.get("reason") or "").strip()
-        if not reason:
-            raise forms.ValidationError("Say why the hand is reopened: pick or type a reason.")
-        data["reason"] = reason
-        return data
+
+class ReopenForm(ReasonedWriteForm):
+    """Reopen the table's last hand to correct it (the reason goes to the audit log too)."""
+
+    missing_reason = "Say why the hand is reopened: pick or type a reason."
 
 
 class ProcedureForm(WriteForm):

@@ -29,7 +29,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from dealer import cash
 from dealer.engine.errors import EngineError
-from dealer.forms import ActionForm, ReopenForm, StartForm, UndoForm
+from dealer.forms import ActionForm, ReasonedWriteForm, ReopenForm, StartForm, UndoForm
 from dealer.models import Hand
 from dealer.services import (
     Result,
@@ -361,9 +361,16 @@ def record_action(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     """Cancel the latest entry still in force, with the reason (nothing is deleted)."""
+    return _reasoned_write(request, pk, UndoForm, hand_undo)
+
+
+def _reasoned_write(
+    request: HttpRequest, pk: int, form_class: type[ReasonedWriteForm], service: Any
+) -> HttpResponse:
+    """A hand write with a reason (undo, reopen): the form, then one service call."""
     table = table_get(pk)
     require_write(request, table)
-    form = UndoForm(request.POST)
+    form = form_class(request.POST)
     if not form.is_valid():
         return render_tablet(
             request, table, notice=make_notice("error", form.first_error()), status=400
@@ -373,7 +380,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     return _write(
         request,
         table,
-        lambda: hand_undo(
+        lambda: service(
             hand=hand,
             reason=data["reason"],
             client_id=data["client_id"],
@@ -415,26 +422,7 @@ def start_hand(request: HttpRequest, pk: int) -> HttpResponse:
 def reopen(request: HttpRequest, pk: int) -> HttpResponse:
     """Reopen the table's last hand to correct it (its result is reversed), with the reason;
     the tablet then shows the hand with Undo."""
-    table = table_get(pk)
-    require_write(request, table)
-    form = ReopenForm(request.POST)
-    if not form.is_valid():
-        return render_tablet(
-            request, table, notice=make_notice("error", form.first_error()), status=400
-        )
-    data = form.cleaned_data
-    hand = hand_ref(table, data["hand"])
-    return _write(
-        request,
-        table,
-        lambda: hand_reopen(
-            hand=hand,
-            reason=data["reason"],
-            client_id=data["client_id"],
-            version=data["version"],
-            actor=request.user,
-        ),
-    )
+    return _reasoned_write(request, pk, ReopenForm, hand_reopen)
 
 
 # --- sheets: undo, history -------------------------------------------------------------------
