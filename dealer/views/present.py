@@ -137,6 +137,7 @@ class SeatView:
     away: bool = False  # a cash player sitting out
     joined: bool = False  # seated since the hand shown ended (a move, the final-table redraw)
     waits: str = ""  # why the next hand will not deal this player in (T 10-A), between hands
+    moves: str = ""  # where this player moves when the hand in progress ends
 
     @property
     def marks(self) -> list[tuple[str, str]]:

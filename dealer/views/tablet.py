@@ -47,7 +47,7 @@ from dealer.views import present
 from dealer.views.access import dealer_required, require_write, table_get
 from tournaments.models import CashSeat, Entry, Table, Tournament
 from tournaments.services.errors import FloorError
-from tournaments.services.tables import seats_waiting
+from tournaments.services.tables import moves_after_hand, seats_waiting
 from tournaments.views import wallclock
 from tournaments.views.clockface import clock_context
 
@@ -154,6 +154,10 @@ def tablet_context(
         waiting = seats_waiting(table, {e.seat: e.pk for e in seated_now})
         for view in seats:
             view.waits = waiting.get(view.seat, "")
+    elif tournament is not None and hand is not None:
+        moving = moves_after_hand(hand.pk)
+        for view in seats:
+            view.moves = moving.get(view.seat, "")
     context = {
         "table": table,
         "tournament": tournament,

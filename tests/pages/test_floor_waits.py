@@ -191,6 +191,27 @@ def test_bug_a_player_moved_during_a_hand_is_not_dealt_a_second_hand_and_keeps_i
 
 
 @pytest.mark.django_db
+def test_the_tablet_shows_on_the_movers_seat_that_they_move_after_this_hand(
+    director: Client,
+) -> None:
+    event = tournament(players=PLAYERS, start=True)
+    _short_table(event, 2, 3)
+    hand = deal(event, 1)
+    director.post(reverse("moves-confirm", args=[event.pk]), once())
+    mover = Entry.objects.get(tournament=event, move_to_table__isnull=False)
+    tablet = reverse("deal-table", args=[table_pk(event, 1)])
+
+    during = director.get(tablet).content.decode()
+    fold_to_end(hand)
+    after = director.get(tablet).content.decode()
+
+    said = f"Moves to table 2, seat {mover.move_to_seat} after this hand"
+    assert said in during
+    assert during.count('data-testid="moves-after"') == 1
+    assert said not in after
+
+
+@pytest.mark.django_db
 def test_a_player_dealt_in_is_marked_on_the_tables_page(director: Client) -> None:
     event = tournament(players=NAMES[:12], start=True)
     hand = deal(event, 2)

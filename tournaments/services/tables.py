@@ -152,6 +152,18 @@ def seats_waiting(table: Table, occupied: Mapping[int, int]) -> dict[int, str]:
     return {seat: reason for seat, reason in sorted(reasons.items()) if reason}
 
 
+def moves_after_hand(hand_id: int) -> dict[int, str]:
+    """The players of a hand in progress who move when it ends (a balancing move or a broken
+    table confirmed during it), by seat, each with where to: the tablet says so on the seat."""
+    return {
+        seat: f"moves to table {to_table}, seat {to_seat} after this hand"
+        for seat, to_table, to_seat in Entry.objects.filter(
+            live_hand_id=hand_id, move_to_table__isnull=False
+        ).values_list("seat", "move_to_table__number", "move_to_seat")
+        if seat is not None
+    }
+
+
 def table_states(tournament: Tournament) -> list[balancing.TableState]:
     """The tables in play as the balancing plan sees them: a player whose move waits for the
     end of their hand is counted at the table they are moving to."""
