@@ -105,8 +105,9 @@ def play(hand: Hand, holes: dict[int, list[str]], shover: int, caller: int) -> H
 
 def test_bug_a_player_out_again_after_a_reopened_hand_takes_a_place_of_their_own() -> None:
     """Out on a hand at table 1 (12th), then a desk bust at table 2 (11th); the hand is reopened
-    and corrected, and the player is out on it again: they went out after the desk bust now,
-    so they are 11th and the desk bust 12th (they used to share 11th)."""
+    and corrected, and the player is out on it again. The hand was played before the desk bust,
+    so the places stand as they were: 12th and 11th (they used to share 11th; a later order put
+    the corrected hand's bust after the desk bust)."""
     tournament = seated_tournament(players=12, now=T0, seats_per_table=6, levels=LEVELS)
     table = Table.objects.get(tournament=tournament, number=1)
     short, caller = Entry.objects.filter(table=table).select_related("player").order_by("seat")[:2]
@@ -129,8 +130,8 @@ def test_bug_a_player_out_again_after_a_reopened_hand_takes_a_place_of_their_own
     play(corrected, holes, short.seat or 0, caller.seat or 0)
 
     assert places(tournament) == {
-        f"{short.player.name} #1": 11,
-        f"{other.player.name} #1": 12,
+        f"{other.player.name} #1": 11,
+        f"{short.player.name} #1": 12,
     }
     assert chips_check(tournament) == []
 

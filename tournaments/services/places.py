@@ -12,10 +12,10 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from itertools import groupby
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Min, Q, Sum
 
 from tournaments import payouts
-from tournaments.models import Entry, Tournament
+from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.services.errors import FloorError, from_value_error
 
 
@@ -56,33 +56,31 @@ def places_recompute(tournament: Tournament) -> None:
 
     Worked out afresh on every bust, undone bust, reopened hand and new entry, so that no two
     entries share a place unless these rules say so, whatever order the floor worked in (a
-    re-entry or a player coming back finishes above everyone already out)."""
+    re-entry or a player coming back finishes above everyone already out, and a hand reopened
+    and ended again keeps its place in the order: `_out_order`)."""
     left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
-    out = sorted(
+    out = list(
         Entry.objects.filter(tournament=tournament, status=Entry.Status.BUSTED).only(
             "pk", "bust_group", "bust_round", "bust_stack", "finishing_place"
-        ),
-        key=lambda e: (-(e.bust_group or 0), e.pk),
+        )
     )
-    blocks: list[list[Entry]] = []  # the busts of one hand (or one hand-for-hand hand)
-    by_round: dict[int, list[Entry]] = {}
+    when = _out_order(out)
+    blocks: dict[tuple[str, int], list[Entry]] = {}  # one hand's busts, or one h4h hand's
     for entry in out:
-        if entry.bust_round is not None and entry.bust_round in by_round:
-            by_round[entry.bust_round].append(entry)
-        elif entry.bust_round is None and blocks and _same_hand(blocks[-1][0], entry):
-            blocks[-1].append(entry)
-        else:
-            blocks.append([entry])
-            if entry.bust_round is not None:
-                by_round[entry.bust_round] = blocks[-1]
+        key = ("round", entry.bust_round) if entry.bust_round else ("hand", entry.bust_group or 0)
+        blocks.setdefault(key, []).append(entry)
+    ordered_blocks = sorted(
+        blocks.values(),
+        key=lambda b: (-min(when[e.pk] for e in b), -max(e.bust_group or 0 for e in b)),
+    )
     place = left + 1
     changed: list[Entry] = []
-    for block in blocks:
-        if block[0].bust_round is not None:
+    for block in ordered_blocks:
+        if block[0].bust_round:
             tiers = [block]
         else:
-            ordered = sorted(block, key=lambda e: -(e.bust_stack or 0))
-            tiers = [list(tied) for _, tied in groupby(ordered, key=lambda e: e.bust_stack)]
+            by_stack = sorted(block, key=lambda e: (-(e.bust_stack or 0), e.pk))
+            tiers = [list(tied) for _, tied in groupby(by_stack, key=lambda e: e.bust_stack)]
         for tier in tiers:
             for entry in tier:
                 if entry.finishing_place != place:
@@ -92,8 +90,30 @@ def places_recompute(tournament: Tournament) -> None:
     Entry.objects.bulk_update(changed, ["finishing_place"])
 
 
-def _same_hand(first: Entry, other: Entry) -> bool:
-    return first.bust_round is None and first.bust_group == other.bust_group
+def _out_order(out: Sequence[Entry]) -> dict[int, int]:
+    """When each entry went out, as a position in the chip ledger: a bust typed on the desk at
+    its bust row; a bust on a tablet's hand at that hand's first end, so that a hand reopened and
+    ended again later still comes before the busts recorded after its first end. Entries out
+    before the ledger began have no row: they come first (0)."""
+    latest: dict[int, tuple[int, int | None]] = {}
+    for entry_id, pk, hand_id in (
+        ChipMove.objects.filter(entry__in=out, kind=ChipMove.Kind.BUST)
+        .order_by("pk")
+        .values_list("entry_id", "pk", "hand_id")
+    ):
+        latest[entry_id] = (pk, hand_id)
+    hands = {hand_id for _, hand_id in latest.values() if hand_id is not None}
+    first_end = dict(
+        ChipMove.objects.filter(hand_id__in=hands, kind=ChipMove.Kind.HAND)
+        .values("hand_id")
+        .annotate(first=Min("pk"))
+        .values_list("hand_id", "first")
+    )
+    order: dict[int, int] = {}
+    for entry in out:
+        pk, hand_id = latest.get(entry.pk, (0, None))
+        order[entry.pk] = first_end.get(hand_id, pk) if hand_id is not None else pk
+    return order
 
 
 def places_reprice(tournament: Tournament) -> None:
