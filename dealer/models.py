@@ -28,6 +28,11 @@ class Hand(models.Model):
     rules = models.JSONField(help_text="every rule option, as Rules.as_dict()")
     stakes = models.JSONField(help_text="small_blind, big_blind, ante, small_bet, unit")
     level_index = models.PositiveSmallIntegerField(default=0)
+    hand_for_hand_round = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="the hand-for-hand hand this hand was dealt for (RP-8); empty outside it",
+    )
     button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     small_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     big_blind_seat = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -299,6 +299,7 @@ def hand_start(
         rules=rules.as_dict(),
         stakes=stakes_record(setup, ante=level.ante),
         level_index=view.level_index,
+        hand_for_hand_round=tournament.hand_for_hand_round if tournament.hand_for_hand else None,
         button_seat=positions.button,
         small_blind_seat=positions.small_blind,
         big_blind_seat=positions.big_blind,
@@ -717,7 +718,12 @@ def _apply_procedure(
 
 
 def _hand_ref(hand: Hand) -> HandRef:
-    return HandRef(hand_id=hand.pk, table_number=hand.table.number, hand_number=hand.number)
+    return HandRef(
+        hand_id=hand.pk,
+        table_number=hand.table.number,
+        hand_number=hand.number,
+        hand_for_hand_round=hand.hand_for_hand_round,
+    )
 
 
 def _seat_results(hand: Hand, stacks: Sequence[int] | None) -> list[SeatResult]:

@@ -17,6 +17,7 @@ from dealer.services import hand_record_action, hand_reopen, hand_start, hand_un
 from tests.factories import seated_tournament
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
+from tournaments.services.clocks import tournament_set_hand_for_hand
 from tournaments.services.entries import entry_register, entry_set_chips
 from tournaments.services.ledger import chips_check
 
@@ -137,8 +138,6 @@ def test_bug_a_player_out_again_after_a_reopened_hand_takes_a_place_of_their_own
 
 
 def test_rp8_players_out_on_one_hand_for_hand_hand_share_the_place_at_every_table() -> None:
-    from tournaments.services.clocks import tournament_set_hand_for_hand
-
     tournament = seated_tournament(players=10, now=T0, seats_per_table=5)
     tournament_set_hand_for_hand(tournament=tournament, on=True, now=T0)
     desk_bust(tournament, named(tournament, "Player 00"))
@@ -148,3 +147,43 @@ def test_rp8_players_out_on_one_hand_for_hand_hand_share_the_place_at_every_tabl
     entries_unbust(tournament=tournament, now=T0)  # Player 01 was not out after all
 
     assert places(tournament) == {"Player 00 #1": 10}
+
+
+def test_rp8_a_hand_for_hand_hand_reopened_after_the_next_one_opened_keeps_its_shared_place() -> (
+    None
+):
+    """Both tables' hand-for-hand hand 1 bust a player: they share 9th. Every table has played,
+    so hand-for-hand hand 2 opens; then table 1's hand is reopened and corrected, and its player
+    is out on it again. They went out on hand 1, so they still share 9th with table 2's (they
+    used to take hand 2's place, as if out on a later hand)."""
+    tournament = seated_tournament(
+        players=10, now=T0, seats_per_table=5, levels=LEVELS, payout_percentages=[50, 30, 20]
+    )
+    tournament_set_hand_for_hand(tournament=tournament, on=True, now=T0)
+    ended = []
+    for number in (1, 2):
+        table = Table.objects.get(tournament=tournament, number=number)
+        short, caller = (
+            Entry.objects.filter(table=table).select_related("player").order_by("seat")[:2]
+        )
+        entry_set_chips(entry=caller, chips=caller.chips + short.chips - 300, note="moved over")
+        entry_set_chips(entry=short, chips=300, note="moved over")
+        holes = {short.seat or 0: ["7s", "2d"], caller.seat or 0: ["Ah", "Ad"]}
+        hand = play(hand_start(table=table, now=T0), holes, short.seat or 0, caller.seat or 0)
+        ended.append((hand, short, caller, holes))
+    tournament.refresh_from_db()
+    assert tournament.hand_for_hand_round == 2  # every table played hand 1
+    first, short, caller, holes = ended[0]
+    shared = {f"{short.player.name} #1": 9, f"{ended[1][1].player.name} #1": 9}
+    assert places(tournament) == shared
+
+    reopened = hand_reopen(
+        hand=first, reason="wrong hand read", client_id="reopen", version=first.version
+    ).hand
+    corrected = hand_undo(
+        hand=reopened, reason="shown again", client_id="undo", version=reopened.version
+    ).hand
+    play(corrected, holes, short.seat or 0, caller.seat or 0)
+
+    assert places(tournament) == shared
+    assert chips_check(tournament) == []

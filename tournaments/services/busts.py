@@ -92,7 +92,10 @@ def entries_bust(
     group = (
         Entry.objects.filter(tournament=tournament).aggregate(g=Max("bust_group"))["g"] or 0
     ) + 1
-    h4h_round = tournament.hand_for_hand_round if tournament.hand_for_hand else None
+    if hand is not None:
+        h4h_round = hand.hand_for_hand_round  # the hand's own, when it was dealt
+    else:
+        h4h_round = tournament.hand_for_hand_round if tournament.hand_for_hand else None
     for bust in busts:
         entry = entries[bust.entry_id]
         entry.status = Entry.Status.BUSTED

@@ -45,6 +45,9 @@ class HandRef:
     hand_id: int
     table_number: int
     hand_number: int
+    # The hand-for-hand hand it was dealt for (RP-8), or None: its busts share that hand's place
+    # even when it is reopened and ends again after the next hand-for-hand hand has opened.
+    hand_for_hand_round: int | None = None
 
 
 def _source(kind: str, note: str, hand: HandRef | None) -> str:
