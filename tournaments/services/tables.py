@@ -169,13 +169,17 @@ def table_states(tournament: Tournament) -> list[balancing.TableState]:
     end of their hand is counted at the table they are moving to."""
     tables = {t.pk: t for t in tournament.tables.filter(is_broken=False)}
     occupied: dict[int, dict[int, int]] = {pk: {} for pk in tables}
-    for pk, seat, table_id, to_table, to_seat in (
-        _active(tournament)
-        .filter(table__isnull=False)
-        .values_list("pk", "seat", "table_id", "move_to_table_id", "move_to_seat")
+    # The few waiting moves in a query of their own: the seats of every entry are the big read.
+    moving = {
+        pk: (to_table, to_seat)
+        for pk, to_table, to_seat in _active(tournament)
+        .filter(move_to_table__isnull=False)
+        .values_list("pk", "move_to_table_id", "move_to_seat")
+    }
+    for pk, seat, table_id in (
+        _active(tournament).filter(table__isnull=False).values_list("pk", "seat", "table_id")
     ):
-        if to_table is not None:
-            table_id, seat = to_table, to_seat
+        table_id, seat = moving.get(pk, (table_id, seat))
         if table_id in occupied:
             occupied[table_id][seat] = pk
     return [
