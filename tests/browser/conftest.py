@@ -7,12 +7,14 @@ downloaded browser build. With REQUIRE_SERVICES=1 a missing Chromium fails the t
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from tests.required import REQUIRED
 
@@ -94,3 +96,13 @@ def screenshot(page: object, name: str, *, full_page: bool = True) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)  # type: ignore[attr-defined]
     return path
+
+
+def sign_in_director(page: Any, live_server: Any) -> None:
+    """A director signs in on the login page and lands on the desk."""
+    get_user_model().objects.create_user("director", password="director", is_staff=True)
+    page.goto(f"{live_server.url}/login/")
+    page.fill("input[name=username]", "director")
+    page.fill("input[name=password]", "director")
+    page.press("input[name=password]", "Enter")
+    page.wait_for_url(re.compile(r"/desk/$"))

@@ -11,9 +11,8 @@ import re
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, sign_in_director
 from tournaments.models import Entry, Tournament
 from tournaments.services.entries import entry_set_chips
 from tournaments.services.events import schedule_create
@@ -34,15 +33,6 @@ PLAYERS = [
     "Kofi Dubois",
     "Lena Eriksen",
 ]
-
-
-def _sign_in(page: Any, live_server: Any) -> None:
-    User.objects.create_user("director", password="director", is_staff=True)
-    page.goto(f"{live_server.url}/login/")
-    page.fill("input[name=username]", "director")
-    page.fill("input[name=password]", "director")
-    page.press("input[name=password]", "Enter")
-    page.wait_for_url(re.compile(r"/desk/$"))
 
 
 def _bust_one(page: Any, base: str, entry: Entry) -> None:
@@ -67,7 +57,7 @@ def test_director_runs_a_tournament_from_registration_to_the_winners_payout(
             {"small_blind": 300, "big_blind": 600, "ante": 600, "bb_ante": True, "duration": 900},
         ],
     )
-    _sign_in(page, live_server)
+    sign_in_director(page, live_server)
 
     # Create the tournament from the schedule.
     page.fill("#id_name", "Friday Turbo")

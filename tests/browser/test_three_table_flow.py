@@ -11,20 +11,18 @@ add nothing; the moments the floor and the dealer see are driven in the browser.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.template.defaultfilters import floatformat
 from django.utils import timezone
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from dealer.models import Hand
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, sign_in_director
 from tests.browser.test_tablet import sign_in as dealer_sign_in
 from tests.browser.test_tablet import state, tap
 from tests.factories import DealerFactory, assign_dealer, seated_tournament
@@ -48,15 +46,6 @@ def desk(browser: Any) -> Iterator[Any]:
     tab = context.new_page()
     yield tab
     context.close()
-
-
-def director_sign_in(page: Any, live_server: Any) -> None:
-    User.objects.create_user("director", password="director", is_staff=True)
-    page.goto(f"{live_server.url}/login/")
-    page.fill("input[name=username]", "director")
-    page.fill("input[name=password]", "director")
-    page.press("input[name=password]", "Enter")
-    page.wait_for_url(re.compile(r"/desk/$"))
 
 
 def active(tournament: Tournament, table: int | None = None) -> list[Entry]:
@@ -118,7 +107,7 @@ def test_three_tables_to_the_bubble_through_hand_for_hand_to_the_winners_payout(
     for table in tables.values():
         assign_dealer(table, dealer)
     base = f"{live_server.url}/desk/t/{tournament.pk}"
-    director_sign_in(desk, live_server)
+    sign_in_director(desk, live_server)
 
     # The dealer deals hand 1 at table 1 on the tablet.
     dealer_sign_in(tablet, live_server, tables[1])
