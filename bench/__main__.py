@@ -35,6 +35,11 @@ def main() -> None:
     print("== Dealer actions through gunicorn on PostgreSQL, 40 tables (bench/bench_actions.py) ==")
     sys.stdout.flush()
     subprocess.run([sys.executable, "-m", "bench.bench_actions"], check=True)
+    print()
+    print("== Public polling through gunicorn on PostgreSQL, 45 and 10,000 entries ==")
+    print("== (bench/bench_polling.py) ==")
+    sys.stdout.flush()
+    subprocess.run([sys.executable, "-m", "bench.bench_polling"], check=True)
     sys.stdout.flush()
 
 

@@ -10,7 +10,10 @@ cursors: a transaction's `BEGIN` and `COMMIT` come on top) per request for
 - a write through the API, signed in with the dealer's token (what `bench_actions` sends);
 - a read of a hand's state through the same stack (`GET /api/hands/<id>/`), the reference;
 - an action tapped on the tablet page: the htmx form post with the dealer's session, answered
-  with the tablet's HTML (the new state, read back for the next decision, is not counted).
+  with what the tap changed (the tablet's regions, swapped in by their ids), or the whole tablet
+  when the hand ends (the new state, read back for the next decision, is not counted);
+- the tap's CPU over the API write's, pass by pass: writes and taps alternate request by
+  request, so that both see the machine alike (the target is 1.5 at most).
 
 Run: `python -m bench.bench_write_cpu` (`--requests`, `--passes`; `--profile` prints where the
 time goes, ordered by `BENCH_SORT`, default cumulative, `BENCH_LINES` lines, for the API's
@@ -135,6 +138,8 @@ class InProcessTablet(Tablet):
         super().__init__(0, table, credentials, seed)
         self.credentials = credentials
         self.page_credentials = {**page_credentials, "HX-Request": "true"}
+        self.taps = 0
+        self.whole = 0  # taps answered with the whole tablet (the hand ended)
 
 
 def _write(caller: Caller, tablet: InProcessTablet, page: bool = False) -> float:
@@ -150,6 +155,8 @@ def _write(caller: Caller, tablet: InProcessTablet, page: bool = False) -> float
         cpu = time.process_time() - started
         if status != 200:
             raise RuntimeError(f"table {tablet.table}: {status} from the tablet page: {_!r:.3000}")
+        tablet.taps += 1
+        tablet.whole += b'id="tablet"' in _  # answered with the whole tablet, not its regions
         from dealer.models import Hand
 
         tablet.state = Hand.objects.values_list("state", flat=True).get(pk=tablet.state["hand"])
@@ -188,6 +195,22 @@ def _pass(
     return cpu * 1000 / requests, statements / requests
 
 
+def _paired_pass(
+    caller: Caller, tablets: list[InProcessTablet], requests: int
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """`requests` writes through the API and as many taps, one of each in turn (the tablets in
+    turn), so that a machine whose load changes meanwhile weighs on both alike: CPU ms and
+    statements per request, of the writes and of the taps."""
+    cpu, statements = [0.0, 0.0], [0, 0]
+    for index in range(2 * requests):
+        page = index % 2
+        before = caller.statements
+        cpu[page] += _write(caller, tablets[(index // 2) % len(tablets)], bool(page))
+        statements[page] += caller.statements - before - page  # a tap's state read back: not its
+    write, tap = ((cpu[i] * 1000 / requests, statements[i] / requests) for i in (0, 1))
+    return write, tap
+
+
 def _read_pass(
     caller: Caller, tablets: list[InProcessTablet], requests: int
 ) -> tuple[float, float]:
@@ -224,10 +247,11 @@ def run(requests: int, passes: int, profile: bool) -> dict[str, Any]:
             assert status == 200
             tablet.deck = tablet.rng.sample(DECK, len(DECK))
         _pass(caller, tablets, len(tablets) * 5)  # warm up: imports, caches, the token checked
-        writes = [_pass(caller, tablets, requests) for _ in range(passes)]
-        reads = [_read_pass(caller, tablets, requests) for _ in range(passes)]
         _pass(caller, tablets, len(tablets) * 5, page=True)  # warm up the page's templates
-        taps = [_pass(caller, tablets, requests, page=True) for _ in range(passes)]
+        paired = [_paired_pass(caller, tablets, requests) for _ in range(passes)]
+        writes, taps = [w for w, _ in paired], [t for _, t in paired]
+        whole = sum(t.whole for t in tablets) / max(1, sum(t.taps for t in tablets))
+        reads = [_read_pass(caller, tablets, requests) for _ in range(passes)]
         if profile:
             import cProfile
             import pstats
@@ -249,6 +273,8 @@ def run(requests: int, passes: int, profile: bool) -> dict[str, Any]:
         "read_statements": statistics.median(r[1] for r in reads),
         "tap_cpu_ms": statistics.median(t[0] for t in taps),
         "tap_statements": statistics.median(t[1] for t in taps),
+        "tap_ratio": statistics.median(t[0] / w[0] for w, t in zip(writes, taps, strict=True)),
+        "tap_whole": whole,
         "passes": passes,
         "requests": requests,
     }
@@ -268,7 +294,9 @@ def main(argv: list[str] | None = None) -> None:
         f"a read of a hand's state (reference) {result['read_cpu_ms']:.2f} ms CPU, "
         f"{result['read_statements']:.2f} statements; "
         f"an action tapped on the tablet page (htmx, session) {result['tap_cpu_ms']:.2f} ms CPU, "
-        f"{result['tap_statements']:.2f} statements"
+        f"{result['tap_statements']:.2f} statements, {result['tap_ratio']:.2f}x the write's CPU "
+        f"(median of the passes), {result['tap_whole']:.0%} of the taps answered with "
+        "the whole tablet"
     )
 
 

@@ -10,7 +10,8 @@ A worker process remembers the tokens it has checked, with their users and the u
 for `API_TOKEN_CACHE_SECONDS` (30 by default): a tablet's writes then cost no query for the
 sign-in or the role check. Saving or deleting any user, token or group, or changing who is in
 a group, forgets them all in the process that made the change; the other workers find out when
-their entry expires.
+their entry expires. A tap on the tablet page (a session, not a token) has its user remembered
+the same way (`session_user`).
 
 This module is imported while DRF's settings load: it must not import DRF's views.
 """
@@ -23,7 +24,7 @@ from functools import cache
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user, get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
 from django.db.models import prefetch_related_objects
@@ -31,7 +32,8 @@ from django.db.models.signals import m2m_changed, post_delete, post_save
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
-_CHECKED: dict[str, tuple[float, Any]] = {}  # key -> (when to check again, the active user)
+# key (a token's, or a session's user: `session_user`) -> (when to check again, the active user)
+_CHECKED: dict[str, tuple[float, Any]] = {}
 _CHECKED_MAX = 10_000  # a bound on memory; tokens are one per user
 
 
@@ -92,3 +94,29 @@ class TokenAuthentication(authentication.TokenAuthentication):
                     _CHECKED.clear()
                 _CHECKED[key] = (now + lifetime, copy.copy(user))
         return user, Token(key=key, user=user)
+
+
+def session_user(request: Any) -> Any:
+    """The signed-in user of a browser request, remembered as a token's user is: a tablet's tap
+    (`dealer.views.tablet.record_action`) then reads neither the user nor the user's groups (the
+    dealers' role, `tournaments.roles`), as the API's writes do not. Remembered by the session's
+    user id and password hash, after Django's own sign-in check (`auth.get_user`: the session's
+    backend, an active user, the password hash), which decides whenever the user is not
+    remembered, or no more; forgotten as the tokens are."""
+    session = getattr(request, "session", None)
+    user_id = session.get(SESSION_KEY) if session is not None else None
+    if session is None or user_id is None:
+        return request.user
+    key = f"session {user_id} {session.get(HASH_SESSION_KEY, '')}"
+    now = time.monotonic()
+    checked = _CHECKED.get(key)
+    if checked is not None and checked[0] > now:
+        return copy.copy(checked[1])
+    user = get_user(request)
+    lifetime = float(getattr(settings, "API_TOKEN_CACHE_SECONDS", 0))
+    if user.is_authenticated and lifetime > 0:
+        prefetch_related_objects([user], "groups")
+        if len(_CHECKED) >= _CHECKED_MAX:
+            _CHECKED.clear()
+        _CHECKED[key] = (now + lifetime, copy.copy(user))
+    return user

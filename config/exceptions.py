@@ -1,9 +1,15 @@
-"""The API's exception handler: every error is `{"code", "detail"}` with the right status.
+"""Where a refusal gets its HTTP status, for the API and the pages alike.
 
-- a floor service's `FloorError`: its own status (400, 404 or 409) and code; a hand written
-  against an older version (`StaleVersionError`): 409 `stale_version` with the hand's current
-  `state`, so the tablet can redraw without another request;
-- an engine `RuleViolation`: 409; an engine `ConfigError` (or another engine error): 400;
+`status_of` is the one table: every domain error (`dealer.engine.errors.DomainError`: the
+engine's, the floor services', the floor's pure modules') has a kind, and the kind picks the
+status: `Invalid` 400, `Forbidden` 403, `NotFound` 404, `Conflict` 409. Pages that answer a
+refusal with a status call it too, so a page and the API never disagree.
+
+The API's exception handler answers every error as `{"code", "detail"}` with the right status:
+
+- a domain error: `status_of` and its own code; a hand written against an older version
+  (`StaleVersionError`, a conflict): 409 `stale_version` with the hand's current `state`, so the
+  tablet can redraw without another request;
 - invalid input: 400 `{"code": "invalid", "detail": <the first problem>, "errors": {field:
   [messages]}}`;
 - DRF's own errors keep their status with their code: `parse_error` (malformed JSON, 400),
@@ -27,11 +33,22 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
-from dealer.engine.errors import ConfigError, EngineError, RuleViolation
+from dealer.engine.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, kind_of
 from dealer.services import StaleVersionError
-from tournaments.services.errors import FloorError
 
 logger = logging.getLogger(__name__)
+
+STATUS_OF_KIND: dict[type[DomainError], int] = {
+    Invalid: 400,
+    Forbidden: 403,
+    NotFound: 404,
+    Conflict: 409,
+}
+
+
+def status_of(error: DomainError) -> int:
+    """The HTTP status of a refusal, chosen by its kind (see the module docstring)."""
+    return STATUS_OF_KIND[kind_of(error)]
 
 
 def _error(code: str, detail: str, status: int, **extra: Any) -> Response:
@@ -75,13 +92,9 @@ def _invalid(errors: Any) -> Response:
 
 def floor_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, StaleVersionError):
-        return _error(exc.code, exc.detail, exc.status, state=exc.hand.state)
-    if isinstance(exc, FloorError):
-        return _error(exc.code, exc.detail, exc.status)
-    if isinstance(exc, RuleViolation):
-        return _error(exc.code, exc.detail, 409)
-    if isinstance(exc, ConfigError | EngineError):
-        return _error(exc.code, exc.detail, 400)
+        return _error(exc.code, exc.detail, status_of(exc), state=exc.hand.state)
+    if isinstance(exc, DomainError):
+        return _error(exc.code, exc.detail, status_of(exc))
     if isinstance(exc, exceptions.ValidationError):
         return _invalid(exc.detail)
     if isinstance(exc, DjangoValidationError):

@@ -70,6 +70,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A poller's If-None-Match naming a remembered, current tag: 304 before anything else runs.
+    "config.conditional.NotModifiedMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -131,7 +133,9 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "floordesk",
+            # Parallel test processes share one Redis, each with a test database of its own:
+            # their keys (a tournament's version, answers by URL) are kept apart.
+            "KEY_PREFIX": "floordesk" + os.environ.get("PYTEST_XDIST_WORKER", ""),
         },
     }
     CELERY_BROKER_URL = REDIS_URL

@@ -51,7 +51,7 @@ class Hand(models.Model):
     engine_state = models.BinaryField(
         null=True,
         editable=False,
-        help_text="the engine's state at this version, signed (dealer/packing.py): the next "
+        help_text="the engine's state at this version, signed (dealer/state_cache.py): the next "
         "write starts from it instead of replaying the log",
     )
     started_by = models.ForeignKey(

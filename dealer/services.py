@@ -8,30 +8,39 @@ SQLite serializes whole transactions).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
-from dealer import cash
+from dealer.cash import plan as cash_plan
+from dealer.cash.services import cash_hand_end
 from dealer.codec import action_from_dict, action_to_dict, state_snapshot
 from dealer.engine import HandSetup, HandState, PlayerSetup, apply, start_hand
 from dealer.engine.actions import Action
 from dealer.engine.errors import EngineError, RuleViolation
 from dealer.engine.rules import Rules
 from dealer.engine.state import Phase
+from dealer.hand_log import groups_in_force, hand_replay, hand_setup, hand_state, log_entries
 from dealer.models import Hand, HandEvent, ProcedureLog
-from dealer.packing import pack_state, unpack_state
+from dealer.state_cache import pack_state, unpack_state
 from tournaments import balancing
+from tournaments.errors import (
+    FloorConflict,
+    FloorError,
+    FloorForbidden,
+    FloorInvalid,
+    FloorNotFound,
+)
 from tournaments.models import ChipMove, Entry, Table, Tournament
-from tournaments.services.clocks import clock_view
+from tournaments.roles import is_director, may_deal
+from tournaments.selectors.clock import clock_view
+from tournaments.selectors.tables import table_next_hand
 from tournaments.services.entries import lock_tournament
-from tournaments.services.errors import FloorError
 from tournaments.services.events import tournament_rules
 from tournaments.services.hands import (
     SeatResult,
@@ -40,11 +49,11 @@ from tournaments.services.hands import (
     entries_hand_reopen,
 )
 from tournaments.services.ledger import HandRef
-from tournaments.services.tables import table_next_hand
 
 
-class StaleVersionError(FloorError):
-    """The write was made against an older version of the hand (409 with the current state)."""
+class StaleVersionError(FloorConflict):
+    """The write was made against an older version of the hand (a conflict: the API answers it
+    with the hand's current state)."""
 
     def __init__(self, hand: Hand) -> None:
         super().__init__(
@@ -59,13 +68,15 @@ class StaleVersionError(FloorError):
 class Result:
     hand: Hand
     answer: dict[str, Any]
+    # The entry this write appended (None for a resent write's first answer): the tablet's
+    # answer to a tap shows its line of the log without reading the log again.
+    event: HandEvent | None = None
 
 
 def can_write(user: Any, table: Table) -> bool:
-    """Directors may write to every hand; a dealer only to the tables assigned to them."""
-    return bool(getattr(user, "is_staff", False)) or (
-        getattr(user, "is_authenticated", False) and table.dealer_id == user.pk
-    )
+    """Directors may write to every hand; a dealer only to the tables assigned to them
+    (`tournaments.roles.may_deal`)."""
+    return may_deal(user, table)
 
 
 def check_writer(actor: Any, table: Table) -> None:
@@ -73,59 +84,13 @@ def check_writer(actor: Any, table: Table) -> None:
     the system itself (no actor) are not checked. The hand writes check it on the table read
     with the hand's lock, so that a dealer's write costs no query of its own for it."""
     if actor is not None and not can_write(actor, table):
-        raise FloorError(
+        raise FloorForbidden(
             "permission_denied",
             f"Only a director or the dealer of table {table.number} may.",
-            status=403,
         )
 
 
-# --- reading the log --------------------------------------------------------------------------
-
-
-def hand_setup(hand: Hand) -> HandSetup:
-    rules = Rules(**hand.rules)
-    stakes = hand.stakes
-    players = tuple(
-        PlayerSetup(
-            stack=s["stack"],
-            seat=s["seat"],
-            name=s.get("name", ""),
-            blind=s.get("blind", 0),
-            dead=s.get("dead", 0),
-            ante=s.get("ante", 0),
-        )
-        for s in hand.seats
-    )
-    return HandSetup(
-        rules=rules,
-        players=players,
-        small_blind=stakes["small_blind"],
-        big_blind=stakes["big_blind"],
-        small_bet=stakes["small_bet"],
-        unit=stakes.get("unit", 1),
-        button_index=stakes.get("button_index"),
-        bring_in_index=stakes["bring_in_index"],
-    )
-
-
-T = TypeVar("T")
-
-# One entry of the log as a replay reads it: the event's kind and its engine actions (as stored).
-LogEntry = tuple[str, list[dict[str, Any]]]
-
-
-def split_undone(entries: Sequence[T], is_undo: Callable[[T], bool]) -> tuple[list[T], list[T]]:
-    """The log's entries still in force, oldest first, and the ones an undo cancelled: an undo
-    cancels the latest entry still in force (undos themselves are in neither list)."""
-    in_force: list[T] = []
-    cancelled: list[T] = []
-    for entry in entries:
-        if not is_undo(entry):
-            in_force.append(entry)
-        elif in_force:
-            cancelled.append(in_force.pop())
-    return in_force, cancelled
+# --- what a hand stores (read back by `dealer.hand_log`) -------------------------------------
 
 
 def stakes_record(setup: HandSetup, *, ante: int) -> dict[str, Any]:
@@ -139,48 +104,6 @@ def stakes_record(setup: HandSetup, *, ante: int) -> dict[str, Any]:
         "button_index": setup.button_index,
         "bring_in_index": setup.bring_in_index,
     }
-
-
-def _groups_in_force(log: list[LogEntry]) -> list[list[Action]]:
-    # Each action or procedure event is one group of engine actions (a reopening is none).
-    entries = [entry for entry in log if entry[0] != HandEvent.Kind.REOPEN]
-    in_force, _ = split_undone(entries, lambda entry: entry[0] == HandEvent.Kind.UNDO)
-    return [[action_from_dict(a) for a in actions or ()] for _, actions in in_force]
-
-
-def effective_actions(log: list[LogEntry]) -> list[Action]:
-    """The actions in force: every action and procedure action, minus the ones undone."""
-    return [action for group in _groups_in_force(log) for action in group]
-
-
-def _log(hand: Hand) -> list[LogEntry]:
-    """The hand's log, oldest first: each event's kind and engine actions (not the stored
-    answers, which are most of each row)."""
-    rows = hand.events.order_by("seq").values_list("kind", "payload")
-    return [(kind, payload.get("actions", [])) for kind, payload in rows]
-
-
-def hand_replay(hand: Hand) -> HandState:
-    """The hand's state, rebuilt from its start and its log."""
-    state = start_hand(hand_setup(hand))
-    for action in effective_actions(_log(hand)):
-        state = apply(state, action)
-    return state
-
-
-def stored_state(hand: Hand) -> HandState | None:
-    """The engine state stored with the hand, when it is the one this server wrote for this hand
-    at its current version and it starts from the hand's setup as stored now (the seats, stakes
-    or rules may have been fixed in the admin since); else None."""
-    stored = unpack_state(hand.engine_state, hand.pk, hand.version)
-    return stored if stored is not None and stored.setup == hand_setup(hand) else None
-
-
-def hand_state(hand: Hand) -> HandState:
-    """The hand's state now: the stored engine state when it can be trusted (`stored_state`),
-    else the replay of the log."""
-    stored = stored_state(hand)
-    return stored if stored is not None else hand_replay(hand)
 
 
 def _save_first_state(hand: Hand, setup: HandSetup) -> Hand:
@@ -250,7 +173,7 @@ def hand_start(
     """Start the next hand at a table. In a tournament the button and blinds follow the dead
     button (T 32) from the table's last hand, the blinds are the level in force now (T 23), and
     every seated player is dealt in, absent or not (T 30), except a new player between the button
-    and the small blind (T 10-A). At a cash table the plan decides (`dealer.cash`): `straddle`
+    and the small blind (T 10-A). At a cash table the plan decides (`dealer.cash.plan`): `straddle`
     says the offered player straddles, and `expected_plan` (the plan's signature as the dealer
     saw it) refuses the start if the seats changed since."""
     now = now or timezone.now()
@@ -316,17 +239,17 @@ def hand_start(
 
 def _cash_hand_start(table: Table, actor: Any, *, straddle: bool, expected_plan: str) -> Hand:
     """A cash hand: exactly the posts of the plan the dealer was shown (RULES.md 2-4)."""
-    read = cash.engine_seats(table)
+    read = cash_plan.engine_seats(table)
     seats = {seat.seat: seat for seat in read}
-    plan = cash.cash_table_plan(table, read)
-    if expected_plan and expected_plan != cash.plan_signature(plan):
+    plan = cash_plan.cash_table_plan(table, read)
+    if expected_plan and expected_plan != cash_plan.plan_signature(plan):
         raise FloorError(
             "plan_changed",
             "The seats changed since this screen was drawn: check who posts what, then start.",
         )
     if straddle and plan.straddle_seat is None:
         raise FloorError("straddle_not_offered", "Nobody may straddle this hand.")
-    rules, stakes = cash.cash_table_rules(table), cash.cash_stakes(table)
+    rules, stakes = cash_plan.cash_table_rules(table), cash_plan.cash_stakes(table)
     setup = plan.setup(
         rules,
         stakes,
@@ -355,7 +278,7 @@ def _cash_hand_start(table: Table, actor: Any, *, straddle: bool, expected_plan:
         small_blind_seat=plan.positions.small_blind,
         big_blind_seat=plan.big_blind,
         seats=rows,
-        plan=cash.plan_record(plan, straddle),
+        plan=cash_plan.plan_record(plan, straddle),
         started_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
     return _save_first_state(hand, setup)
@@ -490,13 +413,13 @@ def _locked(hand: Hand | int) -> Hand:
                 .get(pk=pk)
             )
         except Hand.DoesNotExist as error:
-            raise FloorError("not_found", "There is no such hand.", status=404) from error
+            raise FloorNotFound("not_found", "There is no such hand.") from error
     sql, hand_columns, table_columns = _locked_sql()
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk])
         row = cursor.fetchone()
     if row is None:
-        raise FloorError("not_found", "There is no such hand.", status=404)
+        raise FloorNotFound("not_found", "There is no such hand.")
     split = len(hand_columns.fields)
     locked = hand_columns.instance(Hand, row[:split])
     locked.table = table_columns.instance(Table, row[split:])
@@ -606,7 +529,7 @@ def _write(
         raise StaleVersionError(current)
     if hand.status != Hand.Status.IN_PROGRESS:
         _hand_end(hand, state, actor)
-    return Result(hand, answer)
+    return Result(hand, answer, event)
 
 
 def _player_of_seat(hand: Hand, action: dict[str, Any]) -> dict[str, Any]:
@@ -618,16 +541,15 @@ def _player_of_seat(hand: Hand, action: dict[str, Any]) -> dict[str, Any]:
     player = action.get("player")
     if seat is not None:
         if seat not in seats:
-            raise FloorError("not_in_hand", f"Seat {seat} is not dealt in this hand.", status=400)
+            raise FloorInvalid("not_in_hand", f"Seat {seat} is not dealt in this hand.")
         if player is not None and player != seats.index(seat):
-            raise FloorError(
+            raise FloorInvalid(
                 "seat_player_mismatch",
                 f"Seat {seat} is player {seats.index(seat)}, not player {player}.",
-                status=400,
             )
         action["player"] = seats.index(seat)
     elif isinstance(player, int) and not 0 <= player < len(seats):
-        raise FloorError("not_in_hand", f"Player {player} is not dealt in this hand.", status=400)
+        raise FloorInvalid("not_in_hand", f"Player {player} is not dealt in this hand.")
     return action
 
 
@@ -665,7 +587,7 @@ def hand_undo(
     def make(
         locked: Hand, state: HandState, payload: dict[str, Any]
     ) -> tuple[HandState, dict[str, Any]]:
-        groups = _groups_in_force(_log(locked))
+        groups = groups_in_force(log_entries(locked))
         if not groups:
             raise RuleViolation("Nothing to undo in this hand.", code="nothing_to_undo")
         new = start_hand(hand_setup(locked))
@@ -674,7 +596,7 @@ def hand_undo(
         return new, {"reason": reason, "undone": [action_to_dict(a) for a in groups[-1]]}
 
     if not reason.strip():
-        raise FloorError("reason_required", "Say why the entry is undone.", status=400)
+        raise FloorInvalid("reason_required", "Say why the entry is undone.")
     return _write(
         hand,
         client_id=client_id,
@@ -757,7 +679,7 @@ def _hand_end(hand: Hand, state: HandState, actor: Any) -> None:
     table.big_blind_seat = hand.big_blind_seat
     table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
     if hand.plan:
-        cash.cash_hand_end(table, hand.seats, state.finishing_stacks or (), hand.plan)
+        cash_hand_end(table, hand.seats, state.finishing_stacks or (), hand.plan)
 
 
 @transaction.atomic
@@ -770,7 +692,7 @@ def hand_reopen(
     before the next one starts; a director may reopen the table's last completed hand at any
     time, as long as no hand is in progress there."""
     if not reason.strip():
-        raise FloorError("reason_required", "Say why the hand is reopened.", status=400)
+        raise FloorInvalid("reason_required", "Say why the hand is reopened.")
     locked = _locked(hand)
     check_writer(actor, locked.table)
     if version != locked.version:
@@ -825,14 +747,13 @@ def _check_reopen(hand: Hand, actor: Any) -> None:
             f"Hand {hand.number} is not the last hand played at {hand.table}: only the last "
             "one can be reopened.",
         )
-    director = bool(getattr(actor, "is_staff", False)) or actor is None
+    director = actor is None or is_director(actor)
     if later.exists() and not director:
         # Checked before the hand in progress: the dealer's answer is the floor, either way.
-        raise FloorError(
+        raise FloorForbidden(
             "next_hand_started",
             f"The next hand at {hand.table} has started since: ask the floor to reopen "
             f"hand {hand.number}.",
-            status=403,
         )
     if later.filter(status=Hand.Status.IN_PROGRESS).exists():
         raise FloorError(
@@ -849,37 +770,6 @@ def reopen_refusal(hand: Hand, actor: Any) -> FloorError | None:
     except FloorError as error:
         return error
     return None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ReopenOffer:
-    """A table's hand a director may reopen: its id, number and version (sent back)."""
-
-    hand_id: int
-    number: int
-    version: int
-
-
-def hands_reopenable(table_ids: Sequence[int]) -> dict[int, ReopenOffer]:
-    """Each tournament table's last completed hand, by table id, for the tables with no hand in
-    progress: what a director may reopen there (`_check_reopen`). One query."""
-    last = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.COMPLETE).order_by(
-        "-number"
-    )
-    busy = Hand.objects.filter(table=OuterRef("pk"), status=Hand.Status.IN_PROGRESS)
-    hand_ids = (
-        Table.objects.filter(pk__in=table_ids, tournament__isnull=False)
-        .exclude(tournament__status=Tournament.Status.FINISHED)
-        .annotate(last=Subquery(last.values("pk")[:1]), busy=Exists(busy))
-        .filter(busy=False, last__isnull=False)
-        .values("last")
-    )
-    return {
-        table_id: ReopenOffer(hand_id=pk, number=number, version=version)
-        for table_id, pk, number, version in Hand.objects.filter(pk__in=hand_ids).values_list(
-            "table_id", "pk", "number", "version"
-        )
-    }
 
 
 def check_hands() -> list[str]:
@@ -961,16 +851,14 @@ def _procedure_remedy(
         chosen = procedures.Trigger(trigger)
     except ValueError as error:
         known = ", ".join(t.value for t in procedures.Trigger)
-        raise FloorError(
-            "unknown_trigger", f"Unknown procedure '{trigger}': pick one of {known}.", status=400
+        raise FloorInvalid(
+            "unknown_trigger", f"Unknown procedure '{trigger}': pick one of {known}."
         ) from error
     player = None
     if player_seat is not None:
         seats = [s["seat"] for s in hand.seats]
         if player_seat not in seats:
-            raise FloorError(
-                "not_in_hand", f"Seat {player_seat} is not dealt in this hand.", status=400
-            )
+            raise FloorInvalid("not_in_hand", f"Seat {player_seat} is not dealt in this hand.")
         player = seats.index(player_seat)
     return procedures.remedy(hand_state(hand), chosen, player=player, details=details or {})
 
@@ -982,7 +870,8 @@ def procedure_preview(
     player_seat: int | None = None,
     details: dict[str, Any] | None = None,
 ) -> Any:
-    """What the procedure says for this hand now (read-only): the steps before confirming."""
+    """What the procedure says for this hand now (read-only): the steps before confirming, or
+    the refusal the confirmation would meet (a floor misdeal after the threshold, ...)."""
     return _procedure_remedy(hand, trigger, player_seat, details)
 
 
@@ -997,7 +886,9 @@ def hand_run_procedure(
     version: int,
     actor: Any = None,
 ) -> tuple[Result, ProcedureLog | None]:
-    """Apply a dealer-error procedure's effect to the hand and log it for the floor."""
+    """Apply a dealer-error procedure's effect to the hand and log it for the floor. The floor's
+    own decisions (`floor_misdeal`, `floor_dead_hand`, with `details["note"]` as the reason) are
+    triggers too, so the tablet page and the API write them here and they are logged alike."""
     locked = _locked(hand)
     check_writer(actor, locked.table)
     resent = HandEvent.objects.filter(hand=locked, client_id=client_id).first()

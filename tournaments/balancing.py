@@ -60,7 +60,8 @@ MoveReason = Literal["balance", "break"]
 
 
 class BalancingError(ConfigError):
-    """Table states a plan cannot be made from (API answer: 400); ``code`` says why."""
+    """Table states a plan cannot be made from (a ``ConfigError``: ``Invalid``); ``code`` says
+    why."""
 
     code = "balancing_error"
 

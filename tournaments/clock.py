@@ -47,19 +47,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from dealer.engine.errors import Conflict
+
 ONE_SECOND = timedelta(seconds=1)
 
 
-class ClockError(ValueError):
-    """A clock operation that cannot be done; `code` is stable, `detail` is for the director."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
-
-    def as_dict(self) -> dict[str, str]:
-        return {"code": self.code, "detail": self.detail}
+class ClockError(Conflict, ValueError):
+    """A clock operation that cannot be done in the clock's state; `code` is stable, `detail` is
+    for the director. A service that checks a schedule the director sends (not the one stored)
+    refuses its `ScheduleError` as `Invalid`."""
 
 
 class ScheduleError(ClockError):

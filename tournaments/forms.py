@@ -14,10 +14,10 @@ from typing import Any
 from django import forms
 from django.forms import formset_factory
 
+from tournaments.errors import FloorError
 from tournaments.models import BlindSchedule, ChipMove, Entry, Tournament, TournamentLevel
+from tournaments.selectors.clock import LEVEL_FIELDS
 from tournaments.services.counts import ChipCount
-from tournaments.services.errors import FloorError
-from tournaments.services.events import LEVEL_FIELDS
 
 AUTOFOCUS = {"autofocus": True}
 

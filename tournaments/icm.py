@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import ROUND_FLOOR, ROUND_HALF_EVEN, Decimal, localcontext
 
+from dealer.engine.errors import Invalid
+
 MAX_PLAYERS = 10
 CENT = Decimal("0.01")
 PRECISION = 60  # significant digits of the intermediate arithmetic
@@ -28,16 +30,9 @@ PRECISION = 60  # significant digits of the intermediate arithmetic
 SETTLE = Decimal("1e-20")
 
 
-class IcmError(ValueError):
-    """A deal that cannot be calculated (`code` stable, `detail` for the director)."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
-
-    def as_dict(self) -> dict[str, str]:
-        return {"code": self.code, "detail": self.detail}
+class IcmError(Invalid, ValueError):
+    """A deal that cannot be calculated (`code` stable, `detail` for the director). The deal
+    service refuses it as a `Conflict`: the event's stacks and prizes are what cannot be dealt."""
 
 
 def _check_stacks(stacks: Sequence[int]) -> None:

@@ -119,6 +119,9 @@ class Tournament(models.Model):
     clock_ends_at = models.DateTimeField(null=True, blank=True)
     clock_remaining = models.PositiveIntegerField(null=True, blank=True)
     clock_started_at = models.DateTimeField(null=True, blank=True)
+    # Moves on with every write a public page can show (standings, payouts, the clock): the
+    # pages' and the API's ETags are built from it, so an unchanged answer costs one row read.
+    version = models.PositiveBigIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

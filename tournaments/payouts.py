@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
 
+from dealer.engine.errors import Invalid
+
 ZERO = Decimal("0")
 HUNDRED = Decimal("100")
 CENT = Decimal("0.01")
@@ -25,17 +27,10 @@ CENT = Decimal("0.01")
 PAID_SHARE = Decimal("0.15")
 
 
-class PayoutError(ValueError):
+class PayoutError(Invalid, ValueError):
     """A prize pool, payout table or split that cannot be used (`code` stable, `detail` for the
-    director)."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
-
-    def as_dict(self) -> dict[str, str]:
-        return {"code": self.code, "detail": self.detail}
+    director). A service paying out a running event's stored settings refuses it as a
+    `Conflict`: the settings, not the request, are wrong."""
 
 
 def _text(amount: Decimal) -> str:

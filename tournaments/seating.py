@@ -29,11 +29,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 from dealer.engine.cards import Card, DeckKind, shuffled_deck
 from dealer.engine.draw import button_draw
 from dealer.engine.errors import ConfigError
+from dealer.engine.rules import DrawTiebreak
 
 __all__ = [
     "ButtonDraw",
@@ -54,12 +55,10 @@ MIN_SEATS = 2
 MAX_SEATS = 10
 """Seats a table may have: a hand needs 2 to 10 players (``dealer.engine.setup.MAX_PLAYERS``)."""
 
-DrawTiebreak = Literal["suit", "deal_order"]
-"""How tied high cards in the button draw are settled (RULES.md section 2, ``draw_tiebreak``)."""
-
 
 class SeatingError(ConfigError):
-    """A draw that cannot be made (API answer: 400); ``code`` says why, the text says what to do."""
+    """A draw that cannot be made (a ``ConfigError``: ``Invalid``); ``code`` says why, the text
+    says what to do."""
 
     code = "seating_error"
 
@@ -221,7 +220,7 @@ def button_draw_for_table(
     players_in_deal_order: Sequence[object],
     rng: random.Random,
     deck_kind: DeckKind = DeckKind.STANDARD,
-    tiebreak: DrawTiebreak = "suit",
+    tiebreak: DrawTiebreak = DrawTiebreak.SUIT,
 ) -> ButtonDraw:
     """Deal one card to each player from a shuffled deck; the high card wins the button (T 7).
 

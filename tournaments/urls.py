@@ -68,7 +68,6 @@ director = [
     path("desk/t/<int:pk>/payouts/", payouts.payouts_page, name="payout-list"),
     path("desk/t/<int:pk>/payouts/icm/", payouts.icm_deal, name="icm-deal"),
     path("desk/t/<int:pk>/payouts/deal/", payouts.accept_deal, name="deal-accept"),
-    path("desk/t/<int:pk>/results.csv", payouts.results_csv, name="results-csv"),
     path("desk/t/<int:pk>/audit/", audit.audit_page, name="audit-log"),
 ]
 
@@ -78,7 +77,6 @@ public_pages = [
     path("t/<int:pk>/seat/", public.seat, name="public-seat-lookup"),
     path("t/<int:pk>/payouts/", public.payouts, name="public-payouts"),
     path("t/<int:pk>/clock/", public.clock, name="public-clock"),
-    path("t/<int:pk>/clock.json", public.clock_json, name="public-clock-json"),
 ]
 
 urlpatterns = [

@@ -1,5 +1,6 @@
-"""Dealer-error procedures (RULES.md 8): preview the steps, carry one out on a hand, and the
-floor's log of them (JSON pages and a CSV export for directors)."""
+"""Dealer-error procedures (RULES.md 8): preview the steps, carry one out on a hand (the floor's
+misdeal and dead-hand decisions included), and the floor's log of them (JSON pages and a CSV
+export for directors, read through `dealer.selectors.procedure_log` as the director's page is)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from rest_framework.response import Response
 
 from dealer.api import serializers as s
 from dealer.api.views import DealerApi, write_responses, writer_input
-from dealer.models import Hand, HandEvent, ProcedureLog
+from dealer.models import Hand, HandEvent
+from dealer.selectors import ProcedureRow, procedure_log
 from dealer.services import hand_run_procedure, procedure_preview
 from tournaments.api.base import FloorApi
 from tournaments.api.errors import ErrorSerializer, responses
@@ -84,7 +86,9 @@ class HandProceduresApi(DealerApi):
     )
     def post(self, request: Request, pk: int) -> Response:
         """Carry out a procedure: its engine actions become one event of the hand, and the floor's
-        log records it. Answers the new state and what was done (a resent write: the same)."""
+        log records it. The floor's decisions are the triggers `floor_misdeal` and
+        `floor_dead_hand` (a `seat` required), with `details.note` as the reason. Answers the
+        new state and what was done (a resent write: the same)."""
         data = writer_input(request, pk, _procedure_input)
         client_id = data["client_id"]
         result, _ = hand_run_procedure(
@@ -106,19 +110,6 @@ class HandProceduresApi(DealerApi):
 # --- the log ---------------------------------------------------------------------------------
 
 
-def procedure_logs(filters: dict[str, Any]) -> Any:
-    logs = ProcedureLog.objects.select_related("table", "hand", "dealer").order_by("-pk")
-    if "tournament" in filters:
-        logs = logs.filter(table__tournament_id=filters["tournament"])
-    if "table" in filters:
-        logs = logs.filter(table_id=filters["table"])
-    if "dealer" in filters:
-        logs = logs.filter(dealer_id=filters["dealer"])
-    if "before" in filters:
-        logs = logs.filter(pk__lt=filters["before"])
-    return logs
-
-
 class ProcedureLogApi(FloorApi):
     @extend_schema(
         tags=TAGS,
@@ -130,30 +121,32 @@ class ProcedureLogApi(FloorApi):
         (id) or dealer (user id); `before` (an id) pages."""
         query = s.ProcedureLogQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        limit = query.validated_data["limit"]
-        logs = list(procedure_logs(dict(query.validated_data))[: limit + 1])
-        more = len(logs) > limit
-        page = {"results": logs[:limit], "next_before": logs[limit - 1].pk if more else None}
+        filters = dict(query.validated_data)
+        limit = filters.pop("limit")
+        rows = procedure_log(**filters, limit=limit + 1)
+        more = len(rows) > limit
+        page = {"results": rows[:limit], "next_before": rows[limit - 1].id if more else None}
         return Response(s.ProcedureLogPageOutputSerializer(page).data)
 
 
-def procedure_rows(logs: Iterable[ProcedureLog]) -> Iterable[Sequence[str]]:
+def procedure_rows(rows: Iterable[ProcedureRow]) -> Iterable[Sequence[str]]:
+    """The log's rows as CSV lines, under `CSV_HEADER`."""
     yield CSV_HEADER
-    for log in logs:
+    for row in rows:
         yield tuple(
             safe_cell(value)
             for value in (
-                log.created_at.isoformat(),
-                log.table.tournament_id,
-                log.table.number,
-                log.hand.number,
-                log.dealer.username if log.dealer else "",
-                log.trigger,
-                log.title,
-                log.effect,
-                log.player_seat,
-                log.rule,
-                " / ".join(str(step) for step in log.steps),
+                row.created_at.isoformat(),
+                row.tournament,
+                row.table,
+                row.hand_number,
+                row.dealer or "",
+                row.trigger,
+                row.title,
+                row.effect,
+                row.player_seat,
+                row.rule,
+                " / ".join(row.steps),
             )
         )
 
@@ -177,9 +170,9 @@ class ProcedureLogCsvApi(FloorApi):
         """Directors: the procedure log as CSV, with the same filters as the JSON log."""
         query = s.ProcedureLogFilterSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        logs = procedure_logs(dict(query.validated_data)).iterator(chunk_size=500)
+        rows = procedure_log(**query.validated_data)
         return Response(
-            list(procedure_rows(logs)),
+            list(procedure_rows(rows)),
             headers={"Content-Disposition": 'attachment; filename="procedures.csv"'},
         )
 

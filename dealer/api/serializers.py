@@ -75,39 +75,6 @@ class HandStartInputSerializer(serializers.Serializer):
     )
 
 
-class PlanPostSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    name = serializers.CharField()
-    live = serializers.IntegerField(help_text="counts toward the player's bet")
-    dead = serializers.IntegerField(help_text="goes to the middle, belongs to no bet")
-    ante = serializers.IntegerField()
-    why = serializers.CharField()
-
-
-class PlanWaitingSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    name = serializers.CharField()
-    code = serializers.CharField()
-    reason = serializers.CharField()
-
-
-class NextHandOutputSerializer(serializers.Serializer):
-    """The next hand at a cash table, as the dealer sees it before the deal."""
-
-    signature = serializers.CharField()
-    button_seat = serializers.IntegerField()
-    small_blind_seat = serializers.IntegerField(allow_null=True)
-    big_blind_seat = serializers.IntegerField()
-    heads_up = serializers.BooleanField()
-    restart = serializers.BooleanField(help_text="the game (re)starts: nobody owes anything")
-    posts = PlanPostSerializer(
-        many=True, help_text="every player dealt in, left of the button first"
-    )
-    waiting = PlanWaitingSerializer(many=True)
-    straddle_seat = serializers.IntegerField(allow_null=True)
-    straddle_amount = serializers.IntegerField()
-
-
 class HandWriteInputSerializer(serializers.Serializer):
     client_id = client_id_field()
     version = serializers.IntegerField(
@@ -371,11 +338,11 @@ class RemedyOutputSerializer(serializers.Serializer):
 class ProcedureLogOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     created_at = serializers.DateTimeField()
-    tournament = serializers.IntegerField(source="table.tournament_id", allow_null=True)
-    table = serializers.IntegerField(source="table.number", help_text="the table's number")
-    hand = serializers.IntegerField(source="hand_id")
-    hand_number = serializers.IntegerField(source="hand.number")
-    dealer = serializers.CharField(source="dealer.username", allow_null=True)
+    tournament = serializers.IntegerField(allow_null=True)
+    table = serializers.IntegerField(help_text="the table's number")
+    hand = serializers.IntegerField(help_text="the hand's id")
+    hand_number = serializers.IntegerField()
+    dealer = serializers.CharField(allow_null=True, help_text="the dealer's username")
     trigger = serializers.CharField()
     title = serializers.CharField()
     steps = serializers.ListField(child=serializers.CharField())

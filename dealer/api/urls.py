@@ -3,15 +3,14 @@ docs/api.md, "Dealer")."""
 
 from django.urls import path
 
-from dealer.api import procedures, views
+from dealer.api import histories, procedures, views
+from dealer.cash import urls as cash_urls
 
 H = "hands/<int:pk>/"
 
 urlpatterns = [
     path("tables/<int:pk>/hands/", views.TableHandsApi.as_view(), name="api-table-hands"),
-    path(
-        "tables/<int:pk>/next-hand/", views.TableNextHandApi.as_view(), name="api-table-next-hand"
-    ),
+    *cash_urls.api_urlpatterns,  # the cash tables, and a cash table's next-hand plan
     path(
         "tables/<int:pk>/hands/current/",
         views.TableCurrentHandApi.as_view(),
@@ -22,6 +21,13 @@ urlpatterns = [
     path(H + "undo/", views.HandUndoApi.as_view(), name="api-hand-undo"),
     path(H + "reopen/", views.HandReopenApi.as_view(), name="api-hand-reopen"),
     path(H + "events/", views.HandEventsApi.as_view(), name="api-hand-events"),
+    path(H + "phh/", histories.HandPhhApi.as_view(), name="api-hand-phh"),
+    path("tables/<int:pk>/phh/", histories.TablePhhApi.as_view(), name="api-table-phh"),
+    path(
+        "tournaments/<int:pk>/phh/",
+        histories.TournamentPhhApi.as_view(),
+        name="api-tournament-phh",
+    ),
     path(
         H + "procedures/preview/",
         procedures.ProcedurePreviewApi.as_view(),

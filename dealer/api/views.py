@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import asdict
 from typing import Any
 
 from django.db.models import F
+from django.http.response import HttpResponseBase
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ParseError, UnsupportedMediaType, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from dealer import cash
+from config import request_time
+from config.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional
+from config.exceptions import status_of
 from dealer.api import serializers as s
 from dealer.models import Hand, HandEvent
 from dealer.services import (
@@ -29,13 +31,11 @@ from dealer.services import (
     hand_start,
     hand_undo,
 )
-from tournaments.api import base
 from tournaments.api.base import FloorApi
-from tournaments.api.conditional import CACHE_CONTROL, ETAG_HEADER, IF_NONE_MATCH, none_match
 from tournaments.api.errors import ErrorSerializer, responses
 from tournaments.api.permissions import IsDirectorOrDealer
+from tournaments.errors import FloorError
 from tournaments.models import Table
-from tournaments.services.errors import FloorError
 
 TAGS = ["hands"]
 
@@ -196,7 +196,7 @@ class TableHandsApi(DealerApi):
             hand = hand_start(
                 table=table,
                 actor=request.user,
-                now=base.now(),
+                now=request_time.now(),
                 straddle=data.validated_data["straddle"],
                 expected_plan=data.validated_data.get("plan", ""),
             )
@@ -205,37 +205,8 @@ class TableHandsApi(DealerApi):
             if error.code != "hand_in_progress" or current is None:
                 raise
             body = {"code": error.code, "detail": error.detail, "state": current.state}
-            return Response(body, status=409)
+            return Response(body, status=status_of(error))
         return Response(hand.state, status=201)
-
-
-class TableNextHandApi(DealerApi):
-    @extend_schema(tags=TAGS, responses=responses(s.NextHandOutputSerializer, 400, 403, 404, 409))
-    def get(self, request: Request, pk: int) -> Response:
-        """Cash tables: the next hand's plan (button, blinds, who posts what, live or dead, who
-        waits and why, who may straddle). Send its `signature` as `plan` when starting the hand.
-        409 when no hand can start (`not_enough_players`, `no_button`)."""
-        table = get_table(pk)
-        if not table.is_cash:
-            raise FloorError(
-                "not_cash", "Tournament tables deal every seated player: no plan.", status=400
-            )
-        seats = cash.engine_seats(table)
-        plan = cash.cash_table_plan(table, seats)
-        names = {seat.seat: seat.name for seat in seats}
-        body = {
-            "signature": cash.plan_signature(plan),
-            "button_seat": plan.button,
-            "small_blind_seat": plan.positions.small_blind,
-            "big_blind_seat": plan.big_blind,
-            "heads_up": plan.heads_up,
-            "restart": plan.restart,
-            "posts": [{**asdict(p), "name": names.get(p.seat, "")} for p in plan.posts],
-            "waiting": [{**asdict(w), "name": names.get(w.seat, "")} for w in plan.waiting],
-            "straddle_seat": plan.straddle_seat,
-            "straddle_amount": cash.cash_stakes(table).straddle_amount,
-        }
-        return Response(s.NextHandOutputSerializer(body).data)
 
 
 class TableCurrentHandApi(DealerApi):
@@ -266,19 +237,23 @@ class HandApi(DealerApi):
         parameters=[IF_NONE_MATCH, ETAG_HEADER],
         responses={**responses(s.HandStateOutputSerializer, 403, 404), 304: None},
     )
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: Request, pk: int) -> HttpResponseBase:
         """The hand's state. Poll with If-None-Match: 304 until its version changes."""
         hands = Hand.objects.filter(pk=pk)
+        state: Any = None
         if request.headers.get("If-None-Match"):
+            # Deciding on a 304 reads the version alone, not the state.
             version = hands.values_list("version", flat=True).first()
-            if version is not None and none_match(request, hand_etag(pk, version)):
-                headers = {"ETag": hand_etag(pk, version), "Cache-Control": CACHE_CONTROL}
-                return Response(status=304, headers=headers)
-        row = hands.values_list("version", "state").first()
-        if row is None:
+        else:
+            row = hands.values_list("version", "state").first()
+            version, state = row if row else (None, None)
+        if version is None:
             raise NotFound("There is no such hand.")
-        headers = {"ETag": hand_etag(pk, row[0]), "Cache-Control": CACHE_CONTROL}
-        return Response(row[1], headers=headers)
+
+        def build() -> Response:
+            return Response(state or hands.values_list("state", flat=True).first())
+
+        return conditional(request, hand_etag(pk, version), build)
 
 
 class HandActionsApi(DealerApi):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dealer.engine.rules import PlFormula, PlMinBet, PlMinRaise, Structure
 from dealer.engine.state import HandState, Phase
 
 
@@ -110,7 +111,7 @@ def raise_refusal(state: HandState, player: int) -> tuple[str, str] | None:
             f"{name} already acted and the all-in since then was "
             "not a full raise, so betting is not reopened: call or fold (T 47).",
         )
-    if rules.structure == "fixed_limit" and _capped_now(state):
+    if rules.structure is Structure.FIXED_LIMIT and _capped_now(state):
         return (
             "betting_capped",
             f"Betting is capped at {rules.fl_cap_bets} bets this round: call or fold.",
@@ -120,7 +121,7 @@ def raise_refusal(state: HandState, player: int) -> tuple[str, str] | None:
 
 def _reopened(state: HandState, player: int) -> bool:
     # T 47 / R: only a full raise (or short all-ins adding up to one) reopens the action.
-    if state.setup.rules.structure == "fixed_limit":
+    if state.setup.rules.structure is Structure.FIXED_LIMIT:
         return state.full_level > state.acted[player]
     return state.high - state.acted[player] >= state.last_full_raise
 
@@ -143,12 +144,15 @@ def raise_bounds(state: HandState, player: int) -> tuple[int, int]:
     """(minimum, maximum) bet or raise-to total for the player; assumes raising is allowed."""
     all_in_to = state.bets[player] + state.stacks[player]
     structure = state.setup.rules.structure
-    if structure == "fixed_limit":
+    if structure is Structure.FIXED_LIMIT:
         target = state.full_level + limit_unit(state)
         return min(target, all_in_to), min(target, all_in_to)
     low = min_raise_to(state)
-    top = all_in_to if structure == "no_limit" else min(pot_limit_max(state, player), all_in_to)
-    if structure == "pot_limit" and _overbet_agreed(state):
+    if structure is Structure.NO_LIMIT:
+        top = all_in_to
+    else:
+        top = min(pot_limit_max(state, player), all_in_to)
+    if structure is Structure.POT_LIMIT and _overbet_agreed(state):
         top = all_in_to
     low = min(low, all_in_to)
     return low, max(low, top)
@@ -160,11 +164,11 @@ def min_raise_to(state: HandState) -> int:
     A bet is at least the big blind; a raise adds at least the last full bet or raise.
     """
     rules = state.setup.rules
-    if rules.structure == "pot_limit":
+    if rules.structure is Structure.POT_LIMIT:
         street_limit = limit_unit(state)
-        if state.high == 0 and rules.pl_min_bet == "street_limit":
+        if state.high == 0 and rules.pl_min_bet is PlMinBet.STREET_LIMIT:
             return street_limit
-        if state.high > 0 and rules.pl_min_raise == "street_limit":
+        if state.high > 0 and rules.pl_min_raise is PlMinRaise.STREET_LIMIT:
             return state.high + street_limit
     return state.high + state.last_full_raise
 
@@ -177,7 +181,7 @@ def pot_limit_max(state: HandState, player: int) -> int:
     `pl_formula=s0_literal` the raise is the pot before the call (S0's own example, X1).
     """
     pot = state.pot_total + (state.pl_preflop_extra if state.street == 0 else 0)
-    if state.setup.rules.pl_formula == "s0_literal":
+    if state.setup.rules.pl_formula is PlFormula.S0_LITERAL:
         return state.high + pot
     return state.high + pot + to_call(state, player)
 

@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import ClassVar
+
+from dealer.engine.errors import Invalid
 
 __all__ = [
     "RANKS",
@@ -52,17 +53,17 @@ SUIT_FIELD_BITS = 4
 _HINT = "use a rank 2-9, T, J, Q, K, A and a suit s, h, d, c (for example As or Td)"
 
 
-class CardError(ValueError):
+class CardError(Invalid, ValueError):
     """Text or a value that is not a card, or a card given twice.
 
-    ``code`` is a stable machine-readable reason for API clients; ``str(error)`` is a message a
-    person can act on.
+    ``code`` is a stable machine-readable reason for API clients; ``str(error)`` (and ``detail``)
+    is a message a person can act on. Still a ``ValueError`` for the parsers that catch one.
     """
 
-    code: ClassVar[str] = "bad_card"
+    code = "bad_card"
 
     def __init__(self, message: str, *, text: str = "") -> None:
-        super().__init__(message)
+        super().__init__(self.code, message)
         self.message = message
         self.text = text
         """The offending piece of input, when there is one."""

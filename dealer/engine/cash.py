@@ -24,7 +24,7 @@ from typing import Any
 
 from dealer.engine.cards import Card
 from dealer.engine.errors import ConfigError
-from dealer.engine.rules import Rules
+from dealer.engine.rules import ButtonMode, HeadsUpButtonPosts, MissedBlindPolicy, Rules, ShortBlind
 from dealer.engine.setup import HandSetup, PlayerSetup, Stakes, half_rule_blind, missed_blind_posts
 
 
@@ -239,12 +239,12 @@ def plan_hand(
             "The table has no button yet: draw for it or seat the first player.",
             code="no_button",
         )
-    if rules.button_mode == "dead" and last is not None and last.big_blind is not None:
+    if rules.button_mode is ButtonMode.DEAD and last is not None and last.big_blind is not None:
         button, small, big = _dead_positions(table, last)
     else:
         button, small, big = _moving_positions(table, first_button)
     dealt = table.settled | {big} | {s for s in table.ready if not ring.between(button, big, s)}
-    if rules.button_mode == "moving" or last is None:
+    if rules.button_mode is ButtonMode.MOVING or last is None:
         dealt.add(button)
     heads_up = len(dealt) == 2
     if heads_up:
@@ -329,7 +329,8 @@ def _heads_up(
     (off_button,) = pair - {on_button}
 
     def roles(holder: int, other: int) -> tuple[int, int]:
-        return (holder, other) if rules.heads_up_button_posts == "small" else (other, holder)
+        small_first = rules.heads_up_button_posts is HeadsUpButtonPosts.SMALL
+        return (holder, other) if small_first else (other, holder)
 
     small, big = roles(on_button, off_button)
     if last is not None and big == last.big_blind and small != last.big_blind:
@@ -354,7 +355,7 @@ def _finish(
     skip: tuple[int, ...] = ()
     stack = by_seat[big].stack
     if (
-        rules.short_blind == "half_rule"
+        rules.short_blind is ShortBlind.HALF_RULE
         and not heads_up
         and half_rule_blind(stack, stakes.big_blind, stakes.unit) == "short"
     ):
@@ -518,7 +519,8 @@ def after_hand(rules: Rules, seats: Sequence[CashSeat], plan: Aftermath) -> list
             seat = replace(
                 seat,
                 missed_big=True,
-                wait_button=seat.wait_button or rules.missed_blind_policy == "S0_missed_blinds",
+                wait_button=seat.wait_button
+                or rules.missed_blind_policy is MissedBlindPolicy.S0_MISSED_BLINDS,
             )
         if seat.seat in plan.skip_button:
             seat = replace(seat, skip_button=True)

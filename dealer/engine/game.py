@@ -7,13 +7,13 @@ from functools import cache
 from dealer.engine.cards import Card, DeckKind, is_in_deck
 from dealer.engine.errors import RuleViolation
 from dealer.engine.ranking import Ranker
-from dealer.engine.rules import Rules
+from dealer.engine.rules import Game, Rules
 from dealer.engine.state import HandState
 
 
 def deck_kind_for(rules: Rules) -> DeckKind:
     """The 36-card deck for Texas 6+ (S0), the 52-card deck otherwise."""
-    return DeckKind.SIXPLUS if rules.game == "sixplus" else DeckKind.STANDARD
+    return DeckKind.SIXPLUS if rules.game is Game.SIXPLUS else DeckKind.STANDARD
 
 
 def ranker_for(rules: Rules) -> Ranker:

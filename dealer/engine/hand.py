@@ -12,6 +12,7 @@ from dealer.engine.cards import Card
 from dealer.engine.errors import RuleViolation
 from dealer.engine.game import check_cards_fit, seen_cards
 from dealer.engine.pots import uncalled_excess
+from dealer.engine.rules import ActionThreshold, FlShortAllin, Structure
 from dealer.engine.setup import HandSetup
 from dealer.engine.state import STREET_NAMES, HandState, Phase, evolve, replace_at
 
@@ -191,7 +192,10 @@ def _aggress(state: HandState, player: int, total: int, kind: Kind) -> HandState
         name = "minimum bet of" if is_bet else "minimum raise to"
         raise RuleViolation(f"{word} {total} is below the {name} {low}.", code="below_minimum")
     if total > top:
-        limit = {"pot_limit": "pot-limit maximum", "fixed_limit": "fixed-limit size"}
+        limit = {
+            Structure.POT_LIMIT: "pot-limit maximum",
+            Structure.FIXED_LIMIT: "fixed-limit size",
+        }
         name = limit.get(state.setup.rules.structure, "maximum")
         raise RuleViolation(f"{word} {total} is above the {name} of {top}.", code="above_maximum")
     return _after_action(_raise_to(state, player, total), player, chips=True)
@@ -201,10 +205,10 @@ def _raise_to(state: HandState, player: int, total: int) -> HandState:
     rules = state.setup.rules
     increment = total - state.high
     full_level, last_full_raise, count = state.full_level, state.last_full_raise, state.raise_count
-    if rules.structure == "fixed_limit":
+    if rules.structure is Structure.FIXED_LIMIT:
         unit = betting.limit_unit(state)
         full = total >= state.full_level + unit or (
-            rules.fl_short_allin == "half_bet" and 2 * increment >= unit
+            rules.fl_short_allin is FlShortAllin.HALF_BET and 2 * increment >= unit
         )
     else:
         full = increment >= state.last_full_raise
@@ -223,7 +227,7 @@ def _raise_to(state: HandState, player: int, total: int) -> HandState:
         aggressor=player,
     )
     if (
-        rules.structure == "fixed_limit"
+        rules.structure is Structure.FIXED_LIMIT
         and count >= rules.fl_cap_bets
         and not betting.headsup_lift(new)
     ):
@@ -514,6 +518,6 @@ def threshold_passed(state: HandState) -> bool:
     """
     if state.street > 0:
         return True
-    if state.setup.rules.action_threshold == "two_acted":
+    if state.setup.rules.action_threshold is ActionThreshold.TWO_ACTED:
         return state.turn_actions >= 2
     return state.turn_actions >= 3 or (state.turn_actions >= 2 and state.chip_actions >= 1)

@@ -10,6 +10,10 @@ Board cards are accepted only when they are due, so cards turned early (a premat
 river) were never entered: their remedy has no engine action, only steps. Board cards that were
 entered and must be dealt again (a flop with too many cards, a burn error found before that
 street's betting) are taken back with `take_back_board`.
+
+The floor's own decisions are triggers too (`floor_misdeal`, `floor_dead_hand`): their remedy is
+the engine's `misdeal` or `kill` with the dealer's note as the reason, refused here already when
+the engine would refuse the action. What each trigger asks for is data in `triggers.py`.
 """
 
 from __future__ import annotations
@@ -17,79 +21,38 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 
 from dealer.engine.actions import Action, deal_hole, kill, misdeal, take_back_board
 from dealer.engine.cards import Card, CardError, parse_cards
 from dealer.engine.errors import RuleViolation
 from dealer.engine.hand import apply, threshold_passed
+from dealer.engine.rules import ActionThreshold, EarlyExposedMisdeal
 from dealer.engine.state import STREET_NAMES, HandState, Phase
+from dealer.engine.triggers import (
+    TRIGGER_LABELS,
+    TRIGGERS,
+    Effect,
+    Group,
+    PlayerNeed,
+    Question,
+    Trigger,
+    TriggerInfo,
+    trigger_info,
+)
 
-
-class Trigger(StrEnum):
-    """What went wrong, as the dealer picks it (one value per situation of RULES.md 8)."""
-
-    FIRST_HOLE_CARD_EXPOSED = "first_hole_card_exposed"
-    SECOND_HOLE_CARD_EXPOSED = "second_hole_card_exposed"
-    OTHER_HOLE_CARD_EXPOSED = "other_hole_card_exposed"
-    TWO_OR_MORE_EXPOSED_ON_DEAL = "two_or_more_exposed_on_deal"
-    PLAYER_EXPOSED_OWN_CARD = "player_exposed_own_card"
-    BOXED_CARD = "boxed_card"
-    TWO_OR_MORE_BOXED_CARDS = "two_or_more_boxed_cards"
-    JOKER_FACE_UP = "joker_face_up"
-    JOKER_FACE_DOWN = "joker_face_down"
-    WRONG_HOLE_CARD_COUNT = "wrong_hole_card_count"
-    EXTRA_CARD_DEALT_AROUND = "extra_card_dealt_around"
-    TWO_OR_MORE_EXTRA_CARDS = "two_or_more_extra_cards"
-    CARD_OUT_OF_ORDER = "card_out_of_order"
-    BUTTON_OUT_OF_PLACE = "button_out_of_place"
-    FIRST_CARD_TO_WRONG_SEAT = "first_card_to_wrong_seat"
-    EMPTY_OR_INELIGIBLE_SEAT_DEALT_IN = "empty_or_ineligible_seat_dealt_in"
-    ELIGIBLE_PLAYER_DEALT_OUT = "eligible_player_dealt_out"
-    FLOP_TOO_MANY_CARDS = "flop_too_many_cards"
-    PREMATURE_FLOP = "premature_flop"
-    PREMATURE_TURN = "premature_turn"
-    PREMATURE_RIVER = "premature_river"
-    MISSED_OR_DOUBLE_BURN = "missed_or_double_burn"
-    CARDS_EXPOSED_BEFORE_FLOP = "cards_exposed_before_flop"
-
-
-# Short labels for a pick list on the tablet.
-TRIGGER_LABELS: Mapping[Trigger, str] = {
-    Trigger.FIRST_HOLE_CARD_EXPOSED: "First hole card of the deal exposed by the dealer",
-    Trigger.SECOND_HOLE_CARD_EXPOSED: "Second hole card of the deal exposed by the dealer",
-    Trigger.OTHER_HOLE_CARD_EXPOSED: "One other hole card exposed by the dealer",
-    Trigger.TWO_OR_MORE_EXPOSED_ON_DEAL: "Two or more hole cards exposed on the deal",
-    Trigger.PLAYER_EXPOSED_OWN_CARD: "A player exposed his own card",
-    Trigger.BOXED_CARD: "A boxed card (face up in the stub)",
-    Trigger.TWO_OR_MORE_BOXED_CARDS: "Two or more boxed cards in the deal",
-    Trigger.JOKER_FACE_UP: "A joker turned face up",
-    Trigger.JOKER_FACE_DOWN: "A joker dealt face down to a player",
-    Trigger.WRONG_HOLE_CARD_COUNT: "A player has too many or too few hole cards",
-    Trigger.EXTRA_CARD_DEALT_AROUND: "One extra card dealt around (first player got a third)",
-    Trigger.TWO_OR_MORE_EXTRA_CARDS: "Two or more extra cards dealt",
-    Trigger.CARD_OUT_OF_ORDER: "A card dealt out of order",
-    Trigger.BUTTON_OUT_OF_PLACE: "The button is out of place",
-    Trigger.FIRST_CARD_TO_WRONG_SEAT: "The first card went to the wrong seat",
-    Trigger.EMPTY_OR_INELIGIBLE_SEAT_DEALT_IN: "An empty seat or an ineligible player dealt in",
-    Trigger.ELIGIBLE_PLAYER_DEALT_OUT: "An eligible player dealt out",
-    Trigger.FLOP_TOO_MANY_CARDS: "The flop has too many cards",
-    Trigger.PREMATURE_FLOP: "Flop dealt before the preflop betting was over",
-    Trigger.PREMATURE_TURN: "Turn dealt before the flop betting was over",
-    Trigger.PREMATURE_RIVER: "River dealt before the turn betting was over",
-    Trigger.MISSED_OR_DOUBLE_BURN: "A burn card missed, or two burned",
-    Trigger.CARDS_EXPOSED_BEFORE_FLOP: "Stub cards exposed before the flop",
-}
-
-
-class Effect(StrEnum):
-    """What the procedure does to the hand (the engine actions of the remedy carry it out)."""
-
-    VOID_HAND = "void_hand"  # misdeal: every chip returned, redeal with the same button (T)
-    DEAD_HAND = "dead_hand"  # the player's hand is killed, his chips stay in the pot (R)
-    REPLACE_CARD = "replace_card"  # hole cards corrected (replaced, taken back, added); no chips
-    RESHUFFLE_BOARD = "reshuffle_board"  # entered board cards taken back to be dealt again
-    NONE = "none"  # play goes on; nothing to record
+__all__ = [
+    "TRIGGERS",
+    "TRIGGER_LABELS",
+    "Effect",
+    "Group",
+    "PlayerNeed",
+    "Question",
+    "Remedy",
+    "Trigger",
+    "TriggerInfo",
+    "remedy",
+    "trigger_info",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -139,7 +102,7 @@ class _Case:
     def need_player(self) -> int:
         if self.player is None:
             raise RuleViolation(
-                f"Say which player this is for ({TRIGGER_LABELS[self.trigger].lower()}).",
+                f"Say which player this is for: {TRIGGER_LABELS[self.trigger].lower()}.",
                 code="player_required",
             )
         return self.player
@@ -190,8 +153,10 @@ def remedy(
     `count` = "too_many" | "too_few" (wrong card count, required); `acted` = bool (a face-down
     joker: the holder acted before reporting it; by default whether he has acted); `burn` =
     "missed" | "double" (a burn error); `card` = the exposed hole card (its entered value is
-    forgotten so the replacement can be entered). Pure: the state is not changed; apply
-    `remedy(...).actions` in order to record the outcome.
+    forgotten so the replacement can be entered); `note` = the dealer's reason for a floor
+    decision. What each trigger asks for is `TRIGGERS[trigger]`; a player it requires is
+    refused as missing (`player_required`) whatever the hand. Pure: the state is not changed;
+    apply `remedy(...).actions` in order to record the outcome.
     """
     if state.is_over:
         raise RuleViolation("This hand is over: start the next hand.", code="hand_over")
@@ -205,6 +170,8 @@ def remedy(
             f"Unknown dealer error '{trigger}': use one of {names}.", code="unknown_trigger"
         ) from error
     case = _Case(state=state, trigger=chosen, player=player, details=details or {})
+    if TRIGGERS[chosen].player is PlayerNeed.REQUIRED:
+        case.need_player()
     return _HANDLERS[case.trigger](case)
 
 
@@ -212,7 +179,7 @@ def remedy(
 
 
 def _threshold_words(state: HandState) -> str:
-    if state.setup.rules.action_threshold == "two_acted":
+    if state.setup.rules.action_threshold is ActionThreshold.TWO_ACTED:
         return "two players have acted after the blinds (action_threshold=two_acted)"
     return "substantial action has taken place (action_threshold=tda_substantial)"
 
@@ -354,16 +321,16 @@ def _first_exposed(case: _Case) -> Remedy:
     """S4: the first card exposed is a misdeal; R: the first or second; S2: replaced."""
     setting = case.state.setup.rules.early_exposed_misdeal
     key = f"early_exposed_misdeal={setting}"
-    if setting == "none" or case.late:
+    if setting is EarlyExposedMisdeal.NONE or case.late:
         return _exposed_replaced(case, "S2", key)
-    rule = "S4" if setting == "first" else "R"
+    rule = "S4" if setting is EarlyExposedMisdeal.FIRST else "R"
     return _void(case, rule, ("early_exposed_misdeal",), ["Take the exposed card back."])
 
 
 def _second_exposed(case: _Case) -> Remedy:
     setting = case.state.setup.rules.early_exposed_misdeal
     key = f"early_exposed_misdeal={setting}"
-    if setting != "first_or_second" or case.late:
+    if setting is not EarlyExposedMisdeal.FIRST_OR_SECOND or case.late:
         return _exposed_replaced(case, "S2, S4", key)
     return _void(case, "R", ("early_exposed_misdeal",), ["Take the exposed card back."])
 
@@ -740,6 +707,66 @@ def _exposed_before_flop(case: _Case) -> Remedy:
     return _play_on(case, "R", steps, _options(case, "redeal_cut"), "Reshuffle the stub")
 
 
+# --- the floor's decisions ----------------------------------------------------------------------
+
+
+def _note(case: _Case) -> str:
+    """The dealer's reason for a floor decision ("" when none was given)."""
+    note = case.details.get("note")
+    if note is None:
+        return ""
+    if not isinstance(note, str):
+        raise RuleViolation("The reason must be text.", code="bad_details")
+    return " ".join(note.split())
+
+
+def _decided(case: _Case, action: Action) -> tuple[Action, ...]:
+    """The floor's action, refused now if the engine would refuse it (a misdeal after the
+    threshold, a hand already dead), so the preview says so before the dealer confirms."""
+    apply(case.state, action)
+    return (action,)
+
+
+def _reason_steps(case: _Case, steps: list[str]) -> list[str]:
+    note = _note(case)
+    return [f"The floor's reason: {note.rstrip('.')}.", *steps] if note else steps
+
+
+def _floor_misdeal(case: _Case) -> Remedy:
+    """T: the floor voids the hand; allowed only before the action threshold (RULES.md 5.6)."""
+    reason = _note(case) or TRIGGER_LABELS[case.trigger]
+    steps = [
+        "Stop the deal.",
+        "Return every bet to its owner; the same blinds and antes are posted again.",
+        "Gather all the cards, shuffle and cut.",
+        "Redeal with the same button, blinds and players.",
+    ]
+    return case.make(
+        "Misdeal",
+        _reason_steps(case, steps),
+        Effect.VOID_HAND,
+        actions=_decided(case, misdeal(reason)),
+        rule="T",
+    )
+
+
+def _floor_dead_hand(case: _Case) -> Remedy:
+    """R: the floor kills one player's hand; every chip he put in stays in the pot."""
+    player = case.need_player()
+    reason = _note(case) or TRIGGER_LABELS[case.trigger]
+    steps = [
+        f"Kill the hand of {case.who}: every chip put in (blinds, antes, bets) stays in the pot.",
+        "Play goes on without that hand.",
+    ]
+    return case.make(
+        f"Dead hand: {case.who}",
+        _reason_steps(case, steps),
+        Effect.DEAD_HAND,
+        actions=_decided(case, kill(player, reason)),
+        rule="R",
+    )
+
+
 _HANDLERS: dict[Trigger, Callable[[_Case], Remedy]] = {
     Trigger.FIRST_HOLE_CARD_EXPOSED: _first_exposed,
     Trigger.SECOND_HOLE_CARD_EXPOSED: _second_exposed,
@@ -764,4 +791,6 @@ _HANDLERS: dict[Trigger, Callable[[_Case], Remedy]] = {
     Trigger.PREMATURE_RIVER: _premature_river,
     Trigger.MISSED_OR_DOUBLE_BURN: _burn,
     Trigger.CARDS_EXPOSED_BEFORE_FLOP: _exposed_before_flop,
+    Trigger.FLOOR_MISDEAL: _floor_misdeal,
+    Trigger.FLOOR_DEAD_HAND: _floor_dead_hand,
 }

@@ -11,35 +11,136 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from dealer.engine.errors import ConfigError
 
-# Allowed values for every option that is a choice; the first one is the RULES.md default.
+# One StrEnum per option that is a choice; the first member is the RULES.md default. A member
+# equals its string ("tournament" == Mode.TOURNAMENT), so stored rules and API values are the
+# strings; code compares a rule option with a member, never with a string literal.
+
+
+class Mode(StrEnum):
+    CASH = "cash"
+    TOURNAMENT = "tournament"
+
+
+class Game(StrEnum):
+    HOLDEM = "holdem"
+    SIXPLUS = "sixplus"
+
+
+class Structure(StrEnum):
+    NO_LIMIT = "no_limit"
+    POT_LIMIT = "pot_limit"
+    FIXED_LIMIT = "fixed_limit"
+
+
+class InitialButton(StrEnum):
+    DRAW = "draw"
+    FIRST_SEATED = "first_seated"
+
+
+class DrawTiebreak(StrEnum):
+    SUIT = "suit"
+    DEAL_ORDER = "deal_order"
+
+
+class ButtonMode(StrEnum):
+    MOVING = "moving"
+    DEAD = "dead"
+
+
+class HeadsUpButtonPosts(StrEnum):
+    SMALL = "small"
+    BIG = "big"
+
+
+class ShortBlind(StrEnum):
+    ALLIN_POST = "allin_post"
+    HALF_RULE = "half_rule"
+
+
+class MissedBlindPolicy(StrEnum):
+    S2_CASINO = "S2_casino"
+    S0_MISSED_BLINDS = "S0_missed_blinds"
+    S3_BLIND_PENALTIES = "S3_blind_penalties"
+    TDA_TOURNAMENT = "TDA_tournament"
+
+
+class MissedSbFallback(StrEnum):
+    SB_DEAD = "sb_dead"
+    BB_LIVE_S3 = "bb_live_s3"
+
+
+class FlShortAllin(StrEnum):
+    HALF_BET = "half_bet"
+    FULL_BET = "full_bet"
+
+
+class PlFormula(StrEnum):
+    STANDARD = "standard"
+    S0_LITERAL = "s0_literal"
+
+
+class PlMinBet(StrEnum):
+    BB = "bb"
+    STREET_LIMIT = "street_limit"
+
+
+class PlMinRaise(StrEnum):
+    LAST_RAISE = "last_raise"
+    STREET_LIMIT = "street_limit"
+
+
+class ActionThreshold(StrEnum):
+    TWO_ACTED = "two_acted"
+    TDA_SUBSTANTIAL = "tda_substantial"
+
+
+class OddChip(StrEnum):
+    LEFT_OF_BUTTON = "left_of_button"
+    HIGH_CARD_BY_SUIT = "high_card_by_suit"
+
+
+class PlayBoardClaim(StrEnum):
+    TABLE_BOTH = "table_both"
+    DECLARE_THEN_MUCK = "declare_then_muck"
+    MUCK_OK = "muck_ok"
+
+
+class EarlyExposedMisdeal(StrEnum):
+    FIRST = "first"
+    FIRST_OR_SECOND = "first_or_second"
+    NONE = "none"
+
+
+OPTIONS: dict[str, type[StrEnum]] = {
+    "mode": Mode,
+    "game": Game,
+    "structure": Structure,
+    "initial_button": InitialButton,
+    "draw_tiebreak": DrawTiebreak,
+    "button_mode": ButtonMode,
+    "heads_up_button_posts": HeadsUpButtonPosts,
+    "short_blind": ShortBlind,
+    "missed_blind_policy": MissedBlindPolicy,
+    "missed_sb_fallback": MissedSbFallback,
+    "fl_short_allin": FlShortAllin,
+    "pl_formula": PlFormula,
+    "pl_min_bet": PlMinBet,
+    "pl_min_raise": PlMinRaise,
+    "action_threshold": ActionThreshold,
+    "odd_chip": OddChip,
+    "play_board_claim": PlayBoardClaim,
+    "early_exposed_misdeal": EarlyExposedMisdeal,
+}
+"""The enum of every option that is a choice."""
+
+# Allowed values for every option that is a choice, as strings; the first one is the default.
 CHOICES: dict[str, tuple[str, ...]] = {
-    "mode": ("cash", "tournament"),
-    "game": ("holdem", "sixplus"),
-    "structure": ("no_limit", "pot_limit", "fixed_limit"),
-    "initial_button": ("draw", "first_seated"),
-    "draw_tiebreak": ("suit", "deal_order"),
-    "button_mode": ("moving", "dead"),
-    "heads_up_button_posts": ("small", "big"),
-    "short_blind": ("allin_post", "half_rule"),
-    "missed_blind_policy": (
-        "S2_casino",
-        "S0_missed_blinds",
-        "S3_blind_penalties",
-        "TDA_tournament",
-    ),
-    "missed_sb_fallback": ("sb_dead", "bb_live_s3"),
-    "fl_short_allin": ("half_bet", "full_bet"),
-    "pl_formula": ("standard", "s0_literal"),
-    "pl_min_bet": ("bb", "street_limit"),
-    "pl_min_raise": ("last_raise", "street_limit"),
-    "action_threshold": ("two_acted", "tda_substantial"),
-    "odd_chip": ("left_of_button", "high_card_by_suit"),
-    "play_board_claim": ("table_both", "declare_then_muck", "muck_ok"),
-    "early_exposed_misdeal": ("first", "first_or_second", "none"),
+    key: tuple(member.value for member in enum) for key, enum in OPTIONS.items()
 }
 
 # Whole-number options and their allowed range (inclusive).
@@ -51,38 +152,38 @@ class Rules:
     """Every rule option of RULES.md with its default. Build one with `make_rules`."""
 
     profile: str = "custom"
-    mode: str = "cash"
-    game: str = "holdem"
-    structure: str = "no_limit"
+    mode: Mode = Mode.CASH
+    game: Game = Game.HOLDEM
+    structure: Structure = Structure.NO_LIMIT
     # Section 2: seating and button.
-    initial_button: str = "draw"
-    draw_tiebreak: str = "suit"
-    button_mode: str = "moving"
-    heads_up_button_posts: str = "small"
+    initial_button: InitialButton = InitialButton.DRAW
+    draw_tiebreak: DrawTiebreak = DrawTiebreak.SUIT
+    button_mode: ButtonMode = ButtonMode.MOVING
+    heads_up_button_posts: HeadsUpButtonPosts = HeadsUpButtonPosts.SMALL
     # Section 3: blinds, antes, straddle.
-    short_blind: str = "allin_post"
+    short_blind: ShortBlind = ShortBlind.ALLIN_POST
     bb_ante: bool = False
     straddle_allowed: bool = False
     # Section 4: missed blinds.
-    missed_blind_policy: str = "S2_casino"
-    missed_sb_fallback: str = "sb_dead"
+    missed_blind_policy: MissedBlindPolicy = MissedBlindPolicy.S2_CASINO
+    missed_sb_fallback: MissedSbFallback = MissedSbFallback.SB_DEAD
     # Section 5: betting.
     fl_cap_bets: int = 4
     fl_headsup_uncapped: bool = True
-    fl_short_allin: str = "half_bet"
-    pl_formula: str = "standard"
+    fl_short_allin: FlShortAllin = FlShortAllin.HALF_BET
+    pl_formula: PlFormula = PlFormula.STANDARD
     pl_sb_as_bb: bool = False
-    pl_min_bet: str = "bb"
-    pl_min_raise: str = "last_raise"
+    pl_min_bet: PlMinBet = PlMinBet.BB
+    pl_min_raise: PlMinRaise = PlMinRaise.LAST_RAISE
     pl_headsup_overbet_by_agreement: bool = False
-    action_threshold: str = "two_acted"
+    action_threshold: ActionThreshold = ActionThreshold.TWO_ACTED
     # Sections 6-7: pots and showdown.
-    odd_chip: str = "left_of_button"
-    play_board_claim: str = "table_both"
+    odd_chip: OddChip = OddChip.LEFT_OF_BUTTON
+    play_board_claim: PlayBoardClaim = PlayBoardClaim.TABLE_BOTH
     table_all_in: bool = False
     # Section 8: dealer-error procedures.
     r_misdeal_triggers: bool = True
-    early_exposed_misdeal: str = "first"
+    early_exposed_misdeal: EarlyExposedMisdeal = EarlyExposedMisdeal.FIRST
     allow_short_card_fix: bool = True
     redeal_cut: bool = True
     premature_river_burn: bool = False
@@ -90,25 +191,35 @@ class Rules:
     sixplus_flush_beats_full_house: bool = False
     sixplus_trips_beat_straight: bool = False
 
+    def __post_init__(self) -> None:
+        # Rules read back from storage (`Rules(**hand.rules)`) arrive as strings: make them members.
+        for key, enum in OPTIONS.items():
+            value = getattr(self, key)
+            if type(value) is not enum:
+                object.__setattr__(self, key, enum(value))
+
     def as_dict(self) -> dict[str, Any]:
         """All options as plain values (for storage, the API and PHH export)."""
-        return dataclasses.asdict(self)
+        return {
+            key: value.value if isinstance(value, StrEnum) else value
+            for key, value in dataclasses.asdict(self).items()
+        }
 
     @property
     def is_tournament(self) -> bool:
-        return self.mode == "tournament"
+        return self.mode is Mode.TOURNAMENT
 
 
 # What each profile changes from the defaults above (RULES.md section 0).
 PROFILES: dict[str, dict[str, Any]] = {
     "casino_cash": {"straddle_allowed": True},
-    "tda_tournament": {"mode": "tournament"},
+    "tda_tournament": {"mode": Mode.TOURNAMENT},
     "texas_6plus": {
-        "game": "sixplus",
-        "heads_up_button_posts": "big",
-        "draw_tiebreak": "deal_order",
-        "missed_blind_policy": "S0_missed_blinds",
-        "initial_button": "first_seated",
+        "game": Game.SIXPLUS,
+        "heads_up_button_posts": HeadsUpButtonPosts.BIG,
+        "draw_tiebreak": DrawTiebreak.DEAL_ORDER,
+        "missed_blind_policy": MissedBlindPolicy.S0_MISSED_BLINDS,
+        "initial_button": InitialButton.FIRST_SEATED,
     },
 }
 
@@ -116,12 +227,12 @@ PROFILES: dict[str, dict[str, Any]] = {
 # a tournament uses the dead button, the TDA absent-player policy, a drawn button, no straddle,
 # hands tabled once all-in, TDA's action threshold and the cap kept until the event is heads-up.
 TOURNAMENT_DEFAULTS: dict[str, Any] = {
-    "button_mode": "dead",
-    "missed_blind_policy": "TDA_tournament",
-    "initial_button": "draw",
+    "button_mode": ButtonMode.DEAD,
+    "missed_blind_policy": MissedBlindPolicy.TDA_TOURNAMENT,
+    "initial_button": InitialButton.DRAW,
     "straddle_allowed": False,
     "table_all_in": True,
-    "action_threshold": "tda_substantial",
+    "action_threshold": ActionThreshold.TDA_SUBSTANTIAL,
     "fl_headsup_uncapped": False,
 }
 
@@ -140,8 +251,8 @@ def make_rules(profile: str = "casino_cash", overrides: Mapping[str, Any] | None
         if key not in _FIELDS or key == "profile":
             raise ConfigError(f"Unknown rule option '{key}'.", code="unknown_option")
     values: dict[str, Any] = dict(PROFILES[profile])
-    mode = overrides.get("mode", values.get("mode", "cash"))
-    if mode == "tournament":
+    mode = overrides.get("mode", values.get("mode", Mode.CASH))
+    if mode == Mode.TOURNAMENT:
         values.update(TOURNAMENT_DEFAULTS)
     values.update(overrides)
     for key, value in values.items():
@@ -153,14 +264,14 @@ def make_rules(profile: str = "casino_cash", overrides: Mapping[str, Any] | None
 
 def _check_value(key: str, value: Any) -> Any:
     default = _FIELDS[key].default
-    if key in CHOICES:
+    if key in OPTIONS:
         if value not in CHOICES[key]:
             allowed = ", ".join(CHOICES[key])
             raise ConfigError(
                 f"Rule option '{key}' cannot be '{value}': use one of {allowed}.",
                 code="bad_option_value",
             )
-        return value
+        return OPTIONS[key](value)
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise ConfigError(
@@ -181,7 +292,7 @@ def _check_value(key: str, value: Any) -> Any:
 
 def check_rules(rules: Rules) -> None:
     """Refuse combinations that cannot be played (each message says which keys clash)."""
-    if rules.game != "sixplus" and (
+    if rules.game is not Game.SIXPLUS and (
         rules.sixplus_flush_beats_full_house or rules.sixplus_trips_beat_straight
     ):
         raise ConfigError(
@@ -194,7 +305,7 @@ def check_rules(rules: Rules) -> None:
             "Straddles are for cash tables only: straddle_allowed must be false in a tournament.",
             code="bad_option_combination",
         )
-    if (rules.missed_blind_policy == "TDA_tournament") != rules.is_tournament:
+    if (rules.missed_blind_policy is MissedBlindPolicy.TDA_TOURNAMENT) != rules.is_tournament:
         raise ConfigError(
             "missed_blind_policy=TDA_tournament goes with mode=tournament, and only there.",
             code="bad_option_combination",

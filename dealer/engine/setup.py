@@ -12,7 +12,13 @@ from dataclasses import dataclass
 
 from dealer.engine.cards import Card
 from dealer.engine.errors import ConfigError
-from dealer.engine.rules import Rules
+from dealer.engine.rules import (
+    HeadsUpButtonPosts,
+    MissedBlindPolicy,
+    MissedSbFallback,
+    Rules,
+    ShortBlind,
+)
 
 MAX_PLAYERS = 10
 
@@ -144,13 +150,14 @@ def deal_setup(
         raise ConfigError("A straddle needs at least 3 players.", code="straddle_not_allowed")
     blinds = [0] * count
     if count == 2:
-        sb_index, bb_index = (1, 0) if rules.heads_up_button_posts == "small" else (0, 1)
+        small_first = rules.heads_up_button_posts is HeadsUpButtonPosts.SMALL
+        sb_index, bb_index = (1, 0) if small_first else (0, 1)
     else:
         sb_index, bb_index = 0, 1
     blinds[sb_index] = stakes.small_blind
     blinds[bb_index] = stakes.big_blind
     bring_in = bb_index
-    if rules.short_blind == "half_rule" and count > 2:
+    if rules.short_blind is ShortBlind.HALF_RULE and count > 2:
         bring_in = _apply_half_rule(blinds, stacks, bb_index, stakes)
     if straddle:
         bring_in += 1
@@ -210,10 +217,13 @@ def missed_blind_posts(
     ever owed (T).
     """
     policy = rules.missed_blind_policy
-    if policy == "TDA_tournament" or not (missed_small or missed_big):
+    if policy is MissedBlindPolicy.TDA_TOURNAMENT or not (missed_small or missed_big):
         return 0, 0
     if missed_big:
         return big_blind, small_blind
-    if policy == "S3_blind_penalties" or rules.missed_sb_fallback == "bb_live_s3":
+    if (
+        policy is MissedBlindPolicy.S3_BLIND_PENALTIES
+        or rules.missed_sb_fallback is MissedSbFallback.BB_LIVE_S3
+    ):
         return big_blind, 0
     return 0, small_blind

@@ -9,6 +9,7 @@ from dealer.engine.cards import Card, suit_strength
 from dealer.engine.errors import RuleViolation
 from dealer.engine.game import check_cards_fit, ranker_for, seen_cards
 from dealer.engine.pots import Pot, side_pots, split_pot
+from dealer.engine.rules import OddChip, PlayBoardClaim
 from dealer.engine.state import Award, HandState, Phase, evolve, replace_at
 
 _replace = evolve
@@ -129,13 +130,13 @@ def _check_muck(state: HandState, player: int) -> None:
 
 def _check_claim(state: HandState, player: int) -> None:
     policy = state.setup.rules.play_board_claim
-    if policy == "table_both":
+    if policy is PlayBoardClaim.TABLE_BOTH:
         raise RuleViolation(
             "At this table a player playing the board must table both cards "
             "(play_board_claim=table_both).",
             code="must_table",
         )
-    if policy == "muck_ok" and state.raise_count > 1:
+    if policy is PlayBoardClaim.MUCK_OK and state.raise_count > 1:
         raise RuleViolation(
             "Mucking while playing the board is allowed only after the last "
             "round was checked around or a bet was called (S2).",
@@ -231,7 +232,7 @@ def _describe(state: HandState, player: int) -> str:
 def _odd_chip_order(state: HandState, winners: Sequence[int]) -> list[int]:
     """Odd chips go clockwise from the button (S3; R; T), or to the highest card by suit (R)."""
     ordered = sorted(winners)  # index order is clockwise from the button
-    if state.setup.rules.odd_chip == "high_card_by_suit" and len(ordered) > 1:
+    if state.setup.rules.odd_chip is OddChip.HIGH_CARD_BY_SUIT and len(ordered) > 1:
         ranker = ranker_for(state.setup.rules)
 
         def top_card(player: int) -> tuple[int, int]:

@@ -1,8 +1,8 @@
 """Who may open the dealer's pages and who may write to a table's hands.
 
-Dealers (the "dealer" group, or anyone a table is assigned to) and directors (staff) see the
-tablets; only the dealer assigned to a table, or a director, writes to its hands
-(`dealer.services.can_write`). Anonymous users go to the sign-in page.
+Dealers and directors see the tablets; only the dealer assigned to a table, or a director,
+writes to its hands: the roles are `tournaments.roles`, the same for the API. Anonymous users go
+to the sign-in page.
 """
 
 from __future__ import annotations
@@ -17,19 +17,10 @@ from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404
 
 from dealer.services import can_write
-from tournaments.models import DEALER_GROUP, Table
+from tournaments.models import Table
+from tournaments.roles import may_see_tables
 
 View = Callable[..., HttpResponseBase]
-
-
-def is_dealer(user: Any) -> bool:
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return bool(
-        user.is_staff
-        or user.groups.filter(name=DEALER_GROUP).exists()
-        or Table.objects.filter(dealer=user).exists()
-    )
 
 
 def dealer_required(view: View) -> View:
@@ -40,7 +31,7 @@ def dealer_required(view: View) -> View:
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        if not is_dealer(request.user):
+        if not may_see_tables(request.user):
             raise PermissionDenied("The dealer's tablet is for dealers and tournament staff.")
         return view(request, *args, **kwargs)
 

@@ -10,12 +10,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from functools import cache
+from operator import attrgetter
 from typing import Any, NamedTuple
 
+from django.conf import settings
+from django.template.loader import get_template, render_to_string
+from django.utils.safestring import SafeString
+
 from dealer.engine.cards import RANKS, SUITS
+from dealer.hand_log import split_undone
 from dealer.models import Hand, HandEvent
-from dealer.services import split_undone
 from tournaments.models import Table
 
 SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
@@ -41,12 +47,50 @@ ACTION_WORDS = {
 }
 
 
+# --- pieces rendered once ------------------------------------------------------------------
+
+# A tap redraws the table and, when cards are due, the card picker: nine seat boxes and 52 cards,
+# most of them as they were on the last tap. Each is rendered from its template once per
+# distinct content and process, then reused; the key is everything the template reads.
+_RENDERED: dict[tuple[Any, ...], SafeString] = {}
+_RENDERED_MAX = 20_000  # a bound on memory: some tens of thousands of small pieces
+
+
+def rendered(template: str, key: tuple[Any, ...], context: dict[str, Any]) -> SafeString:
+    """`template` rendered with `context`, which `key` (hashable) must describe entirely. With
+    DEBUG every time, so that an edited template shows at once."""
+    if settings.DEBUG:
+        return render_to_string(template, context)
+    piece = _RENDERED.get((template, key))
+    if piece is None:
+        if len(_RENDERED) >= _RENDERED_MAX:
+            _RENDERED.clear()
+        piece = _RENDERED[(template, key)] = _template(template).render(context)
+    return piece
+
+
+@cache
+def _template(name: str) -> Any:
+    """The compiled template (looking it up through the loaders cost as much as a seat box)."""
+    return get_template(name)
+
+
 # --- cards -----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class CardView:
     code: str  # "As", or "??" for a card dealt but not entered
+
+    @property
+    def face(self) -> SafeString:
+        """The card as the table shows it (`dealer/_card.html`), rendered once per card."""
+        return rendered("dealer/_card.html", (self.code, False), {"card": self})
+
+    @property
+    def small_face(self) -> SafeString:
+        """The card, small (a seat's cards, the showdown, the history)."""
+        return rendered("dealer/_card.html", (self.code, True), {"card": self, "small": True})
 
     @property
     def known(self) -> bool:
@@ -79,16 +123,18 @@ def card_views(codes: Iterable[str] | None) -> list[CardView]:
     return [CardView(str(c)) for c in codes or ()]
 
 
-def deck_rows(game: str, used: Iterable[str]) -> list[list[dict[str, Any]]]:
-    """The card picker: one row per suit, aces first; cards already on the table disabled."""
+def deck_rows(game: str, used: Iterable[str]) -> list[list[SafeString]]:
+    """The card picker: one row per suit, aces first; cards already on the table disabled. Each
+    card's checkbox comes rendered (`dealer/_pick.html`)."""
     lowest = RANKS.index("6") if game == "sixplus" else 0
     taken = set(used)
     rows = []
     for suit in SUITS:
         row = []
         for rank in reversed(RANKS[lowest:]):
-            card = CardView(rank + suit)
-            row.append({"card": card, "code": card.code, "taken": card.code in taken})
+            code = rank + suit
+            context = {"card": CardView(code), "taken": code in taken}
+            row.append(rendered("dealer/_pick.html", (code, context["taken"]), context))
         rows.append(row)
     return rows
 
@@ -96,6 +142,7 @@ def deck_rows(game: str, used: Iterable[str]) -> list[list[dict[str, Any]]]:
 # --- seats around the oval -------------------------------------------------------------------
 
 
+@cache
 def seat_position(seat: int, seat_count: int) -> tuple[float, float, float, float]:
     """(x, y) of the seat and (x, y) of its bet, in percent of the felt area.
 
@@ -109,6 +156,14 @@ def seat_position(seat: int, seat_count: int) -> tuple[float, float, float, floa
         round(50 + 27 * cos, 2),
         round(50 + 22 * sin, 2),
     )
+
+
+class SeatTag(NamedTuple):
+    """A seat's status tag: its text, its class (`tag--<kind>`), a test id where tests look."""
+
+    text: str
+    kind: str
+    testid: str = ""
 
 
 @dataclass(slots=True, kw_only=True)
@@ -138,18 +193,79 @@ class SeatView:
     joined: bool = False  # seated since the hand shown ended (a move, the final-table redraw)
     waits: str = ""  # why the next hand will not deal this player in (T 10-A), between hands
     moves: str = ""  # where this player moves when the hand in progress ends
+    hand_shown: bool = False  # the tablet shows a hand (a seated player may not be in it)
+
+    # The seat box is written on every tap: its classes and its tag are worked out here, once,
+    # rather than by a dozen template conditions per seat.
 
     @property
-    def marks(self) -> list[tuple[str, str]]:
-        """Position marks as (short text, class): the button D, SB and BB."""
+    def shown_codes(self) -> tuple[str, ...]:
+        return tuple(card.code for card in self.shown)
+
+    @property
+    def marks(self) -> list[tuple[str, str, str]]:
+        """Position marks as (short text, class, title): the button D, SB and BB."""
         marks = []
         if self.button:
-            marks.append(("D", "button"))
+            marks.append(("D", "button", "Button"))
         if self.small_blind:
-            marks.append(("SB", "blind"))
+            marks.append(("SB", "blind", "Small blind"))
         if self.big_blind:
-            marks.append(("BB", "blind"))
+            marks.append(("BB", "blind", "Big blind"))
         return marks
+
+    @property
+    def box(self) -> SafeString:
+        """The seat box and its bet (`dealer/_seat.html`), rendered once per distinct seat."""
+        return rendered("dealer/_seat.html", _seat_key(self), {"s": self})
+
+    @property
+    def out(self) -> bool:
+        """Greyed: seated but not in the hand shown, or waiting to be dealt in."""
+        seated_out = self.hand_shown and not self.in_hand and not self.empty and not self.joined
+        return seated_out or bool(self.waits)
+
+    @property
+    def css(self) -> str:
+        """The seat box's state classes (tablet.css), each with its leading space."""
+        flags = (
+            (self.empty, " is-empty"),
+            (self.folded, " is-folded"),
+            (self.all_in, " is-all-in"),
+            (self.to_act, " is-to-act"),
+            (self.next_to_show, " is-next-to-show"),
+            (self.won, " is-winner"),
+            (self.busted, " is-busted"),
+            (self.out, " is-out"),
+        )
+        return "".join(name for on, name in flags if on)
+
+    @property
+    def tag(self) -> SeatTag | None:
+        """The seat's one status tag, the most telling first."""
+        if self.won:
+            return SeatTag(f"Wins {self.won:,}", "win")
+        flags = (
+            (self.busted, "Out", "out"),
+            (self.to_act, "To act", "act"),
+            (self.next_to_show, "Shows next", "act"),
+            (self.all_in, "All-in", "allin"),
+            (self.mucked, "Mucked", "fold"),
+            (self.folded, "Folded", "fold"),
+            (self.away, "Sitting out", "fold"),
+        )
+        for on, text, kind in flags:
+            if on:
+                return SeatTag(text, kind)
+        if self.waits:
+            return SeatTag(self.waits[:1].upper() + self.waits[1:], "fold", "waits")
+        if self.hand_shown and not self.in_hand and not self.joined:
+            return SeatTag("Not dealt in", "fold")
+        return None
+
+
+# What a seat box shows (its key in `rendered`); the cards shown as a tuple, to be hashable.
+_seat_key = attrgetter(*(f.name for f in fields(SeatView) if f.name != "shown"), "shown_codes")
 
 
 def seat_views(
@@ -208,6 +324,8 @@ def seat_views(
         if sitting is not None and sitting.empty:
             sitting.name, sitting.stack, sitting.empty = entry.player.name, entry.chips, False
             sitting.away = bool(getattr(entry, "away", False))
+    for view in seats.values():
+        view.hand_shown = bool(snapshot)
     return list(seats.values())
 
 
@@ -424,6 +542,17 @@ def describe_event(event: LogEntry | HandEvent, hand: Hand) -> str:
     return "; ".join(_describe_action(a, seats, names) for a in actions)
 
 
+def log_line(event: LogEntry | HandEvent, hand: Hand, *, cancelled: bool = False) -> dict[str, Any]:
+    """One line of the tablet's log: the whole log (`log_view`), or the line a tap just added,
+    from the event the write returned (nothing read)."""
+    return {
+        "seq": event.seq,
+        "text": describe_event(event, hand),
+        "undo": event.kind == HandEvent.Kind.UNDO,
+        "cancelled": cancelled,
+    }
+
+
 def log_view(hand: Hand | None, limit: int = 8) -> dict[str, Any]:
     """The hand's latest entries (newest first), each marked if a later undo cancelled it, and
     the entry an undo would cancel now."""
@@ -440,15 +569,7 @@ def log_view(hand: Hand | None, limit: int = 8) -> dict[str, Any]:
         lambda event: event.kind == HandEvent.Kind.UNDO,
     )
     cancelled = {event.seq for event in undone}
-    entries = [
-        {
-            "seq": e.seq,
-            "text": describe_event(e, hand),
-            "undo": e.kind == HandEvent.Kind.UNDO,
-            "cancelled": e.seq in cancelled,
-        }
-        for e in reversed(events[-limit:])
-    ]
+    entries = [log_line(e, hand, cancelled=e.seq in cancelled) for e in reversed(events[-limit:])]
     undoable = describe_event(in_force[-1], hand) if in_force else None
     return {"entries": entries, "undoable": undoable}
 

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET
 from dealer.models import Hand
 from dealer.views.access import dealer_required
 from tournaments.models import Entry, Table, Tournament
+from tournaments.roles import is_director
 
 LIVE = (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
 
@@ -22,7 +23,7 @@ LIVE = (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
 @require_GET
 def table_list(request: HttpRequest) -> HttpResponse:
     tables = Table.objects.filter(is_broken=False).select_related("tournament", "dealer")
-    if request.user.is_staff:
+    if is_director(request.user):
         tables = tables.filter(Q(tournament__status__in=LIVE) | Q(tournament=None, is_open=True))
     else:
         tables = tables.filter(dealer_id=request.user.pk).exclude(

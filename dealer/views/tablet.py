@@ -1,33 +1,43 @@
 """The tablet of one table: the page, the polled state partial, and the writes.
 
-Every write is an htmx POST carrying the tap's client id, the hand and the version shown; the
-answer is the re-rendered tablet partial (`dealer/_tablet.html`). A write against an older
-version shows "The hand changed on another device" with the current state; a resent write (same
-client id) shows the answer first given. The page polls `deal-state` with the tablet's ETag and
-gets 304 while nothing has changed.
+Every write is an htmx POST carrying the tap's client id, the hand and the version shown. A tap
+within a hand is answered with what it changed (`dealer/_tap.html`: the table, the pots, the
+entry's line of the log and the dock, each swapped in by its id, and the tablet's new ETag and
+version in an event): the CPU of a tap stays near the same write through the API. A new hand,
+the hand's end, a resent write and every refusal answer the whole tablet (`dealer/_tablet.html`).
+A write against an older version shows "The hand changed on another device" with the current
+state; a resent write (same client id) shows the answer first given. The page polls `deal-state`
+with the tablet's ETag and gets 304 while nothing has changed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import uuid
+from functools import cache, partial, wraps
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.db import connection
 from django.db.models import Case, When
 from django.http import (
+    Http404,
     HttpRequest,
     HttpResponse,
     HttpResponseBase,
-    HttpResponseNotModified,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
-from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET, require_POST
 
-from dealer import cash
+from config import request_time
+from config.authentication import session_user
+from config.conditional import conditional
+from dealer.cash import views as cash_views
+from dealer.cash.plan import OWED_FIELDS
 from dealer.engine.errors import EngineError
 from dealer.forms import ActionForm, ReasonedWriteForm, ReopenForm, StartForm, UndoForm
 from dealer.models import Hand
@@ -42,14 +52,12 @@ from dealer.services import (
     reopen_refusal,
     start_refusal,
 )
-from dealer.views import cash as cash_views
 from dealer.views import present
 from dealer.views.access import dealer_required, require_write, table_get
+from tournaments.errors import FloorError
 from tournaments.models import CashSeat, Entry, Table, Tournament
-from tournaments.services.errors import FloorError
-from tournaments.services.tables import moves_after_hand, seats_waiting
-from tournaments.views import wallclock
-from tournaments.views.clockface import clock_context
+from tournaments.selectors.tables import moves_after_hand, seats_waiting
+from tournaments.views.clock_display import clock_context
 
 POLL_SECONDS = 3
 STALE = (
@@ -72,7 +80,7 @@ def latest_hand(table: Table) -> Hand | None:
     return hands.order_by(first, "-number").first()
 
 
-CASH_SEAT_FIELDS = ("pk", "seat", "chips", "away", *cash.OWED_FIELDS)
+CASH_SEAT_FIELDS = ("pk", "seat", "chips", "away", *OWED_FIELDS)
 
 
 def seated(table: Table) -> list[Any]:
@@ -102,11 +110,12 @@ def tablet_etag(
     (between hands), the table's dealer and button (a cash table's draw), whether it is open,
     and whether the viewer may write. While a tournament hand is in progress the tablet draws the
     seats from the hand alone, so who sits where is not read for the tag then."""
-    in_hand = status == Hand.Status.IN_PROGRESS and not table.is_cash
-    seats = "hand" if in_hand else _seats_signature(table)
+    in_progress = status == Hand.Status.IN_PROGRESS
+    seats = "hand" if in_progress and not table.is_cash else _seats_signature(table)
     # Why no hand may start now (a hand-for-hand wait, a paused clock): it changes with the
-    # tournament, not the table, and the start button and its sentence follow it.
-    blocked = start_refusal(table, in_progress=status == Hand.Status.IN_PROGRESS)
+    # tournament, not the table, and the start button and its sentence follow it. The button is
+    # not shown while a hand is in progress: a tap's answer then reads no tournament for the tag.
+    blocked = None if in_progress else start_refusal(table, in_progress=False)
     raw = (
         f"{table.pk}:{hand_pk or 0}:{version}:{status}:{seats}:"
         f"{table.dealer_id or 0}:{table.is_broken}:{int(writable)}:"
@@ -117,6 +126,66 @@ def tablet_etag(
 
 def make_notice(kind: str, text: str) -> dict[str, str]:
     return {"kind": kind, "text": text}
+
+
+def hand_regions(
+    table: Table,
+    hand: Hand | None,
+    snapshot: dict[str, Any] | None,
+    *,
+    writable: bool,
+    seated_now: list[Any],
+) -> dict[str, Any]:
+    """What the table, the pots and the dock show of the hand (`dealer/_felt.html`,
+    `_pots.html`, `_dock.html`): the whole tablet and a tap's answer are built by this one
+    function. `seated_now`: who sits at the table now, for the seats the hand does not show."""
+    status = snapshot.get("status", "") if snapshot else ""
+    in_progress = hand is not None and status == Hand.Status.IN_PROGRESS
+    rules = hand.rules if hand is not None else {}
+    # A hand's rules name its game and structure: the tournament is read only without a hand
+    # (a tap's answer has the table its write locked, without the tournament).
+    structure = rules.get("structure") or (table.tournament or table).structure
+    game = rules.get("game") or (table.tournament or table).game
+    board = present.card_views(snapshot.get("board")) if snapshot else []
+    used = [c.code for c in board if c.known]
+    for player in snapshot.get("players", ()) if snapshot else ():
+        used += [c for c in player.get("shown") or () if c != "??"]
+    phase = snapshot.get("phase") if snapshot else None
+    seats = present.seat_views(table, snapshot, seated_now)
+    if table.tournament_id is not None and in_progress and hand is not None:
+        moving = moves_after_hand(hand.pk)
+        for view in seats:
+            view.moves = moving.get(view.seat, "")
+    return {
+        "table": table,
+        "hand": hand,
+        "state": snapshot,
+        "phase": phase,
+        "in_progress": in_progress,
+        "writable": writable,
+        "version": snapshot.get("version", 0) if snapshot else 0,
+        "client_id": uuid.uuid4().hex,
+        "seats": seats,
+        "board": board,
+        "board_slots": range(max(0, 5 - len(board))),
+        "board_unknown": any(not card.known for card in board),
+        "board_unknown_count": sum(1 for card in board if not card.known),
+        "pots": present.pot_views(snapshot) if snapshot else [],
+        "pot_total": snapshot.get("pot_total", 0) if snapshot else 0,
+        "bar": present.action_bar(snapshot, structure) if snapshot and in_progress else None,
+        "due": snapshot.get("board_cards_due", 0) if snapshot and in_progress else 0,
+        "next_street": present.NEXT_STREET.get(snapshot.get("street", ""), "board")
+        if snapshot
+        else "",
+        # Built when a template shows the picker (the board entry, the showdown), not before.
+        "picker": partial(present.deck_rows, game, used),
+        "showdown": present.showdown_view(snapshot) if snapshot and in_progress else None,
+        "awards": present.award_views(snapshot) if snapshot else [],
+        "structure": structure,
+        "claim_allowed": rules.get("play_board_claim", "table_both") != "table_both",
+        # A hand reopened to correct it, until its wrong entry is undone.
+        "reopened": in_progress and phase in ("complete", "void"),
+    }
 
 
 def tablet_context(
@@ -136,73 +205,36 @@ def tablet_context(
     writable = can_write(request.user, table)
     status = snapshot.get("status", "") if snapshot else ""
     in_progress = hand is not None and status == Hand.Status.IN_PROGRESS
-    rules = hand.rules if hand is not None else {}
-    structure = rules.get("structure") or (tournament or table).structure
-    game = rules.get("game") or (tournament or table).game
-    board = present.card_views(snapshot.get("board")) if snapshot else []
-    due = snapshot.get("board_cards_due", 0) if snapshot and in_progress else 0
-    used = [c.code for c in board if c.known]
-    for player in snapshot.get("players", ()) if snapshot else ():
-        used += [c for c in player.get("shown") or () if c != "??"]
-    phase = snapshot.get("phase") if snapshot else None
     blocked = start_refusal(table, in_progress=in_progress)
-    version = snapshot.get("version", 0) if snapshot else 0
     seated_now = seated(table) if table.is_cash or not in_progress else []
-    seats = present.seat_views(table, snapshot, seated_now)
-    waiting: dict[int, str] = {}
+    context = hand_regions(table, hand, snapshot, writable=writable, seated_now=seated_now)
     if tournament is not None and not in_progress:
         waiting = seats_waiting(table, {e.seat: e.pk for e in seated_now})
-        for view in seats:
+        for view in context["seats"]:
             view.waits = waiting.get(view.seat, "")
-    elif tournament is not None and hand is not None:
-        moving = moves_after_hand(hand.pk)
-        for view in seats:
-            view.moves = moving.get(view.seat, "")
-    context = {
-        "table": table,
-        "tournament": tournament,
-        "hand": hand,
-        "state": snapshot,
-        "phase": phase,
-        "in_progress": in_progress,
-        "writable": writable,
-        "version": version,
-        "client_id": uuid.uuid4().hex,
-        "etag": tablet_etag(table, hand.pk if hand else None, version, status, writable),
-        "notice": notice,
-        "seats": seats,
-        "waiting": [view for view in seats if view.waits],
-        "board": board,
-        "board_slots": range(max(0, 5 - len(board))),
-        "board_unknown": any(not card.known for card in board),
-        "board_unknown_count": sum(1 for card in board if not card.known),
-        "pots": present.pot_views(snapshot) if snapshot else [],
-        "pot_total": snapshot.get("pot_total", 0) if snapshot else 0,
-        "bar": present.action_bar(snapshot, structure) if snapshot and in_progress else None,
-        "due": due,
-        "next_street": present.NEXT_STREET.get(snapshot.get("street", ""), "board")
-        if snapshot
-        else "",
-        "picker": present.deck_rows(game, used),
-        "showdown": present.showdown_view(snapshot) if snapshot and in_progress else None,
-        "awards": present.award_views(snapshot) if snapshot else [],
-        "log": present.log_view(hand),
-        "can_start": blocked is None,
-        "start_refusal": blocked.detail if blocked else "",
-        "structure": structure,
-        "structure_label": dict(Tournament.Structure.choices).get(structure, structure),
-        "claim_allowed": rules.get("play_board_claim", "table_both") != "table_both",
-        "undo_reasons": UNDO_REASONS,
-        "reopen_reasons": REOPEN_REASONS,
-        # A hand reopened to correct it, until its wrong entry is undone.
-        "reopened": in_progress and phase in ("complete", "void"),
-        "reopen_offered": writable
-        and hand is not None
-        and status == Hand.Status.COMPLETE
-        and tournament is not None
-        and reopen_refusal(hand, request.user) is None,
-        "tablet_url": reverse("deal-table", args=[table.pk]),
-    }
+    structure = context["structure"]
+    context.update(
+        {
+            "tournament": tournament,
+            "etag": tablet_etag(
+                table, hand.pk if hand else None, context["version"], status, writable
+            ),
+            "notice": notice,
+            "waiting": [view for view in context["seats"] if view.waits],
+            "log": present.log_view(hand),
+            "can_start": blocked is None,
+            "start_refusal": blocked.detail if blocked else "",
+            "structure_label": dict(Tournament.Structure.choices).get(structure, structure),
+            "undo_reasons": UNDO_REASONS,
+            "reopen_reasons": REOPEN_REASONS,
+            "reopen_offered": writable
+            and hand is not None
+            and status == Hand.Status.COMPLETE
+            and tournament is not None
+            and reopen_refusal(hand, request.user) is None,
+            "tablet_url": reverse("deal-table", args=[table.pk]),
+        }
+    )
     if table.is_cash and not in_progress:
         context.update(cash_views.next_hand_context(table))
     return context
@@ -233,14 +265,71 @@ def render_tablet(
     return response
 
 
+# The phases a tap's answer draws region by region. A hand over, or reopened, changes the side
+# column and the next-hand dock too: the whole tablet then.
+TAP_PHASES = ("betting", "dealing", "showdown")
+
+
+def render_tap(request: HttpRequest, table: Table, result: Result) -> HttpResponse:
+    """What a tap within a hand changed (`dealer/_tap.html`), from the write's own answer: the
+    table, the pots, the dock with its forms, and the entry's line of the log (from the event
+    written: the log is not read again). The request itself swaps nothing (`HX-Reswap: none`);
+    the tablet's new ETag and version come in the `tablet:state` event, which static/js/tablet.js
+    copies onto `#tablet` after the regions are in (the poll then sends that ETag, and gets 304).
+
+    The whole tablet instead when the hand is over or reopened, for a resent write (its first
+    answer, which may be older than what the tablet shows), and without htmx."""
+    snapshot, hand, event = result.answer, result.hand, result.event
+    if (
+        event is None
+        or snapshot.get("status") != Hand.Status.IN_PROGRESS
+        or snapshot.get("phase") not in TAP_PHASES
+        or not getattr(request, "htmx", False)
+    ):
+        return render_tablet(request, table, hand=hand, snapshot=snapshot)
+    writable = True  # the service took this user's write (`check_writer`): no second check
+    seated_now = seated(table) if table.is_cash else []
+    context = hand_regions(table, hand, snapshot, writable=writable, seated_now=seated_now)
+    line = present.log_line(event, hand)
+    version = context["version"]
+    # The hand's first entry: the log and Undo appear (before it there were neither).
+    context.update(line=line, first_entry=version == 1, log={"entries": [line]}, oob=True)
+    response = render(request, "dealer/_tap.html", context)
+    etag = tablet_etag(table, hand.pk, version, snapshot["status"], writable)
+    response["ETag"] = etag
+    response["HX-Reswap"] = "none"
+    state = {"etag": etag, "hand": hand.pk, "version": version, "phase": context["phase"]}
+    response["HX-Trigger-After-Swap"] = json.dumps({"tablet:state": state})
+    patch_cache_control(response, no_cache=True, private=True)
+    return response
+
+
 def hand_of(table: Table, pk: int) -> Hand:
     return get_object_or_404(Hand, pk=pk, table=table)
 
 
-def hand_ref(table: Table, pk: int) -> Hand:
+def hand_ref(table: Table | int, pk: int) -> Hand:
     """The table's hand `pk` for a write: its id and table only, since the service reads and
     locks the hand itself (another field, such as the state, is read when first used)."""
     return get_object_or_404(Hand.objects.only("pk", "table_id"), pk=pk, table=table)
+
+
+@cache
+def _tap_hand_sql() -> str:
+    quote = connection.ops.quote_name
+    return (
+        f"SELECT {quote('id')}, {quote('table_id')} FROM {quote(Hand._meta.db_table)} "
+        f"WHERE {quote('id')} = %s AND {quote('table_id')} = %s"
+    )
+
+
+def tap_hand(table_pk: int, pk: int) -> Hand:
+    """`hand_ref` for a tap, in plain SQL: building the ORM's query for this lookup cost more
+    than the database's work (as for the service's lock, `dealer.services._locked`)."""
+    found = next(iter(Hand.objects.raw(_tap_hand_sql(), [pk, table_pk])), None)
+    if found is None:
+        raise Http404("There is no such hand at this table.")
+    return found
 
 
 # --- pages -----------------------------------------------------------------------------------
@@ -256,8 +345,7 @@ def tablet_page(request: HttpRequest, pk: int) -> HttpResponse:
         kind = "error" if message.level >= messages.WARNING else "info"
         context["notice"] = make_notice(kind, str(message))
     if table.tournament is not None:
-        context.update(clock_context(table.tournament, wallclock.now()))
-        context["clock_url"] = reverse("public-clock-json", args=[table.tournament.pk])
+        context.update(clock_context(table.tournament, request_time.now()))
     context["poll_seconds"] = POLL_SECONDS
     context["state_url"] = reverse("deal-state", args=[table.pk])
     return render(request, "dealer/tablet.html", context)
@@ -266,7 +354,8 @@ def tablet_page(request: HttpRequest, pk: int) -> HttpResponse:
 @dealer_required
 @require_GET
 def tablet_state(request: HttpRequest, pk: int) -> HttpResponseBase:
-    """The polled partial: 304 while the ETag the tablet holds is still right."""
+    """The polled partial: 304 while the ETag the tablet holds is still right
+    (`config.conditional`)."""
     table = table_get(pk)
     hand = latest_hand(table)
     writable = can_write(request.user, table)
@@ -277,12 +366,9 @@ def tablet_state(request: HttpRequest, pk: int) -> HttpResponseBase:
         hand.status if hand else "",
         writable,
     )
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
-        response: HttpResponseBase = HttpResponseNotModified()
-        response["ETag"] = etag
-        patch_cache_control(response, no_cache=True, private=True)
-        return response
-    return render_tablet(request, table, hand=hand, partial=True)
+    return conditional(
+        request, etag, lambda: render_tablet(request, table, hand=hand, partial=True)
+    )
 
 
 # --- writes ----------------------------------------------------------------------------------
@@ -335,30 +421,49 @@ def _write(request: HttpRequest, table: Table, run: Any) -> HttpResponse:
     return render_tablet(request, table, hand=result.hand, snapshot=result.answer)
 
 
-@dealer_required
+def signed_in(view: Any) -> Any:
+    """A tap: anonymous users go to the sign-in page. The user is the one the worker remembers
+    for the session (`config.authentication.session_user`, as for an API token): a tap reads
+    neither the user nor the user's groups. Who may write to the table's hands is then checked by
+    the service, on the table it locks with the hand (`tournaments.roles.may_deal`); whoever may
+    deal at a table may see the tablets (`dealer_required`), which is not checked again."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        request.user = session_user(request)
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+@signed_in
 @require_POST
 def record_action(request: HttpRequest, pk: int) -> HttpResponse:
-    """A betting action, the board, a show or muck: one tap, one entry in the hand's log."""
-    table = table_get(pk)
-    require_write(request, table)
+    """A betting action, the board, a show or muck: one tap, one entry in the hand's log. The
+    answer shows what it changed (`render_tap`), from the table and hand its write locked: the
+    table is read here only for a refusal."""
     form = ActionForm(request.POST)
     if not form.is_valid():
+        table = table_get(pk)
+        require_write(request, table)
         return render_tablet(
             request, table, notice=make_notice("error", form.first_error()), status=400
         )
     data = form.cleaned_data
-    hand = hand_ref(table, data["hand"])
-    return _write(
-        request,
-        table,
-        lambda: hand_record_action(
+    hand = tap_hand(pk, data["hand"])
+    try:
+        result = hand_record_action(
             hand=hand,
             action=engine_action(hand, data),
             client_id=data["client_id"],
             version=data["version"],
             actor=request.user,
-        ),
-    )
+        )
+    except (FloorError, EngineError) as error:
+        return refused(request, table_get(pk), error)
+    return render_tap(request, result.hand.table, result)
 
 
 @dealer_required
@@ -412,7 +517,7 @@ def start_hand(request: HttpRequest, pk: int) -> HttpResponse:
         hand = hand_start(
             table=table,
             actor=request.user,
-            now=wallclock.now(),
+            now=request_time.now(),
             straddle=form.cleaned_data["straddle"],
             expected_plan=form.cleaned_data["plan"],
         )

@@ -1,8 +1,8 @@
 /* FloorDesk clock: counts a level down in the browser and keeps it in step with the server.
  *
  * Each [data-clock] element holds its payload in a <script type="application/json"> child
- * (the same JSON as /t/<id>/clock.json). While the clock runs the payload has `ends_at`;
- * standing still (paused, not started) it has `remaining`. The browser's clock may be wrong, so
+ * (the clock feed, as /api/tournaments/<id>/clock/ answers it). While the clock runs the payload has `ends_at`;
+ * standing still (paused, not started) it has `remaining_seconds`. The browser's clock may be wrong, so
  * the countdown is corrected by the server's time given in data-server-now (ms since the epoch).
  * With data-clock-url the element polls that URL with If-None-Match: 304 means nothing changed.
  */
@@ -50,7 +50,7 @@
     if (state.ends_at) {
       return (Date.parse(state.ends_at) - (Date.now() + this.skew)) / 1000;
     }
-    return state.remaining == null ? 0 : state.remaining;
+    return state.remaining_seconds == null ? 0 : state.remaining_seconds;
   };
 
   Clock.prototype.render = function () {

@@ -3,6 +3,10 @@
  * - Every write (a form with data-write) carries a client id made here, one per tap. The id is
  *   kept for the same tap (the same form values) until the server has answered, so a request
  *   sent again after a Wi-Fi drop gets the original answer instead of a second entry.
+ * - A tap within a hand is answered with the regions it changed (the table, the pots, the
+ *   log's new line, the dock), each swapped in by its id; the tablet's new ETag and version come
+ *   after them in the `tablet:state` event and are copied onto #tablet here. Other answers are
+ *   the whole tablet.
  * - Answers 400 and 409 carry the re-rendered tablet (the engine's sentence, or "the hand
  *   changed on another device" with the current state): they are swapped in like a 200.
  * - The poll (#poll) sends the tablet's ETag in If-None-Match; a 304 leaves the page alone.
@@ -139,6 +143,18 @@
     lastFailed = null;
     setSync("ok", "Live");
     if (form.isConnected && form.closest("#sheet") && (status === 200 || status === 400 || status === 409)) closeSheet();
+  });
+
+  // A tap's answer swapped its regions in: the tablet now shows this hand at this version (the
+  // poll sends the ETag in If-None-Match). Fired after the swap (HX-Trigger-After-Swap).
+  document.addEventListener("tablet:state", function (evt) {
+    var tablet = document.getElementById("tablet");
+    var state = evt.detail || {};
+    if (!tablet) return;
+    tablet.dataset.hand = String(state.hand);
+    tablet.dataset.version = String(state.version);
+    tablet.className = tablet.className.replace(/\btablet--(?!readonly\b)[a-z_]+/, "tablet--" + state.phase);
+    tablet.dataset.etag = state.etag; // last: whoever waits for a new ETag sees the new state
   });
 
   // Remember the button tapped, so "Send again" taps the same one.

@@ -8,27 +8,20 @@ from datetime import UTC, datetime
 import pytest
 from rest_framework.test import APIClient
 
+from config import request_time
 from dealer.services import hand_start
 from tests.api.test_robustness import JUNK_JSON, JUNK_LISTS, JUNK_OBJECTS
-from tests.factories import DealerFactory, DirectorFactory, seated_tournament
-from tournaments.api import base
+from tests.factories import DealerFactory, seated_tournament
 from tournaments.models import AuditEvent, ChipMove, Entry, Table
+from tournaments.selectors.books import chips_check
 from tournaments.services.counts import ChipCount, CountsRefusedError, table_record_counts
-from tournaments.services.ledger import chips_check
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
 def _clock(monkeypatch):
-    monkeypatch.setattr(base, "now", lambda: T0)
-
-
-@pytest.fixture
-def director():
-    client = APIClient()
-    client.force_login(DirectorFactory())
-    return client
+    monkeypatch.setattr(request_time, "now", lambda: T0)
 
 
 def table_one(players: int = 6) -> tuple[Table, list[Entry]]:

@@ -4,10 +4,9 @@ rebuy, add-on, chip counts, and the entry list with its filters."""
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from rest_framework.test import APIClient
 
-from tests.factories import DirectorFactory, TournamentFactory, seated_tournament
-from tournaments.api import base
+from config import request_time
+from tests.factories import TournamentFactory, seated_tournament
 from tournaments.models import Entry, Tournament
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
@@ -16,15 +15,8 @@ T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 @pytest.fixture
 def clock(monkeypatch):
     moment = {"now": T0}
-    monkeypatch.setattr(base, "now", lambda: moment["now"])
+    monkeypatch.setattr(request_time, "now", lambda: moment["now"])
     return moment
-
-
-@pytest.fixture
-def director():
-    client = APIClient()
-    client.force_login(DirectorFactory())
-    return client
 
 
 def _register(director, tournament, name):

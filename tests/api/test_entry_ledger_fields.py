@@ -3,18 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from dealer.services import hand_start
-from tests.factories import DirectorFactory, seated_tournament
+from tests.factories import seated_tournament
 from tournaments.models import ChipMove, Entry, Table
-
-
-@pytest.fixture
-def director():
-    client = APIClient()
-    client.force_login(DirectorFactory())
-    return client
 
 
 @pytest.mark.django_db

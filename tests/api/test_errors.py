@@ -5,15 +5,14 @@ from datetime import UTC, datetime
 import pytest
 from rest_framework.test import APIClient
 
+from config import request_time
 from tests.factories import (
     BlindScheduleFactory,
-    DirectorFactory,
     EntryFactory,
     TournamentFactory,
     level_rows,
     seated_tournament,
 )
-from tournaments.api import base
 from tournaments.models import Entry, Tournament
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
@@ -21,14 +20,7 @@ T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 
 @pytest.fixture(autouse=True)
 def frozen_now(monkeypatch):
-    monkeypatch.setattr(base, "now", lambda: T0)
-
-
-@pytest.fixture
-def director():
-    client = APIClient()
-    client.force_login(DirectorFactory())
-    return client
+    monkeypatch.setattr(request_time, "now", lambda: T0)
 
 
 def _error(response, status: int, code: str):

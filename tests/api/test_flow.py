@@ -6,10 +6,9 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
-from rest_framework.test import APIClient
 
-from tests.factories import DirectorFactory, level_rows
-from tournaments.api import base
+from config import request_time
+from tests.factories import level_rows
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 
@@ -18,15 +17,8 @@ T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 def clock(monkeypatch):
     """The API's `now`, moved by hand."""
     moment = {"now": T0}
-    monkeypatch.setattr(base, "now", lambda: moment["now"])
+    monkeypatch.setattr(request_time, "now", lambda: moment["now"])
     return moment
-
-
-@pytest.fixture
-def director():
-    client = APIClient()
-    client.force_login(DirectorFactory())
-    return client
 
 
 def _ok(response, status=200):
@@ -131,7 +123,8 @@ def test_director_runs_a_tournament_from_schedule_to_results(director, clock):
     assert export["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(export.content.decode())))
     assert rows[0] == ["place", "name", "entry_number", "prize"]
-    assert [row[0] for row in rows[1:]] == ["16", "17", "18", "19", "20"]
+    # The players still in first (no place yet), then everyone out by place.
+    assert [row[0] for row in rows[1:]] == [""] * 15 + ["16", "17", "18", "19", "20"]
     assert all(row[2] == "1" and row[3] == "" for row in rows[1:])
     assert Decimal(payouts["prize_pool"]) == Decimal("2000")
 

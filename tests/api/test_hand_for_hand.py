@@ -6,17 +6,15 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from config import request_time
 from tests.factories import DirectorFactory, seated_tournament
-from tournaments.api import base
-from tournaments.views import wallclock
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
 def frozen_now(monkeypatch):
-    monkeypatch.setattr(base, "now", lambda: T0)
-    monkeypatch.setattr(wallclock, "now", lambda: T0)
+    monkeypatch.setattr(request_time, "now", lambda: T0)
 
 
 @pytest.mark.django_db

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories import DirectorFactory, HandClient, seated_tournament
-from tournaments.api import base
+from config import request_time
+from tests.factories import HandClient, seated_tournament
 from tournaments.models import ChipMove, Entry, Table, Tournament
+from tournaments.selectors.books import chips_check
 from tournaments.services.entries import entry_set_chips
-from tournaments.services.ledger import chips_check
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 # One level, blinds 425 / 850: the big blind wins exactly 425 when everyone folds to them.
@@ -24,14 +24,7 @@ LEVELS = [(425, 850, 0, 3600)]
 
 @pytest.fixture(autouse=True)
 def _clock(monkeypatch):
-    monkeypatch.setattr(base, "now", lambda: T0)
-
-
-@pytest.fixture
-def director():
-    client = APIClient()
-    client.force_login(DirectorFactory())
-    return client
+    monkeypatch.setattr(request_time, "now", lambda: T0)
 
 
 def three_at_twenty_thousand(**fields: Any) -> tuple[Tournament, Table]:

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 import pytest
 from rest_framework.test import APIClient
 
+from config import request_time
 from tests.api.test_robustness import READS, WRITES
 from tests.factories import (
     BlindScheduleFactory,
@@ -15,7 +16,6 @@ from tests.factories import (
     UserFactory,
     seated_tournament,
 )
-from tournaments.api import base
 from tournaments.models import AuditEvent, Entry, Tournament
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
@@ -32,7 +32,7 @@ DIRECTOR_READS = [path for path in READS if path not in {p.split("?")[0] for p i
 
 @pytest.fixture
 def ids(monkeypatch):
-    monkeypatch.setattr(base, "now", lambda: T0)
+    monkeypatch.setattr(request_time, "now", lambda: T0)
     tournament = seated_tournament(players=6)
     return {
         "t": tournament.pk,

@@ -7,6 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from config import request_time
 from tests.factories import (
     BlindScheduleFactory,
     DealerFactory,
@@ -14,7 +15,6 @@ from tests.factories import (
     TournamentFactory,
     seated_tournament,
 )
-from tournaments.api import base
 from tournaments.models import Entry
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
@@ -25,7 +25,7 @@ SESSION = 2
 
 @pytest.fixture(autouse=True)
 def frozen_now(monkeypatch):
-    monkeypatch.setattr(base, "now", lambda: T0)
+    monkeypatch.setattr(request_time, "now", lambda: T0)
 
 
 def _client(user=None):

@@ -5,10 +5,11 @@ import io
 from datetime import UTC, datetime
 
 import pytest
+from django.utils.text import slugify
 from rest_framework.test import APIClient
 
+from config import request_time
 from tests.factories import DirectorFactory, PlayerFactory, seated_tournament
-from tournaments.api import base
 from tournaments.models import AuditEvent, Entry
 from tournaments.services.entries import entry_set_chips
 
@@ -17,7 +18,7 @@ T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 
 @pytest.fixture(autouse=True)
 def frozen_now(monkeypatch):
-    monkeypatch.setattr(base, "now", lambda: T0)
+    monkeypatch.setattr(request_time, "now", lambda: T0)
 
 
 @pytest.fixture
@@ -141,9 +142,12 @@ def test_results_csv_defuses_spreadsheet_formulas(director):
 
     response = director.get(f"/api/tournaments/{tournament.pk}/results.csv")
 
-    assert response["Content-Disposition"] == f'attachment; filename="results-{tournament.pk}.csv"'
+    name = f"{slugify(tournament.name)}-{tournament.pk}-results.csv"
+    assert response["Content-Disposition"] == f'attachment; filename="{name}"'
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows == [["place", "name", "entry_number", "prize"], ["3", "'=HYPERLINK(1)", "1", ""]]
+    assert rows[0] == ["place", "name", "entry_number", "prize"]
+    assert rows[-1] == ["3", "'=HYPERLINK(1)", "1", ""]
+    assert [row[0] for row in rows[1:3]] == ["", ""]  # the two players still in: no place yet
 
 
 @pytest.mark.django_db

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import pytest
 from rest_framework.test import APIClient
 
+from config import request_time
 from tests.factories import BlindScheduleFactory, DirectorFactory, seated_tournament
-from tournaments.api import base
 from tournaments.models import Entry
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
@@ -137,7 +137,7 @@ JUNK_QUERIES = [
 
 @pytest.fixture
 def world(monkeypatch):
-    monkeypatch.setattr(base, "now", lambda: T0)
+    monkeypatch.setattr(request_time, "now", lambda: T0)
     tournament = seated_tournament(players=6)
     client = APIClient()
     client.force_login(DirectorFactory())

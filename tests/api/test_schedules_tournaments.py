@@ -3,17 +3,15 @@
 from datetime import UTC, datetime
 
 import pytest
-from rest_framework.test import APIClient
 
+from config import request_time
 from dealer.services import hand_start
 from tests.factories import (
     BlindScheduleFactory,
-    DirectorFactory,
     TournamentFactory,
     level_rows,
     seated_tournament,
 )
-from tournaments.api import base
 from tournaments.models import AuditEvent, Entry, Table, Tournament
 from tournaments.services.entries import entry_set_chips
 
@@ -22,14 +20,7 @@ T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 
 @pytest.fixture(autouse=True)
 def frozen_now(monkeypatch):
-    monkeypatch.setattr(base, "now", lambda: T0)
-
-
-@pytest.fixture
-def director():
-    client = APIClient()
-    client.force_login(DirectorFactory())
-    return client
+    monkeypatch.setattr(request_time, "now", lambda: T0)
 
 
 @pytest.mark.django_db

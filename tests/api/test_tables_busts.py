@@ -5,8 +5,8 @@ from datetime import UTC, datetime
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories import DealerFactory, DirectorFactory, TournamentFactory, seated_tournament
-from tournaments.api import base
+from config import request_time
+from tests.factories import DealerFactory, TournamentFactory, seated_tournament
 from tournaments.models import AuditEvent, Entry, Table
 from tournaments.services.entries import entry_register
 
@@ -15,14 +15,7 @@ T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 
 @pytest.fixture(autouse=True)
 def frozen_now(monkeypatch):
-    monkeypatch.setattr(base, "now", lambda: T0)
-
-
-@pytest.fixture
-def director():
-    client = APIClient()
-    client.force_login(DirectorFactory())
-    return client
+    monkeypatch.setattr(request_time, "now", lambda: T0)
 
 
 def _bust(director, tournament, *pairs):

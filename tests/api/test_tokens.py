@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from config import request_time
 from dealer.models import HandEvent
 from tests.factories import (
     DealerFactory,
@@ -18,7 +19,6 @@ from tests.factories import (
     assign_dealer,
     seated_tournament,
 )
-from tournaments.api import base
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 
 @pytest.fixture(autouse=True)
 def _clock(monkeypatch):
-    monkeypatch.setattr(base, "now", lambda: T0)
+    monkeypatch.setattr(request_time, "now", lambda: T0)
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from dealer import cash
+from dealer.cash import services as cash
 from dealer.models import Hand
 from dealer.services import hand_start
 from tests.browser.conftest import screenshot

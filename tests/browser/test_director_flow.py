@@ -149,7 +149,9 @@ def test_director_runs_a_tournament_from_registration_to_the_winners_payout(
     page.goto(f"{base}/payouts/")
     page.wait_for_selector(f"text={winner.player.name}")
     screenshot(page, "director-payouts")
-    csv = page.request.get(f"{base}/results.csv").text()
+    export = page.locator("a", has_text="Export results").first.get_attribute("href")
+    assert export == f"/api/tournaments/{tournament.pk}/results.csv"  # the one export
+    csv = page.request.get(f"{live_server.url}{export}").text()
     assert f"1,{winner.player.name}" in csv.replace('"', "")
 
     phone.goto(f"{live_server.url}/t/{tournament.pk}/payouts/")

@@ -28,7 +28,7 @@ from tests.browser.test_tablet import state, tap
 from tests.factories import DealerFactory, assign_dealer, seated_tournament
 from tests.pages import deal, fold_to_end
 from tournaments.models import Entry, Table, Tournament
-from tournaments.services.places import prize_table
+from tournaments.selectors.prizes import prize_table
 from tournaments.services.tables import pending_moves
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -267,7 +267,8 @@ def test_three_tables_to_the_bubble_through_hand_for_hand_to_the_winners_payout(
     cells = first.locator("td").all_inner_texts()
     assert cells == ["1", floatformat(first_prize, "-2g"), winner.player.name]
     screenshot(desk, "desk-winner")
-    csv = desk.request.get(f"{base}/results.csv").text().replace('"', "")
+    export = desk.locator("a", has_text="Export results").first.get_attribute("href")
+    csv = desk.request.get(f"{live_server.url}{export}").text().replace('"', "")
     assert f"1,{winner.player.name}" in csv
     phone.goto(f"{live_server.url}/t/{tournament.pk}/payouts/")
     first = phone.locator(".payout-table tbody tr").first

@@ -12,9 +12,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
+from config import request_time
 from dealer.models import Hand, HandEvent
 from tests.factories import HandClient, assign_dealer, seated_tournament
-from tournaments.api import base
 from tournaments.models import Entry, Table
 from tournaments.services.entries import entry_set_chips
 
@@ -26,7 +26,7 @@ Decide = Callable[[dict[str, Any]], dict[str, Any] | None]
 
 @pytest.fixture(autouse=True)
 def _clock(monkeypatch):
-    monkeypatch.setattr(base, "now", lambda: T0)
+    monkeypatch.setattr(request_time, "now", lambda: T0)
 
 
 def dealer_table(players: int, stacks: dict[int, int] | None = None, **fields: Any):

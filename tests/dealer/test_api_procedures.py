@@ -11,9 +11,9 @@ from datetime import UTC, datetime
 import pytest
 from rest_framework.test import APIClient
 
+from config import request_time
 from dealer.models import Hand, HandEvent, ProcedureLog
-from tests.factories import DirectorFactory, HandClient, assign_dealer, seated_tournament
-from tournaments.api import base
+from tests.factories import HandClient, assign_dealer, seated_tournament
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +23,7 @@ T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 
 @pytest.fixture(autouse=True)
 def _clock(monkeypatch):
-    monkeypatch.setattr(base, "now", lambda: T0)
+    monkeypatch.setattr(request_time, "now", lambda: T0)
 
 
 @pytest.fixture
@@ -38,13 +38,6 @@ def tablet(table):
     response = client.post(f"/api/tables/{table.pk}/hands/", {"client_id": "s"}, format="json")
     assert response.status_code == 201
     return HandClient(client, response.json())
-
-
-@pytest.fixture
-def director():
-    client = APIClient()
-    client.force_login(DirectorFactory())
-    return client
 
 
 def run(tablet, trigger, client_id="p-1", **body):

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from config import request_time
 from dealer.engine.actions import Kind
 from tests.factories import DirectorFactory, HandClient, seated_tournament
-from tournaments.api import base
 from tournaments.models import Table
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
@@ -103,7 +103,7 @@ def _answered_properly(response: Any) -> None:
 
 @pytest.fixture
 def world(monkeypatch):
-    monkeypatch.setattr(base, "now", lambda: T0)
+    monkeypatch.setattr(request_time, "now", lambda: T0)
     tournament = seated_tournament(players=12, seats_per_table=6)
     table, other = Table.objects.filter(tournament=tournament).order_by("number")
     client = APIClient()

@@ -31,12 +31,12 @@ from tests.factories import (
 )
 from tests.pages import NOW, deal, fold_to_end, freeze_pages, tournament
 from tournaments import balancing
+from tournaments.errors import FloorError
 from tournaments.models import Entry, Table, Tournament
+from tournaments.selectors.books import chips_check
+from tournaments.selectors.tables import seats_waiting
 from tournaments.services.busts import Bust, entries_bust
-from tournaments.services.errors import FloorError
-from tournaments.services.ledger import chips_check
 from tournaments.services.tables import (
-    seats_waiting,
     tournament_balance_plan,
     tournament_confirm_moves,
 )

@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from dealer import cash
+from dealer.cash.plan import cash_table_plan
 from dealer.models import Hand
 from tournaments.models import ButtonDraw, CashSeat, Table, WaitingListEntry
 
@@ -28,4 +28,4 @@ def test_cash_demo_has_hands_a_player_owing_blinds_and_a_waiting_list() -> None:
     assert dmitri.missed_big
     assert sum(CashSeat.objects.filter(table=table).values_list("chips", flat=True)) == 1200
     assert WaitingListEntry.objects.filter(table=table, status="waiting").count() == 2
-    assert cash.cash_table_plan(table).dealt  # the next hand can be dealt
+    assert cash_table_plan(table).dealt  # the next hand can be dealt

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from dealer import cash
+from dealer.cash import services as cash
 from dealer.models import Hand
 from tests.factories import DealerFactory, DirectorFactory
 from tournaments.models import AuditEvent, CashSeat, Table, WaitingListEntry

@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from dealer import cash
+from dealer.cash import plan as cash_plan
+from dealer.cash import services as cash
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_run_procedure, hand_start
+from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, ButtonDraw, CashSeat, Table, WaitingListEntry
-from tournaments.services.errors import FloorError
 
 pytestmark = pytest.mark.django_db
 
@@ -84,7 +85,7 @@ def posted(hand: Hand) -> dict[int, tuple[int, int]]:
 def test_cash_table_create_checks_stakes_buy_in_and_rules() -> None:
     table = cash_table()
     assert table.is_cash
-    assert cash.cash_table_rules(table).missed_blind_policy == "S2_casino"
+    assert cash_plan.cash_table_rules(table).missed_blind_policy == "S2_casino"
     cases: list[tuple[dict[str, Any], str]] = [
         ({"small_blind": 3}, "bad_stakes"),
         ({"min_buy_in": 1}, "bad_buy_in"),
@@ -105,7 +106,7 @@ def test_cash_table_create_checks_stakes_buy_in_and_rules() -> None:
 
 def test_texas_6plus_profile_plays_the_36_card_game_with_s0_missed_blinds() -> None:
     table = cash_table(rule_profile="texas_6plus", game="holdem")
-    rules = cash.cash_table_rules(table)
+    rules = cash_plan.cash_table_rules(table)
     assert table.game == "sixplus"
     assert rules.game == "sixplus"
     assert rules.missed_blind_policy == "S0_missed_blinds"
@@ -252,9 +253,9 @@ def test_w14_returning_player_posts_big_live_and_small_dead_in_the_dealt_hand() 
     deal(table)
     cash.cash_seat_return(cash_seat=seat_of(table, 4), choice="post")
     table.refresh_from_db()  # the positions of the last hand
-    plan = cash.cash_table_plan(table)
+    plan = cash_plan.cash_table_plan(table)
     assert plan.post_of(4) is not None
-    hand = hand_start(table=table, expected_plan=cash.plan_signature(plan))
+    hand = hand_start(table=table, expected_plan=cash_plan.plan_signature(plan))
     assert posted(hand) == {2: (1, 0), 3: (2, 0), 4: (2, 1)}
     assert hand.state["pot_total"] == 6  # 1 + 2 for the blinds, 2 live + 1 dead for seat 4
     reasons = {post["seat"]: post["why"] for post in hand.plan["posts"]}
@@ -303,7 +304,7 @@ def test_a_misdeal_leaves_what_is_owed_as_it_was() -> None:
 
 def test_straddle_starts_with_the_straddle_posted_and_left_of_it_to_act() -> None:
     table = seated("1 2 3 4 5", button=1)
-    plan = cash.cash_table_plan(table)
+    plan = cash_plan.cash_table_plan(table)
     assert plan.straddle_seat == 4
     hand = hand_start(table=table, straddle=True)
     assert posted(hand)[4] == (4, 0)
@@ -321,12 +322,14 @@ def test_straddle_refused_when_not_offered() -> None:
 
 def test_start_refused_when_the_seats_changed_since_the_plan_was_shown() -> None:
     table = seated("1 3 5", button=1)
-    shown = cash.plan_signature(cash.cash_table_plan(table))
+    shown = cash_plan.plan_signature(cash_plan.cash_table_plan(table))
     cash.cash_seat_sit_out(cash_seat=seat_of(table, 5))
     with pytest.raises(FloorError) as error:
         hand_start(table=table, expected_plan=shown)
     assert error.value.code == "plan_changed"
-    assert hand_start(table=table, expected_plan=cash.plan_signature(cash.cash_table_plan(table)))
+    assert hand_start(
+        table=table, expected_plan=cash_plan.plan_signature(cash_plan.cash_table_plan(table))
+    )
 
 
 # --- the waiting list --------------------------------------------------------------------------

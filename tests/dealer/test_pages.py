@@ -14,9 +14,9 @@ from django.utils import timezone
 
 from dealer.models import Hand, HandEvent, ProcedureLog
 from tests.factories import DealerFactory, DirectorFactory, seated_tournament
+from tournaments.errors import FloorError
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services.entries import entry_set_chips
-from tournaments.services.errors import FloorError
 
 pytestmark = pytest.mark.django_db
 

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
 
 from dealer import services
-from dealer.models import HandEvent, ProcedureLog
+from dealer.engine.triggers import TRIGGERS, Effect, Group, PlayerNeed, Trigger
+from dealer.models import Hand, HandEvent, ProcedureLog
 from dealer.services import hand_record_action, hand_run_procedure, hand_start, procedure_preview
+from tests.dealer.test_pages import hand_of, post, setup_table, signed_in, text
 from tests.dealer.test_services import event
+from tournaments.errors import FloorError
 from tournaments.models import Entry
-from tournaments.services.errors import FloorError
 
 pytestmark = pytest.mark.django_db
 
@@ -84,3 +92,174 @@ def test_a_resent_procedure_is_applied_once_and_an_unknown_one_is_refused() -> N
     with pytest.raises(FloorError) as refused:
         procedure_preview(hand=hand, trigger="dealer_sneezed")
     assert refused.value.code == "unknown_trigger"
+
+
+# --- one procedure, two front doors: the tablet page and the API ----------------------------
+
+
+def _page_and_api_tables() -> tuple[Any, Any, Client, APIClient]:
+    """Two tables dealt alike (same seats, stacks and button), each with a hand started: one
+    driven through the tablet page, the other through the API, by their own dealers."""
+    page_table, page_dealer = setup_table(players=4)
+    api_table, api_dealer = setup_table(players=4)
+    for table in (page_table, api_table):
+        hand_start(table=table)
+    api = APIClient()
+    api.force_login(api_dealer)
+    return page_table, api_table, signed_in(page_dealer), api
+
+
+def _page_write(client: Client, table: Any, trigger: str, **fields: Any) -> Any:
+    response = post(client, "deal-procedure-run", table, trigger=trigger, **fields)
+    assert response.status_code == 200, text(response)
+    return response
+
+
+def _api_write(client: APIClient, table: Any, trigger: str, **body: Any) -> Any:
+    hand = hand_of(table)
+    sent = {"client_id": "api-1", "version": hand.version, "trigger": trigger, **body}
+    response = client.post(f"/api/hands/{hand.pk}/procedures/", sent, format="json")
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+def _what_it_did(table: Any) -> dict[str, Any]:
+    """The hand's state, its events' payloads and its procedure log, without the ids that
+    differ between two tables."""
+    hand = hand_of(table)
+    state = {k: v for k, v in hand.state.items() if k != "hand"}
+    state["players"] = [{k: v for k, v in p.items() if k != "entry"} for p in state["players"]]
+    events = [(e.kind, e.payload) for e in HandEvent.objects.filter(hand=hand).order_by("seq")]
+    logs = list(
+        ProcedureLog.objects.filter(hand=hand).values_list(
+            "trigger", "title", "steps", "effect", "player_seat", "rule"
+        )
+    )
+    return {"status": hand.status, "state": state, "events": events, "logs": logs}
+
+
+def test_a_floor_misdeal_through_the_page_and_the_api_is_logged_and_voids_the_hand_alike() -> None:
+    page_table, api_table, page, api = _page_and_api_tables()
+    _page_write(page, page_table, "floor_misdeal", note="Deck dropped")
+    done = _api_write(api, api_table, "floor_misdeal", details={"note": "Deck dropped"})
+    assert done["procedure"]["effect"] == "void_hand"
+    on_page, on_api = _what_it_did(page_table), _what_it_did(api_table)
+    assert on_page == on_api
+    assert on_page["status"] == Hand.Status.VOID
+    (log,) = on_page["logs"]
+    assert log[0] == "floor_misdeal"
+    assert log[2][0] == "The floor's reason: Deck dropped."
+    assert on_page["events"][0][1]["actions"] == [{"kind": "misdeal", "reason": "Deck dropped"}]
+    assert set(Entry.objects.filter(table=page_table).values_list("chips", flat=True)) == {10000}
+
+
+def test_a_floor_dead_hand_through_the_page_and_the_api_is_logged_and_kills_that_hand_alike() -> (
+    None
+):
+    page_table, api_table, page, api = _page_and_api_tables()
+    seat = hand_of(page_table).state["players"][1]["seat"]
+    assert hand_of(api_table).state["players"][1]["seat"] == seat
+    _page_write(page, page_table, "floor_dead_hand", seat=seat, note="Fouled")
+    done = _api_write(api, api_table, "floor_dead_hand", seat=seat, details={"note": "Fouled"})
+    assert done["procedure"]["player_seat"] == seat
+    on_page, on_api = _what_it_did(page_table), _what_it_did(api_table)
+    assert on_page == on_api
+    player = on_page["state"]["players"][1]
+    assert player["folded"]
+    assert player["contributed"] > 0  # the big blind stays in the pot
+    assert on_page["logs"] == [
+        (
+            "floor_dead_hand",
+            f"Dead hand: seat {seat}",
+            list(on_page["logs"][0][2]),
+            "dead_hand",
+            seat,
+            "R",
+        )
+    ]
+
+
+def test_a_floor_misdeal_too_late_is_refused_in_the_preview_and_nothing_is_logged() -> None:
+    page_table, api_table, page, api = _page_and_api_tables()
+    for table in (page_table, api_table):
+        hand = hand_of(table)
+        for n in range(2):  # two players acted after the blinds: past the threshold
+            hand = hand_record_action(
+                hand=hand, action={"kind": "call"}, client_id=f"c{n}", version=n
+            ).hand
+    url = reverse("deal-procedures", args=[page_table.pk])
+    sheet = page.get(url, {"trigger": "floor_misdeal"})
+    assert sheet.context["refusal"].startswith("Too late for a misdeal")
+    assert "Confirm: the hand is void" not in text(sheet)
+    hand = hand_of(api_table)
+    preview = api.get(f"/api/hands/{hand.pk}/procedures/preview/", {"trigger": "floor_misdeal"})
+    assert (preview.status_code, preview.json()["code"]) == (409, "misdeal_too_late")
+    assert preview.json()["detail"] == sheet.context["refusal"]
+    refused = post(page, "deal-procedure-run", page_table, trigger="floor_misdeal")
+    assert refused.status_code == 409
+    assert not ProcedureLog.objects.exists()
+
+
+# --- the sheet renders the engine's data --------------------------------------------------------
+
+
+def test_the_sheet_lists_every_trigger_under_the_engines_groups_and_none_under_other() -> None:
+    table, dealer = setup_table(players=4)
+    hand_start(table=table)
+    sheet = signed_in(dealer).get(reverse("deal-procedures", args=[table.pk]))
+    groups = sheet.context["groups"]
+    assert [g["title"] for g in groups] == [str(g) for g in Group]
+    listed = [value for g in groups for value, _ in g["items"]]
+    assert sorted(listed) == sorted(str(t) for t in Trigger)
+    assert "Other" not in text(sheet)
+
+
+@pytest.mark.parametrize("trigger", list(Trigger))
+def test_the_sheet_asks_for_a_player_exactly_when_the_engine_says_so(trigger: Trigger) -> None:
+    table, dealer = setup_table(players=4)
+    hand_start(table=table)
+    info = TRIGGERS[trigger]
+    sheet = signed_in(dealer).get(reverse("deal-procedures", args=[table.pk]), {"trigger": trigger})
+    shown = text(sheet)
+    assert ("Which player?" in shown) == (info.player is not PlayerNeed.NONE)
+    assert ("(if one is concerned)" in shown) == (info.player is PlayerNeed.OPTIONAL)
+    question = info.question
+    assert (question is not None and question.text in shown) or question is None
+    if info.player is PlayerNeed.REQUIRED:  # asked, and refused until a player is picked
+        assert sheet.context["refusal"].startswith("Say which player this is for")
+    else:  # the remedy, with the reason field where the trigger takes one
+        assert sheet.context["remedy"] is not None
+        assert ('name="note"' in sheet.content.decode()) == info.reason
+
+
+@pytest.mark.parametrize("trigger", list(Trigger))
+def test_the_page_and_the_api_preview_give_the_same_remedy(trigger: Trigger) -> None:
+    table, dealer = setup_table(players=4)
+    hand = hand_start(table=table)
+    info = TRIGGERS[trigger]
+    query: dict[str, Any] = {"trigger": str(trigger)}
+    if info.player is not PlayerNeed.NONE:
+        query["seat"] = hand.state["players"][1]["seat"]
+    details = {}
+    if info.question is not None:
+        choice = info.question.choices[0]
+        details[info.question.key] = choice.value
+        query[info.question.key] = choice.token
+    sheet = signed_in(dealer).get(reverse("deal-procedures", args=[table.pk]), query)
+    api = APIClient()
+    api.force_login(dealer)
+    api_query = {k: v for k, v in query.items() if k in ("trigger", "seat")}
+    if details:
+        api_query["details"] = json.dumps(details)
+    preview = api.get(f"/api/hands/{hand.pk}/procedures/preview/", api_query)
+    assert preview.status_code == 200, preview.json()
+    remedy = preview.json()
+    assert sheet.context["refusal"] is None
+    assert sheet.context["remedy"] == {
+        "title": remedy["title"],
+        "steps": remedy["steps"],
+        "effect": remedy["effect"],
+        "rule": remedy["rule"],
+        "option": remedy["option"] or "",
+    }
+    assert sheet.context["effect_text"] == Effect(remedy["effect"]).sentence

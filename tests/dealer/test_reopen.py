@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from config import request_time
 from dealer.models import Hand, HandEvent
 from dealer.services import check_hand_chips
 from tests.factories import (
@@ -25,11 +26,9 @@ from tests.factories import (
     assign_dealer,
     seated_tournament,
 )
-from tournaments.api import base
 from tournaments.models import AuditEvent, ChipMove, Entry, Table
+from tournaments.selectors.books import chips_check
 from tournaments.services.entries import entry_set_chips
-from tournaments.services.ledger import chips_check
-from tournaments.views import wallclock
 
 pytestmark = pytest.mark.django_db
 
@@ -39,8 +38,7 @@ HTMX = {"HX-Request": "true"}
 
 @pytest.fixture(autouse=True)
 def _clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(base, "now", lambda: T0)
-    monkeypatch.setattr(wallclock, "now", lambda: T0)
+    monkeypatch.setattr(request_time, "now", lambda: T0)
 
 
 class Tablet(HandClient):

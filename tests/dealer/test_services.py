@@ -11,19 +11,19 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from dealer.engine.errors import RuleViolation
+from dealer.hand_log import hand_replay
 from dealer.models import Hand, HandEvent
 from dealer.services import (
     StaleVersionError,
     hand_record_action,
-    hand_replay,
     hand_snapshot,
     hand_start,
     hand_undo,
 )
+from tournaments.errors import FloorError
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services.clocks import clock_start
 from tournaments.services.entries import entry_register, entry_set_chips
-from tournaments.services.errors import FloorError
 from tournaments.services.events import (
     schedule_create,
     tournament_create,

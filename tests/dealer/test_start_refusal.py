@@ -14,8 +14,8 @@ from dealer.views.tablet import tablet_context
 from tests.dealer.test_cash_services import seated
 from tests.dealer.test_services import event
 from tests.factories import DirectorFactory
+from tournaments.errors import FloorError
 from tournaments.models import Table, Tournament
-from tournaments.services.errors import FloorError
 
 pytestmark = pytest.mark.django_db
 

@@ -13,13 +13,13 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from dealer import services
+from dealer import hand_log, services
 from dealer.engine import start_hand
 from dealer.models import Hand, HandEvent
-from dealer.packing import pack_state, unpack_state
+from dealer.state_cache import pack_state, unpack_state
 from tests.factories import seated_tournament
+from tournaments.errors import FloorError
 from tournaments.models import Table
-from tournaments.services.errors import FloorError
 
 pytestmark = pytest.mark.django_db
 
@@ -65,13 +65,13 @@ def _stored_engine_state(hand: Hand) -> bytes | None:
 def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The hands whose log a write replayed (instead of starting from the stored state)."""
     replayed: list[int] = []
-    replay = services.hand_replay
+    replay = hand_log.hand_replay
 
     def counting(hand: Hand) -> Any:
         replayed.append(hand.pk)
         return replay(hand)
 
-    monkeypatch.setattr(services, "hand_replay", counting)
+    monkeypatch.setattr(hand_log, "hand_replay", counting)
     return replayed
 
 
@@ -80,7 +80,7 @@ def test_a_write_starts_from_the_stored_engine_state_without_replaying_the_log(
 ) -> None:
     _call(hand, "a", 0)
     stored = Hand.objects.get(pk=hand.pk)
-    assert unpack_state(stored.engine_state, hand.pk, 1) == services.hand_replay(stored)
+    assert unpack_state(stored.engine_state, hand.pk, 1) == hand_log.hand_replay(stored)
     replays.clear()
     with CaptureQueriesContext(connection) as captured:
         assert _call(hand, "b", 1).answer["version"] == 2
@@ -95,7 +95,7 @@ def test_a_cash_hand_with_a_straddle_also_starts_from_its_stored_state() -> None
     table = seated("1 2 3 4", button=1)
     cash_hand = services.hand_start(table=table, straddle=True)
     assert cash_hand.plan["straddle"]
-    assert services.stored_state(cash_hand) == services.hand_replay(cash_hand)
+    assert hand_log.stored_state(cash_hand) == hand_log.hand_replay(cash_hand)
 
 
 def _repacked(blob: bytes, *, hand: int, version: int, as_hand: int, as_version: int) -> bytes:
@@ -131,7 +131,7 @@ def test_a_stored_engine_state_that_cannot_be_trusted_is_ignored_and_the_log_rep
     assert good is not None
     Hand.objects.filter(pk=hand.pk).update(engine_state=spoil(hand.pk, good))
     stored = Hand.objects.get(pk=hand.pk)
-    assert services.stored_state(stored) is None
+    assert hand_log.stored_state(stored) is None
     assert services.check_hands() == []  # not a problem: the log is the truth
     replays.clear()
 
@@ -173,7 +173,7 @@ def test_check_hands_reports_a_stored_engine_state_that_differs_from_the_replay(
     _call(hand, "a", 0)
     _call(hand, "b", 1)
     two_calls = Hand.objects.get(pk=hand.pk)
-    one_call = start_hand(services.hand_setup(two_calls))
+    one_call = start_hand(hand_log.hand_setup(two_calls))
     Hand.objects.filter(pk=hand.pk).update(engine_state=pack_state(one_call, hand.pk, 2))
 
     assert services.check_hands() == [
@@ -213,8 +213,8 @@ def test_replays_read_the_same_log_with_and_without_the_lock(hand: Hand) -> None
     stored = Hand.objects.get(pk=hand.pk)
     with transaction.atomic():
         locked = services._locked(hand.pk)
-        assert services.hand_snapshot(locked, services.hand_replay(locked)) == stored.state
-    assert services.hand_snapshot(stored, services.hand_replay(stored)) == stored.state
+        assert services.hand_snapshot(locked, hand_log.hand_replay(locked)) == stored.state
+    assert services.hand_snapshot(stored, hand_log.hand_replay(stored)) == stored.state
 
 
 @pytest.mark.parametrize("pk", [0, 2**63, 10**40])

@@ -22,8 +22,10 @@ from dealer.engine import (
     take_back_board,
 )
 from dealer.engine.cards import parse_cards
+from dealer.engine.hand import threshold_passed
 from dealer.engine.phh import PhhError, state_to_phh
 from dealer.engine.procedures import TRIGGER_LABELS, Effect, Remedy, Trigger, remedy
+from dealer.engine.triggers import TRIGGERS, Group, PlayerNeed
 from tests.engine.scripted import play
 
 R_ONLY = [
@@ -558,6 +560,12 @@ def test_every_trigger_has_a_remedy_whose_actions_apply(trigger: Trigger) -> Non
     assert trigger in TRIGGER_LABELS
     for script in SCRIPTS:
         state = play(hand(), script)
+        if trigger == Trigger.FLOOR_MISDEAL and threshold_passed(state):
+            # The floor's misdeal is refused once the threshold is passed (T; RULES.md 5.6).
+            with pytest.raises(RuleViolation) as refused:
+                remedy(state, trigger)
+            assert refused.value.code == "misdeal_too_late"
+            continue
         found = remedy(state, trigger, player=2, details=DETAILS.get(trigger))
         assert found.trigger == trigger
         assert found.steps
@@ -609,3 +617,102 @@ def test_a_hand_with_a_take_back_is_not_exported_to_phh() -> None:
     with pytest.raises(PhhError) as refused:
         state_to_phh(state)
     assert refused.value.code == "not_representable"
+
+
+# --- what each trigger needs: data on the trigger ----------------------------------------------
+
+
+@pytest.mark.parametrize("trigger", list(Trigger))
+def test_every_trigger_has_its_info_and_a_group_so_none_lands_under_other(
+    trigger: Trigger,
+) -> None:
+    info = TRIGGERS[trigger]
+    assert info.group in Group
+    assert info.label
+    assert info.label == TRIGGER_LABELS[trigger]
+    assert info.player in PlayerNeed
+    if info.question is not None:
+        assert info.question.choices
+        assert len({c.token for c in info.question.choices}) == len(info.question.choices)
+
+
+def test_the_pick_list_groups_come_in_table_order_with_distinct_labels() -> None:
+    assert [str(g) for g in Group] == [
+        "Hole cards on the deal",
+        "The stub and the deck",
+        "The board",
+        "Floor decisions",
+    ]
+    labels = [info.label for info in TRIGGERS.values()]
+    assert len(set(labels)) == len(labels) == len(Trigger)
+    floor = [t for t, info in TRIGGERS.items() if info.group is Group.FLOOR]
+    assert floor == [Trigger.FLOOR_MISDEAL, Trigger.FLOOR_DEAD_HAND]
+
+
+@pytest.mark.parametrize("trigger", list(Trigger))
+def test_a_player_is_required_exactly_when_the_trigger_says_so(trigger: Trigger) -> None:
+    """At the start of a hand; a required player is refused as missing before anything else."""
+    info = TRIGGERS[trigger]
+    details = DETAILS.get(trigger)
+    if info.player is PlayerNeed.REQUIRED:
+        with pytest.raises(RuleViolation) as refused:
+            remedy(hand(), trigger, details=details)
+        assert refused.value.code == "player_required"
+        assert remedy(hand(), trigger, player=1, details=details).player == 1
+    else:
+        assert remedy(hand(), trigger, details=details).trigger == trigger
+
+
+@pytest.mark.parametrize(
+    "trigger", [t for t, info in TRIGGERS.items() if info.question is not None]
+)
+def test_every_answer_a_question_offers_is_accepted_by_the_remedy(trigger: Trigger) -> None:
+    question = TRIGGERS[trigger].question
+    assert question is not None
+    for choice in question.choices:
+        assert question.answer(choice.token) == choice.value
+        found = remedy(hand(), trigger, player=1, details={question.key: choice.value})
+        assert found.steps
+    assert question.answer("maybe") is None
+    assert question.answer(None) is None
+
+
+def test_every_effect_has_a_sentence_for_the_dealer() -> None:
+    for effect in Effect:
+        assert effect.sentence.endswith(".")
+
+
+def test_t_floor_misdeal_voids_the_hand_with_the_dealers_reason() -> None:
+    state = play(hand(), "c")
+    found = remedy(state, Trigger.FLOOR_MISDEAL, details={"note": "  deck  dropped "})
+    assert (found.title, found.rule, found.effect) == ("Misdeal", "T", Effect.VOID_HAND)
+    assert found.steps[0] == "The floor's reason: deck dropped."
+    assert [(a.kind, a.reason) for a in found.actions] == [(Kind.MISDEAL, "deck dropped")]
+    assert_void(state, found)
+    unsaid = remedy(state, Trigger.FLOOR_MISDEAL)
+    assert unsaid.steps[0] == "Stop the deal."
+    assert unsaid.actions[0].reason == "Misdeal (floor decision)"
+
+
+def test_t_floor_misdeal_is_refused_after_the_threshold_before_anything_is_applied() -> None:
+    state = play(hand(), "c c c x | /As Kd 7c")
+    assert threshold_passed(state)
+    with pytest.raises(RuleViolation) as refused:
+        remedy(state, Trigger.FLOOR_MISDEAL)
+    assert refused.value.code == "misdeal_too_late"
+
+
+def test_r_floor_dead_hand_kills_that_hand_and_its_chips_stay() -> None:
+    state = play(hand(), "c c")
+    found = remedy(state, Trigger.FLOOR_DEAD_HAND, player=1, details={"note": "Fouled"})
+    assert (found.title, found.rule) == (f"Dead hand: seat {state.setup.players[1].seat}", "R")
+    assert found.actions == (kill(1, "Fouled"),)
+    after = carried_out(state, found)
+    assert after.folded[1]
+    assert after.pot_total == state.pot_total
+    with pytest.raises(RuleViolation) as refused:
+        remedy(play(hand(), "f"), Trigger.FLOOR_DEAD_HAND, player=2)
+    assert refused.value.code == "already_folded"
+    with pytest.raises(RuleViolation) as refused:
+        remedy(state, Trigger.FLOOR_MISDEAL, details={"note": 7})
+    assert refused.value.code == "bad_details"

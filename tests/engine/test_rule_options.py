@@ -27,7 +27,7 @@ from dealer.engine import (
 )
 from dealer.engine.cards import parse_cards
 from dealer.engine.draw import button_draw
-from dealer.engine.rules import PROFILES, Rules
+from dealer.engine.rules import PROFILES, OddChip, Rules
 from tests.engine.scripted import play
 
 
@@ -146,7 +146,7 @@ def test_bad_value_message_lists_the_allowed_values() -> None:
 def test_rules_are_immutable() -> None:
     rules = make_rules("casino_cash")
     with pytest.raises(AttributeError):
-        rules.odd_chip = "high_card_by_suit"  # type: ignore[misc]
+        rules.odd_chip = OddChip.HIGH_CARD_BY_SUIT  # type: ignore[misc]
     assert set(PROFILES) == {"casino_cash", "tda_tournament", "texas_6plus"}
 
 

@@ -12,7 +12,8 @@ RULES_DOC = ROOT / "docs" / "rules.md"
 
 # A tag as the code writes it. TDA rules are "T" + space + number ("T0" is a test timestamp).
 TAG = re.compile(
-    r"\b(S[0-4]|T [0-9]{1,3}(?:-[A-Z])?|RP-[0-9]+|W[0-9]{1,2}|X[0-9]{1,2}|A[0-9]{1,2}|R [0-9][a-z])\b"
+    r"\b(S[0-4]|T [0-9]{1,3}(?:-[A-Z])?|RP-[0-9]+|W[0-9]{1,2}|X[0-9]{1,2}|A[0-9]{1,2}"
+    r"|R [0-9][a-z])\b"
 )
 # Tags written in lower case in test names: test_x12_..., test_w4_..., test_t11c_..., test_rp8_...
 TEST_NAME_TAG = re.compile(r"\bdef test_(x|w|a|rp)([0-9]{1,2})_")

@@ -37,6 +37,7 @@ def test_defaults_are_embedded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_real_services_come_from_urls(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)  # a test process's own prefix
     settings = load_settings(
         monkeypatch,
         DATABASE_URL="postgres://floor@db.example:5432/floordesk",

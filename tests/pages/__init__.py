@@ -55,7 +55,7 @@ NAMES = [
 
 def freeze_pages(monkeypatch: pytest.MonkeyPatch, when: datetime) -> None:
     """Make every page act at `when`."""
-    monkeypatch.setattr("tournaments.views.wallclock.now", lambda: when)
+    monkeypatch.setattr("config.request_time.now", lambda: when)
 
 
 def schedule(name: str = "Standard") -> BlindSchedule:

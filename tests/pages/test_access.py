@@ -21,7 +21,6 @@ DESK_PAGES = [
     "bust-row",
     "payout-list",
     "icm-deal",
-    "results-csv",
     "audit-log",
 ]
 DESK_LISTS = ["tournament-list", "schedule-list", "schedule-create"]
@@ -31,7 +30,6 @@ PUBLIC_PAGES = [
     "public-seat-lookup",
     "public-payouts",
     "public-clock",
-    "public-clock-json",
 ]
 
 

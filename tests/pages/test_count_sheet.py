@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tests.pages import NAMES, NOW, deal, fold_to_end, freeze_pages, once, staff_client, tournament
 from tournaments.models import ChipMove, Entry, Table, Tournament
-from tournaments.services.ledger import chips_check
+from tournaments.selectors.books import chips_check
 
 
 @pytest.fixture

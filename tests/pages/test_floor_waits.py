@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from dealer.models import Hand
-from dealer.services import check_hand_chips
+from dealer.services import check_hand_chips, hand_start
 from tests.pages import (
     NAMES,
     NOW,
@@ -22,11 +22,12 @@ from tests.pages import (
     staff_client,
     tournament,
 )
+from tournaments.errors import FloorError
 from tournaments.models import ChipMove, Entry, Table, Tournament
+from tournaments.selectors.books import chips_check
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import tournament_set_hand_for_hand
 from tournaments.services.entries import entry_set_chips
-from tournaments.services.ledger import chips_check
 from tournaments.services.tables import tournament_balance_plan
 
 PLAYERS = [f"Player {n:02d}" for n in range(1, 19)]  # 18 players: two full tables of 9
@@ -297,6 +298,20 @@ def test_rp8_the_tablet_says_it_waits_for_the_other_tables_and_its_poll_sees_the
     assert unchanged.status_code == 304
     assert next_hand.status_code == 200
     assert "has played this hand" not in next_hand.content.decode()
+
+
+@pytest.mark.django_db
+def test_rp8_a_table_that_has_played_its_hand_for_hand_hand_is_refused_the_next_deal() -> None:
+    event = tournament(players=PLAYERS[:14], start=True, payout_percentages=[50, 30, 20])
+    tournament_set_hand_for_hand(tournament=event, on=True, now=NOW)
+    table = Table.objects.get(tournament=event, number=1)
+    fold_to_end(deal(event, 1))
+
+    with pytest.raises(FloorError) as refused:
+        hand_start(table=table, now=NOW)
+
+    assert refused.value.code == "hand_for_hand_wait"
+    assert Hand.objects.filter(table=table).count() == 1
 
 
 @pytest.mark.django_db

@@ -10,12 +10,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from config.exceptions import status_of
 from tests.pages import NAMES, NOW, entry_of, freeze_pages, once, staff_client, tournament
+from tournaments.errors import FloorError
 from tournaments.models import ChipMove, Entry, FormToken
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import tournament_set_hand_for_hand
 from tournaments.services.entries import entry_set_chips
-from tournaments.services.errors import FloorError
 from tournaments.services.form_tokens import FormSentTwiceError, form_token_use
 
 SENT_TWICE = "Already recorded: that form was sent twice."
@@ -219,5 +220,5 @@ def test_form_token_use_refuses_a_missing_or_malformed_token(token: str) -> None
     with pytest.raises(FloorError) as refused:
         form_token_use(token=token)
 
-    assert (refused.value.code, refused.value.status) == ("form_token_missing", 400)
+    assert (refused.value.code, status_of(refused.value)) == ("form_token_missing", 400)
     assert not FormToken.objects.exists()

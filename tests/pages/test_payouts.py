@@ -88,13 +88,13 @@ def test_results_csv(director: Client) -> None:
     bust(event, "Ann Lee")
     bust(event, "Bruno Costa")
 
-    response = director.get(reverse("results-csv", args=[event.pk]))
+    response = director.get(reverse("api-results-csv", args=[event.pk]))
 
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
-    assert "friday-deepstack-results.csv" in response["Content-Disposition"]
+    assert f"friday-deepstack-{event.pk}-results.csv" in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0] == ["place", "name", "entry", "prize"]
+    assert rows[0] == ["place", "name", "entry_number", "prize"]
     assert rows[-2:] == [["3", "Bruno Costa", "1", ""], ["4", "Ann Lee", "1", ""]]
     assert sorted(r[1] for r in rows[1:3]) == ["Chen Wei", "Dana Kowalski"]
     assert all(r[0] == "" for r in rows[1:3])  # still playing: no place yet
@@ -108,7 +108,7 @@ def test_results_csv_of_a_finished_tournament(director: Client) -> None:
 
     rows = list(
         csv.reader(
-            io.StringIO(director.get(reverse("results-csv", args=[event.pk])).content.decode())
+            io.StringIO(director.get(reverse("api-results-csv", args=[event.pk])).content.decode())
         )
     )
 
@@ -141,7 +141,7 @@ def test_results_csv_keeps_a_formula_like_name_as_text(director: Client) -> None
     event = tournament(players=["=HYPERLINK(1)", *NAMES[:2]], start=True)
     rows = list(
         csv.reader(
-            io.StringIO(director.get(reverse("results-csv", args=[event.pk])).content.decode())
+            io.StringIO(director.get(reverse("api-results-csv", args=[event.pk])).content.decode())
         )
     )
     assert "'=HYPERLINK(1)" in [row[1] for row in rows[1:]]

@@ -112,7 +112,7 @@ def test_the_clock_page_counts_down_in_the_browser(client: Client) -> None:
     assert "Next: <span" in body
     assert "200 / 400" in body
     assert f'data-server-now="{int(NOW.timestamp() * 1000)}"' in body
-    assert reverse("public-clock-json", args=[event.pk]) in body
+    assert reverse("api-clock", args=[event.pk]) in body
     assert "js/clock.js" in body
     assert 'id="clock-data"' in body
 
@@ -121,13 +121,12 @@ def test_the_clock_page_counts_down_in_the_browser(client: Client) -> None:
 def test_clock_json_sends_the_end_of_the_level_not_a_countdown(client: Client) -> None:
     event = tournament(players=NAMES[:4], start=True, payout_percentages=[100])
 
-    data = client.get(reverse("public-clock-json", args=[event.pk])).json()
+    data = client.get(reverse("api-clock", args=[event.pk])).json()
 
     assert data["label"] == "Level 1"
     assert data["status"] == "running"
-    assert data["ends_at"] == (NOW + timedelta(minutes=20)).isoformat()
-    assert data["remaining"] is None
-    assert "seconds_left" not in data
+    assert data["ends_at"] == (NOW + timedelta(minutes=20)).isoformat().replace("+00:00", "Z")
+    assert data["remaining_seconds"] is None
     assert data["blinds"] == "100 / 200"
     assert data["next_blinds"] == "200 / 400"
     assert data["players_left"] == 4
@@ -140,7 +139,7 @@ def test_clock_json_etag_is_stable_between_level_changes(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     event = tournament(players=NAMES[:4], start=True)
-    url = reverse("public-clock-json", args=[event.pk])
+    url = reverse("api-clock", args=[event.pk])
 
     first = client.get(url)
     freeze_pages(monkeypatch, NOW + timedelta(minutes=7, seconds=13))
@@ -157,7 +156,7 @@ def test_clock_json_etag_is_stable_between_level_changes(
 @pytest.mark.django_db
 def test_clock_json_changes_when_the_director_pauses(client: Client) -> None:
     event = tournament(players=NAMES[:4], start=True)
-    url = reverse("public-clock-json", args=[event.pk])
+    url = reverse("api-clock", args=[event.pk])
     first = client.get(url)
 
     clock_pause(tournament=event, now=NOW + timedelta(minutes=5))
@@ -165,7 +164,7 @@ def test_clock_json_changes_when_the_director_pauses(client: Client) -> None:
 
     assert paused.status_code == 200
     assert paused.json()["status"] == "paused"
-    assert paused.json()["remaining"] == 15 * 60
+    assert paused.json()["remaining_seconds"] == 15 * 60
     assert paused.json()["ends_at"] is None
 
 
@@ -173,11 +172,11 @@ def test_clock_json_changes_when_the_director_pauses(client: Client) -> None:
 def test_clock_before_the_start_stands_still(client: Client) -> None:
     event = tournament(players=NAMES[:4])
 
-    data = client.get(reverse("public-clock-json", args=[event.pk])).json()
+    data = client.get(reverse("api-clock", args=[event.pk])).json()
     page = client.get(reverse("public-clock", args=[event.pk])).content.decode()
 
     assert data["status"] == "not_started"
-    assert data["remaining"] == 20 * 60
+    assert data["remaining_seconds"] == 20 * 60
     assert "Not started" in page
 
 
@@ -190,3 +189,17 @@ def test_the_last_level_runs_into_overtime(client: Client, monkeypatch: pytest.M
 
     assert response.context["clock"]["is_last_level"]
     assert response.context["clock_time"] == "+5:00"
+
+
+def test_a_big_field_phone_polls_the_top_places_and_those_being_decided_not_all() -> None:
+    from tournaments.views.public import PAYOUT_ROWS, payout_rows
+
+    places = [{"place": n, "prize": 100, "players": []} for n in range(1, 201)]
+
+    rows = payout_rows(places, players_left=150)
+
+    shown = [row["place"] for row in rows if row is not None]
+    assert shown[:PAYOUT_ROWS] == list(range(1, PAYOUT_ROWS + 1))
+    assert shown[PAYOUT_ROWS:] == list(range(141, 156))  # the next ten to be paid, five decided
+    assert rows[PAYOUT_ROWS] is None  # the rows left out are marked once
+    assert payout_rows(places[:30], players_left=25) == places[:30]

@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from config import request_time
 from tests.pages import NAMES, NOW, entry_of, freeze_pages, staff_client, tournament
-from tournaments.api import base
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_icm, tournament_standings
 from tournaments.services.busts import Bust, entries_bust
@@ -25,7 +25,7 @@ LATER = NOW + timedelta(hours=1, minutes=42)
 @pytest.fixture(autouse=True)
 def _frozen(monkeypatch: pytest.MonkeyPatch) -> None:
     freeze_pages(monkeypatch, LATER)
-    monkeypatch.setattr(base, "now", lambda: LATER)
+    monkeypatch.setattr(request_time, "now", lambda: LATER)
 
 
 def _event(players: int = 8) -> Tournament:
@@ -49,7 +49,7 @@ def test_bug_a_desk_bust_leaves_chips_in_play_and_the_average_as_issued(client: 
     standings = tournament_standings(event)
     api = APIClient().get(f"/api/tournaments/{event.pk}/standings/").json()
     api_clock = APIClient().get(f"/api/tournaments/{event.pk}/clock/").json()
-    clock_json = client.get(reverse("public-clock-json", args=[event.pk])).json()
+    clock_json = client.get(reverse("api-clock", args=[event.pk])).json()
     phone = client.get(reverse("public-standings", args=[event.pk])).content.decode()
     polled = client.get(reverse("public-state", args=[event.pk])).content.decode()
     big_clock = client.get(reverse("public-clock", args=[event.pk])).content.decode()
@@ -108,7 +108,7 @@ def test_rp8_the_big_clock_and_the_phone_page_say_hand_for_hand_not_paused(
     client: Client,
 ) -> None:
     event = _event(4)
-    clock_url = reverse("public-clock-json", args=[event.pk])
+    clock_url = reverse("api-clock", args=[event.pk])
     state_url = reverse("public-state", args=[event.pk])
     api_url = f"/api/tournaments/{event.pk}/clock/"
     before_clock, before_state = client.get(clock_url), client.get(state_url)
@@ -144,7 +144,7 @@ def test_rp8_control_a_plain_pause_still_says_paused(client: Client) -> None:
     event = _event(4)
     clock_pause(tournament=event, now=LATER)
 
-    data = client.get(reverse("public-clock-json", args=[event.pk])).json()
+    data = client.get(reverse("api-clock", args=[event.pk])).json()
     big_clock = client.get(reverse("public-clock", args=[event.pk])).content.decode()
     phone = client.get(reverse("public-standings", args=[event.pk])).content.decode()
 

@@ -203,7 +203,7 @@ def test_finishing_stops_the_clock_and_the_pages_still_render(director: Client) 
     assert event.status == Tournament.Status.FINISHED
     for name in ("tournament-dashboard", "clock-control"):
         assert director.get(reverse(name, args=[event.pk])).status_code == 200
-    assert Client().get(reverse("public-clock-json", args=[event.pk])).json()["finished"]
+    assert Client().get(reverse("api-clock", args=[event.pk])).json()["finished"]
 
 
 @pytest.mark.django_db

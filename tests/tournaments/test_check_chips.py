@@ -23,15 +23,15 @@ from dealer.models import Hand
 from dealer.services import hand_record_action, hand_reopen, hand_start, hand_undo
 from tests.factories import DirectorFactory, seated_tournament
 from tests.pages import fold_to_end
+from tournaments.errors import FloorError
 from tournaments.management.commands.load_demo import DEMO_NAME
 from tournaments.models import ChipMove, Entry, Table, Tournament
+from tournaments.selectors.books import chips_check, tournament_books
+from tournaments.selectors.prizes import prize_table
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
 from tournaments.services.counts import ChipCount, table_record_counts
 from tournaments.services.deals import tournament_accept_deal
 from tournaments.services.entries import entry_rebuy, entry_register, entry_set_chips
-from tournaments.services.errors import FloorError
-from tournaments.services.ledger import chips_check, tournament_books
-from tournaments.services.places import prize_table
 from tournaments.services.tables import tournament_confirm_moves
 
 

@@ -16,10 +16,10 @@ from dealer.models import Hand
 from dealer.services import hand_record_action, hand_reopen, hand_start, hand_undo
 from tests.factories import seated_tournament
 from tournaments.models import Entry, Table, Tournament
+from tournaments.selectors.books import chips_check
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
 from tournaments.services.clocks import tournament_set_hand_for_hand
 from tournaments.services.entries import entry_register, entry_set_chips
-from tournaments.services.ledger import chips_check
 
 pytestmark = pytest.mark.django_db
 

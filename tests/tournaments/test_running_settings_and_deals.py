@@ -10,16 +10,18 @@ from typing import Any
 
 import pytest
 
+from config.exceptions import status_of
 from dealer.services import hand_start
 from tests.factories import level_rows, seated_tournament
+from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, Entry, Table, Tournament
 from tournaments.selectors import tournament_icm
+from tournaments.selectors.clock import LEVEL_FIELDS
+from tournaments.selectors.prizes import prize_table
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.deals import tournament_accept_deal
 from tournaments.services.entries import entry_set_chips
-from tournaments.services.errors import FloorError
-from tournaments.services.events import LEVEL_FIELDS, tournament_finish, tournament_update
-from tournaments.services.places import prize_table
+from tournaments.services.events import tournament_finish, tournament_update
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)  # when `seated_tournament` starts the clock
 IN_LEVEL_2 = T0 + timedelta(minutes=25)  # level 1 played, level 2 (row 1) in play
@@ -85,7 +87,7 @@ def test_a_new_value_for_a_locked_setting_is_refused_while_running(
     with pytest.raises(FloorError) as refused:
         tournament_update(tournament=tournament, now=IN_LEVEL_2, **{field: value})
 
-    assert (refused.value.code, refused.value.status) == ("tournament_started", 409)
+    assert (refused.value.code, status_of(refused.value)) == ("tournament_started", 409)
     assert refused.value.detail == (
         f"The {words} cannot change once the tournament has started: "
         "it would change the hands being played."
@@ -139,7 +141,7 @@ def test_a_level_played_or_in_play_does_not_change(row: int, name: str) -> None:
     with pytest.raises(FloorError) as refused:
         tournament_update(tournament=tournament, levels=rows, now=IN_LEVEL_2)
 
-    assert (refused.value.code, refused.value.status) == ("level_played", 409)
+    assert (refused.value.code, status_of(refused.value)) == ("level_played", 409)
     assert refused.value.detail.startswith(f"{name} has been played or is in play")
     assert levels_of(tournament) == before
 
@@ -177,7 +179,7 @@ def test_bug_finish_with_three_players_left_is_refused() -> None:
     with pytest.raises(FloorError) as refused:
         tournament_finish(tournament=tournament)
 
-    assert (refused.value.code, refused.value.status) == ("players_left", 409)
+    assert (refused.value.code, status_of(refused.value)) == ("players_left", 409)
     assert refused.value.detail == (
         "3 players are still in: finish when one is left, or accept a deal."
     )
@@ -246,7 +248,7 @@ def test_a_deal_is_refused_while_a_player_left_is_in_a_hand() -> None:
     with pytest.raises(FloorError) as refused:
         tournament_accept_deal(tournament=tournament, method="icm")
 
-    assert (refused.value.code, refused.value.status) == ("in_hand", 409)
+    assert (refused.value.code, status_of(refused.value)) == ("in_hand", 409)
     assert refused.value.detail.endswith("accept the deal when the hand is over.")
     assert not Entry.objects.filter(tournament=tournament, finishing_place__isnull=False).exists()
     tournament.refresh_from_db()
@@ -264,6 +266,6 @@ def test_a_second_deal_or_an_unknown_method_is_refused() -> None:
     with pytest.raises(FloorError) as again:
         tournament_accept_deal(tournament=tournament, method="icm")
 
-    assert (unknown.value.code, unknown.value.status) == ("bad_method", 400)
-    assert (again.value.code, again.value.status) == ("tournament_finished", 409)
+    assert (unknown.value.code, status_of(unknown.value)) == ("bad_method", 400)
+    assert (again.value.code, status_of(again.value)) == ("tournament_finished", 409)
     assert AuditEvent.objects.filter(tournament=tournament, action="deal_accept").count() == 1

@@ -12,8 +12,10 @@ from typing import Any
 
 import pytest
 
+from tournaments.errors import FloorError, FloorInvalid
 from tournaments.models import AuditEvent, ButtonDraw, Entry, Table, Tournament
 from tournaments.selectors import seat_lookup, tournament_payouts, tournament_standings
+from tournaments.selectors.clock import clock_view
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
 from tournaments.services.clocks import (
     clock_add_time,
@@ -21,7 +23,6 @@ from tournaments.services.clocks import (
     clock_pause,
     clock_resume,
     clock_start,
-    clock_view,
 )
 from tournaments.services.entries import (
     entry_addon,
@@ -30,7 +31,6 @@ from tournaments.services.entries import (
     entry_set_chips,
     entry_unregister,
 )
-from tournaments.services.errors import FloorError
 from tournaments.services.events import (
     schedule_create,
     schedule_replace_levels,
@@ -90,7 +90,7 @@ def test_schedule_with_small_blind_above_big_blind_is_refused_naming_the_level()
     ]
     with pytest.raises(FloorError) as refused:
         schedule_create(name="Bad", levels=levels)
-    assert refused.value.status == 400
+    assert isinstance(refused.value, FloorInvalid)
     assert "Level 2" in refused.value.detail
 
 
@@ -113,7 +113,7 @@ def test_unknown_rule_option_is_refused_with_the_engine_sentence() -> None:
     schedule = schedule_create(name="Rules", levels=LEVELS)
     with pytest.raises(FloorError) as refused:
         tournament_create(schedule=schedule, name="Bad rules", rule_overrides={"odd_chip": "x"})
-    assert refused.value.status == 400
+    assert isinstance(refused.value, FloorInvalid)
     assert "odd_chip" in refused.value.detail
 
 

@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
-from django.utils import timezone
 from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from tournaments.api.permissions import IsDirector, is_director
+from tournaments.api.permissions import IsDirector
 from tournaments.models import BlindSchedule, Tournament
-
-
-def now() -> datetime:
-    """The time a request is served at, passed to the services as `now` (tests patch it)."""
-    return timezone.now()
+from tournaments.roles import is_director
+from tournaments.selectors import tournament_head
 
 
 class FloorJSONParser(JSONParser):
@@ -46,6 +41,15 @@ def get_tournament(request: Request, pk: int) -> Tournament:
     if not is_director(request.user):
         queryset = queryset.exclude(status=Tournament.Status.PLANNED)
     tournament = queryset.filter(pk=pk).first()
+    if tournament is None:
+        raise NotFound("There is no such tournament.")
+    return tournament
+
+
+def get_tournament_head(request: Request, pk: int) -> Tournament:
+    """`get_tournament` reading only what an ETag needs (`selectors.tournament_head`): the
+    polled answers decide on a 304 from it, and build a changed answer from the whole row."""
+    tournament = tournament_head(pk, planned=is_director(request.user))
     if tournament is None:
         raise NotFound("There is no such tournament.")
     return tournament

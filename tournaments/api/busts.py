@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api import base
+from config import request_time
 from tournaments.api.base import FloorApi, get_tournament
 from tournaments.api.entries import EntryOutputSerializer
 from tournaments.api.errors import WRITE_ERRORS, responses
@@ -43,7 +43,7 @@ class BustsApi(FloorApi):
         data.is_valid(raise_exception=True)
         busts = [Bust(**row) for row in data.validated_data]
         entries = entries_bust(
-            tournament=tournament, busts=busts, now=base.now(), actor=request.user
+            tournament=tournament, busts=busts, now=request_time.now(), actor=request.user
         )
         return Response(EntryOutputSerializer(entries, many=True).data)
 

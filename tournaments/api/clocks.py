@@ -1,31 +1,34 @@
-"""The tournament clock: the public view (polled with ETag) and the director's controls.
+"""The tournament clock: the one clock feed (polled with ETag by the big screen, the desk, the
+tablets and other clients) and the director's controls.
 
-The view is stable while nothing changes: a running clock is sent as the moment its level ends
-(`ends_at`), not as a countdown, so its ETag holds for the whole level. The fields that move
-every second (`server_time`, `seconds_left`, `overtime_seconds`, `seconds_to_next_break`) are
-sent with a 200 but are not part of the ETag; a page counts down itself from `ends_at`, setting
-its own clock by `server_time`, and keeps doing so through any number of 304 answers.
+The feed is `selectors.clock_feed`, sent as it is: the pages embed the same dictionary. It is
+stable while nothing changes: a running clock is sent as the moment its level ends (`ends_at`),
+not as a countdown, so its ETag (the tournament's version and the level in force) holds for the
+whole level. The fields that move every second (`server_time`, `seconds_left`,
+`overtime_seconds`, `seconds_to_next_break`) are sent with a 200 but are not part of the ETag; a
+page counts down itself from `ends_at`, setting its own clock by `server_time`, and keeps doing
+so through any number of 304 answers.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
 from typing import Any
 
+from django.http.response import HttpResponseBase
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api import base
-from tournaments.api.base import FloorApi, get_tournament
-from tournaments.api.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional_response
+from config import request_time
+from config.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional
+from tournaments.api.base import FloorApi, get_tournament, get_tournament_head
 from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.fields import ClockStatusField, TournamentStatusField
 from tournaments.api.limits import MAX_LEVEL_SECONDS, MAX_SMALL_INT, amount_field
 from tournaments.models import Tournament
-from tournaments.selectors import tournament_standings
+from tournaments.selectors import clock_etag, clock_feed
 from tournaments.services.clocks import (
     clock_add_time,
     clock_hand_for_hand_hand,
@@ -33,12 +36,10 @@ from tournaments.services.clocks import (
     clock_resume,
     clock_set_level,
     clock_start,
-    clock_view,
     tournament_set_hand_for_hand,
 )
 
 TAGS = ["clock"]
-VOLATILE = ("server_time", "seconds_left", "overtime_seconds", "seconds_to_next_break")
 
 
 class ClockLevelOutputSerializer(serializers.Serializer):
@@ -55,6 +56,7 @@ class ClockOutputSerializer(serializers.Serializer):
     tournament = serializers.IntegerField()
     name = serializers.CharField()
     tournament_status = TournamentStatusField()
+    finished = serializers.BooleanField(help_text="the tournament is over")
     status = ClockStatusField()
     level_index = serializers.IntegerField(help_text="schedule row, from 0 (breaks count)")
     level_number = serializers.IntegerField(allow_null=True, help_text="null on a break")
@@ -63,6 +65,9 @@ class ClockOutputSerializer(serializers.Serializer):
     )
     level = ClockLevelOutputSerializer()
     next_level = ClockLevelOutputSerializer(allow_null=True)
+    is_last_level = serializers.BooleanField(help_text="no row follows: overtime at its end")
+    blinds = serializers.CharField(help_text='the level in words: "100 / 200, ante 200 (BB ante)"')
+    next_blinds = serializers.CharField(help_text='the next row in words; "" on the last level')
     started_at = serializers.DateTimeField(allow_null=True)
     ends_at = serializers.DateTimeField(
         allow_null=True, help_text="running: when the level ends (past: overtime); else null"
@@ -109,53 +114,8 @@ class ClockAddTimeInputSerializer(serializers.Serializer):
     )
 
 
-def clock_payload(tournament: Tournament, now: datetime) -> tuple[Any, dict[str, Any]]:
-    """(what the clock shows, stable while nothing changes; the fields that move every second)"""
-    view = clock_view(tournament, now)
-    standings = tournament_standings(tournament, limit=0)
-    running = view.ends_at is not None
-    next_break_at = None
-    if running and view.ends_at and view.seconds_to_next_break is not None:
-        between = view.seconds_to_next_break - view.seconds_left
-        next_break_at = view.ends_at + timedelta(seconds=between)
-    data = ClockOutputSerializer(
-        {
-            "tournament": tournament.pk,
-            "name": tournament.name,
-            "tournament_status": tournament.status,
-            "status": view.status.value,
-            "level_index": view.level_index,
-            "level_number": view.level_number,
-            "label": view.label,
-            "level": view.level,
-            "next_level": view.next_level,
-            "started_at": view.started_at,
-            "ends_at": view.ends_at,
-            "next_break_at": next_break_at,
-            "remaining_seconds": None if running else view.seconds_left,
-            "hand_for_hand": tournament.hand_for_hand,
-            "hand_for_hand_hand": (
-                tournament.hand_for_hand_round if tournament.hand_for_hand else None
-            ),
-            "players_left": standings.players_left,
-            "entries": standings.entries,
-            "average_stack": standings.average_stack,
-            "places_paid": standings.places_paid,
-            "prize_pool": standings.prize_pool,
-            "next_payout": standings.next_payout,
-            "server_time": now,
-            "seconds_left": view.seconds_left,
-            "overtime_seconds": view.overtime_seconds,
-            "seconds_to_next_break": view.seconds_to_next_break,
-        }
-    ).data
-    volatile = {name: data.pop(name) for name in VOLATILE}
-    return data, volatile
-
-
 def _render(tournament: Tournament) -> Response:
-    stable, volatile = clock_payload(tournament, base.now())
-    return Response({**stable, **volatile})
+    return Response(clock_feed(tournament, request_time.now()).as_dict())
 
 
 class ClockApi(FloorApi):
@@ -166,12 +126,19 @@ class ClockApi(FloorApi):
         parameters=[IF_NONE_MATCH, ETAG_HEADER],
         responses={**responses(ClockOutputSerializer, 404), 304: None},
     )
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: Request, pk: int) -> HttpResponseBase:
         """Public: the clock for the big screen and phones. Poll with If-None-Match: 304 until
         the level, the pause state, the time on the clock or the field changes."""
-        tournament = get_tournament(request, pk)
-        stable, volatile = clock_payload(tournament, base.now())
-        return conditional_response(request, stable, volatile=volatile)
+        tournament = get_tournament_head(request, pk)
+        now = request_time.now()
+        tag = clock_etag(tournament, now)
+        return conditional(
+            request,
+            tag.etag,
+            lambda: Response(clock_feed(tournament, now, tag=tag).as_dict()),
+            version=(tournament.pk, tournament.version),
+            until=tag.until,
+        )
 
 
 _CONTROL: dict[str, Any] = {
@@ -186,7 +153,7 @@ class ClockStartApi(FloorApi):
     def post(self, request: Request, pk: int) -> Response:
         """Start the clock on the first level (seats must be drawn)."""
         tournament = get_tournament(request, pk)
-        tournament = clock_start(tournament=tournament, now=base.now(), actor=request.user)
+        tournament = clock_start(tournament=tournament, now=request_time.now(), actor=request.user)
         return _render(tournament)
 
 
@@ -194,7 +161,7 @@ class ClockPauseApi(FloorApi):
     @extend_schema(**_CONTROL)
     def post(self, request: Request, pk: int) -> Response:
         tournament = get_tournament(request, pk)
-        tournament = clock_pause(tournament=tournament, now=base.now(), actor=request.user)
+        tournament = clock_pause(tournament=tournament, now=request_time.now(), actor=request.user)
         return _render(tournament)
 
 
@@ -202,7 +169,7 @@ class ClockResumeApi(FloorApi):
     @extend_schema(**_CONTROL)
     def post(self, request: Request, pk: int) -> Response:
         tournament = get_tournament(request, pk)
-        tournament = clock_resume(tournament=tournament, now=base.now(), actor=request.user)
+        tournament = clock_resume(tournament=tournament, now=request_time.now(), actor=request.user)
         return _render(tournament)
 
 
@@ -218,7 +185,7 @@ class ClockSetLevelApi(FloorApi):
         data = ClockSetLevelInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = clock_set_level(
-            tournament=tournament, now=base.now(), actor=request.user, **data.validated_data
+            tournament=tournament, now=request_time.now(), actor=request.user, **data.validated_data
         )
         return _render(tournament)
 
@@ -235,7 +202,7 @@ class ClockAddTimeApi(FloorApi):
         data = ClockAddTimeInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = clock_add_time(
-            tournament=tournament, now=base.now(), actor=request.user, **data.validated_data
+            tournament=tournament, now=request_time.now(), actor=request.user, **data.validated_data
         )
         return _render(tournament)
 
@@ -257,7 +224,7 @@ class HandForHandApi(FloorApi):
         data = HandForHandInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = tournament_set_hand_for_hand(
-            tournament=tournament, now=base.now(), actor=request.user, **data.validated_data
+            tournament=tournament, now=request_time.now(), actor=request.user, **data.validated_data
         )
         return _render(tournament)
 
@@ -286,7 +253,7 @@ class HandForHandHandApi(FloorApi):
         data.is_valid(raise_exception=True)
         tournament = clock_hand_for_hand_hand(
             tournament=tournament,
-            now=base.now(),
+            now=request_time.now(),
             actor=request.user,
             expected_hand=data.validated_data.get("hand"),
         )

@@ -9,7 +9,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api import base
+from config import request_time
 from tournaments.api.base import FloorApi
 from tournaments.api.entries import EntryOutputSerializer
 from tournaments.api.errors import WRITE_ERRORS, responses
@@ -65,7 +65,7 @@ class TableCountsApi(FloorApi):
             counts=[ChipCount(**row) for row in data.validated_data["counts"]],
             kind=data.validated_data["kind"],
             note=data.validated_data["note"],
-            now=base.now(),
+            now=request_time.now(),
             actor=request.user,
         )
         return Response(EntryOutputSerializer(entries, many=True).data)

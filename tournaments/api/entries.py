@@ -11,7 +11,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api import base
+from config import request_time
 from tournaments.api.base import FloorApi, get_tournament
 from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.fields import EntryStatusField
@@ -136,7 +136,7 @@ class EntriesApi(FloorApi):
         data = EntryRegisterInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         entry = entry_register(
-            tournament=tournament, now=base.now(), actor=request.user, **data.validated_data
+            tournament=tournament, now=request_time.now(), actor=request.user, **data.validated_data
         )
         return Response(EntryOutputSerializer(entry).data, status=201)
 
@@ -157,7 +157,7 @@ class EntryRebuyApi(FloorApi):
     )
     def post(self, request: Request, pk: int) -> Response:
         """Add the rebuy chips (rebuy period, stack at or below the starting stack)."""
-        entry = entry_rebuy(entry=pk, now=base.now(), actor=request.user)
+        entry = entry_rebuy(entry=pk, now=request_time.now(), actor=request.user)
         return Response(EntryOutputSerializer(entry).data)
 
 

@@ -11,14 +11,15 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api import base
+from config import request_time
 from tournaments.api.base import FloorApi, get_tournament
 from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.fields import TournamentStatusField
 from tournaments.api.limits import MAX_LEVELS, MAX_SMALL_INT, chips_field, money_field
-from tournaments.api.permissions import PublicReadDirectorWrite, is_director
+from tournaments.api.permissions import PublicReadDirectorWrite
 from tournaments.api.schedules import LevelInputSerializer, LevelOutputSerializer
 from tournaments.models import BlindSchedule, Tournament
+from tournaments.roles import is_director
 from tournaments.selectors import tournament_list
 from tournaments.services.deals import DEAL_METHODS, tournament_accept_deal
 from tournaments.services.entries import registration_open
@@ -141,7 +142,7 @@ class TournamentOutputSerializer(serializers.Serializer):
 
 def _render(tournament: Tournament) -> Any:
     tournament = Tournament.objects.prefetch_related("levels").get(pk=tournament.pk)
-    tournament.registration_open = registration_open(tournament, base.now())  # type: ignore[attr-defined]
+    tournament.registration_open = registration_open(tournament, request_time.now())  # type: ignore[attr-defined]
     return TournamentOutputSerializer(tournament).data
 
 
@@ -188,7 +189,7 @@ class TournamentApi(FloorApi):
         data = TournamentUpdateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = tournament_update(
-            tournament=tournament, actor=request.user, now=base.now(), **data.validated_data
+            tournament=tournament, actor=request.user, now=request_time.now(), **data.validated_data
         )
         return Response(_render(tournament))
 

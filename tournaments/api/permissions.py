@@ -1,4 +1,5 @@
-"""Who may call the floor API: directors (staff), dealers (group "dealer"), the public."""
+"""Who may call the floor API: directors, dealers, the public (the roles are `tournaments.roles`,
+the same for the pages)."""
 
 from __future__ import annotations
 
@@ -7,22 +8,7 @@ from typing import Any
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from tournaments.models import DEALER_GROUP
-
-
-def is_director(user: Any) -> bool:
-    """A tournament director is a signed-in staff user."""
-    return bool(user and user.is_authenticated and user.is_staff)
-
-
-def is_dealer(user: Any) -> bool:
-    """A dealer is a signed-in member of the "dealer" group (one query, or none when the user's
-    groups were read with the user, as the API token sign-in does)."""
-    return bool(
-        user
-        and user.is_authenticated
-        and any(group.name == DEALER_GROUP for group in user.groups.all())
-    )
+from tournaments.roles import is_director, may_see_tables
 
 
 class IsDirector(BasePermission):
@@ -40,7 +26,7 @@ class IsDirectorOrDealer(BasePermission):
     message = "Only a tournament director or a dealer may see this."
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        return is_director(request.user) or is_dealer(request.user)
+        return may_see_tables(request.user)
 
 
 class PublicReadDirectorWrite(BasePermission):

@@ -9,6 +9,9 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
+from django.http import HttpResponse
+from django.http.response import HttpResponseBase
+from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -17,17 +20,21 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api.base import FloorApi, get_tournament
-from tournaments.api.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional_response
+from config.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional
+from tournaments.api.base import FloorApi, get_tournament, get_tournament_head
 from tournaments.api.errors import ErrorSerializer, responses
 from tournaments.api.fields import EntryStatusField
 from tournaments.api.limits import MAX_NAME, amount_field
-from tournaments.models import Entry, Tournament
+from tournaments.models import Tournament
 from tournaments.selectors import (
+    cached,
+    results_rows,
     seat_lookup,
+    tournament_full,
     tournament_icm,
     tournament_payouts,
     tournament_standings,
+    version_tag,
 )
 from tournaments.spreadsheet import safe_cell
 
@@ -114,13 +121,24 @@ class StandingsApi(FloorApi):
         parameters=[StandingsFilterSerializer, IF_NONE_MATCH, ETAG_HEADER],
         responses={**responses(StandingsOutputSerializer, 400, 404), 304: None},
     )
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: Request, pk: int) -> HttpResponseBase:
         """Public: players by chips. Poll with If-None-Match: 304 until something changes."""
-        tournament = get_tournament(request, pk)
+        tournament = get_tournament_head(request, pk)
         query = StandingsFilterSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        standings = tournament_standings(tournament, limit=query.validated_data.get("limit"))
-        return conditional_response(request, StandingsOutputSerializer(standings).data)
+        limit = query.validated_data.get("limit")
+
+        def serialize() -> bytes:
+            standings = tournament_standings(tournament_full(tournament), limit=limit)
+            return bytes(JSONRenderer().render(StandingsOutputSerializer(standings).data))
+
+        def build() -> HttpResponse:
+            # The JSON as rendered once per version: no serializer or renderer on a poll.
+            body = cached(tournament, f"standings-api-{limit}", serialize)
+            return HttpResponse(body, content_type="application/json")
+
+        etag = f'"{version_tag(tournament, "standings", limit)}"'
+        return conditional(request, etag, build, version=(tournament.pk, tournament.version))
 
 
 class PayoutsApi(FloorApi):
@@ -177,16 +195,11 @@ class CSVRenderer(BaseRenderer):
         return buffer.getvalue().encode(self.charset)
 
 
-def results_rows(tournament: Tournament) -> Iterable[Sequence[str]]:
-    """The header, then every entry with a finishing place, best first."""
+def results_csv_rows(tournament: Tournament) -> Iterable[Sequence[str]]:
+    """The header, then `selectors.results_rows`, each cell safe to open in a spreadsheet."""
     yield CSV_HEADER
-    placed = (
-        Entry.objects.filter(tournament=tournament, finishing_place__isnull=False)
-        .order_by("finishing_place", "player__name", "number")
-        .values_list("finishing_place", "player__name", "number", "prize")
-    )
-    for place, name, number, prize in placed:
-        yield (safe_cell(place), safe_cell(name), safe_cell(number), safe_cell(prize))
+    for row in results_rows(tournament):
+        yield tuple(safe_cell(value) for value in row)
 
 
 class ResultsCsvApi(FloorApi):
@@ -196,18 +209,21 @@ class ResultsCsvApi(FloorApi):
         tags=TAGS,
         responses={
             (200, "text/csv"): OpenApiResponse(
-                OpenApiTypes.STR, description="place,name,entry_number,prize; best first"
+                OpenApiTypes.STR,
+                description="place,name,entry_number,prize: the players still in (no place "
+                "yet) by chips, then everyone out by place",
             ),
             (403, "application/json"): ErrorSerializer,
             (404, "application/json"): ErrorSerializer,
         },
     )
     def get(self, request: Request, pk: int) -> Response:
-        """The results so far as CSV: every entry with a finishing place."""
+        """The results so far as CSV, the one export (the desk's button downloads it): every
+        entry that played, the players still in first."""
         tournament = get_tournament(request, pk)
-        filename = f"results-{tournament.pk}.csv"
+        filename = f"{slugify(tournament.name) or 'tournament'}-{tournament.pk}-results.csv"
         return Response(
-            list(results_rows(tournament)),
+            list(results_csv_rows(tournament)),
             headers={"Content-Disposition": f'attachment; filename="{filename}"'},
         )
 

@@ -3,12 +3,11 @@ confirmation (T 7, 10-B, 11-A, 11-D, RP-9)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Prefetch
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -16,8 +15,10 @@ from tournaments.api.base import FloorApi, get_tournament
 from tournaments.api.errors import responses
 from tournaments.api.permissions import IsDirectorOrDealer
 from tournaments.balancing import Plan
-from tournaments.models import ButtonDraw, Entry, Table, Tournament
+from tournaments.models import Entry, Table, Tournament
+from tournaments.selectors import table_plan
 from tournaments.services.tables import (
+    table_assign_dealer,
     tournament_balance_plan,
     tournament_confirm_moves,
     tournament_draw_seats,
@@ -29,8 +30,21 @@ TAGS = ["tables"]
 class SeatOutputSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     entry_id = serializers.IntegerField(allow_null=True)
-    player_name = serializers.CharField(allow_null=True)
+    player_name = serializers.CharField(source="name", allow_null=True)
     chips = serializers.IntegerField(allow_null=True)
+    button = serializers.BooleanField()
+    in_hand = serializers.BooleanField(help_text="dealt in the hand in progress")
+    moves_to = serializers.CharField(
+        help_text='"table 2, seat 5": a move that waits for the end of the player\'s hand'
+    )
+    held_for = serializers.CharField(help_text="an open seat held for a player moving here")
+    waits = serializers.CharField(help_text="why the next hand will not deal this player in")
+
+    def to_representation(self, instance: Any) -> Any:
+        data = super().to_representation(instance)
+        if instance.entry_id is None:  # an open seat: no player, no chips
+            data["player_name"] = data["chips"] = None
+        return data
 
 
 class ButtonDrawOutputSerializer(serializers.Serializer):
@@ -41,39 +55,24 @@ class ButtonDrawOutputSerializer(serializers.Serializer):
 
 
 class TableOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    """A table of `selectors.table_plan`, the read the desk's tables page shows."""
+
+    id = serializers.IntegerField(source="pk")
     number = serializers.IntegerField()
     seat_count = serializers.IntegerField()
     button_seat = serializers.IntegerField(allow_null=True)
     small_blind_seat = serializers.IntegerField(allow_null=True)
     big_blind_seat = serializers.IntegerField(allow_null=True)
     is_broken = serializers.BooleanField()
-    dealer = serializers.CharField(source="dealer.username", allow_null=True)
-    players = serializers.IntegerField(source="seated_count")
-    seats = serializers.SerializerMethodField()
-    button_draw = serializers.SerializerMethodField()
-
-    @extend_schema_field(SeatOutputSerializer(many=True))
-    def get_seats(self, table: Any) -> Any:
-        """Every seat from 1, empty ones with nulls."""
-        by_seat = {entry.seat: entry for entry in table.seated}
-        rows = []
-        for seat in range(1, table.seat_count + 1):
-            entry = by_seat.get(seat)
-            rows.append(
-                {
-                    "seat": seat,
-                    "entry_id": entry.pk if entry else None,
-                    "player_name": entry.player.name if entry else None,
-                    "chips": entry.chips if entry else None,
-                }
-            )
-        return SeatOutputSerializer(rows, many=True).data
-
-    @extend_schema_field(ButtonDrawOutputSerializer(allow_null=True))
-    def get_button_draw(self, table: Any) -> Any:
-        """The latest high-card draw for the button, with the cards dealt."""
-        return ButtonDrawOutputSerializer(table.draws[0]).data if table.draws else None
+    dealer = serializers.CharField(source="dealer_name", allow_null=True)
+    players = serializers.IntegerField()
+    hand_number = serializers.IntegerField(
+        allow_null=True, help_text="the hand in progress at the table, if any"
+    )
+    seats = SeatOutputSerializer(many=True, help_text="every seat from 1, open ones with nulls")
+    button_draw = ButtonDrawOutputSerializer(
+        allow_null=True, help_text="the latest high-card draw for the button, with its cards"
+    )
 
 
 class MoveOutputSerializer(serializers.Serializer):
@@ -105,20 +104,8 @@ class PlanOutputSerializer(serializers.Serializer):
     lines = serializers.ListField(child=serializers.CharField(), source="describe")
 
 
-def _tables(tournament: Tournament) -> Iterable[Table]:
-    seated = Entry.objects.filter(status=Entry.Status.ACTIVE, table__isnull=False)
-    tables = list(
-        Table.objects.filter(tournament=tournament)
-        .select_related("dealer")
-        .prefetch_related(
-            Prefetch("entries", queryset=seated.select_related("player"), to_attr="seated"),
-            Prefetch("button_draws", queryset=ButtonDraw.objects.order_by("-pk"), to_attr="draws"),
-        )
-        .order_by("number")
-    )
-    for table in tables:
-        table.seated_count = len(table.seated)  # type: ignore[attr-defined]
-    return tables
+def _tables(tournament: Tournament) -> Any:
+    return TableOutputSerializer(table_plan(tournament, broken=True), many=True).data
 
 
 def _render_plan(plan: Plan) -> Any:
@@ -137,7 +124,7 @@ class SeatDrawApi(FloorApi):
         """Draw a random seat for every registered entry (T 7) and each table's button."""
         tournament = get_tournament(request, pk)
         tournament_draw_seats(tournament=tournament, actor=request.user)
-        return Response(TableOutputSerializer(_tables(tournament), many=True).data, status=201)
+        return Response(_tables(tournament), status=201)
 
 
 class TablesApi(FloorApi):
@@ -147,7 +134,7 @@ class TablesApi(FloorApi):
     def get(self, request: Request, pk: int) -> Response:
         """Directors and dealers: every table with its seats, players and stacks."""
         tournament = get_tournament(request, pk)
-        return Response(TableOutputSerializer(_tables(tournament), many=True).data)
+        return Response(_tables(tournament))
 
 
 class BalancingPlanApi(FloorApi):
@@ -168,3 +155,36 @@ class BalancingConfirmApi(FloorApi):
         tournament = get_tournament(request, pk)
         plan = tournament_confirm_moves(tournament=tournament, actor=request.user)
         return Response(_render_plan(plan))
+
+
+class TableDealerInputSerializer(serializers.Serializer):
+    dealer = serializers.IntegerField(
+        allow_null=True, help_text="the user id of an active member of the dealer group; null: none"
+    )
+
+
+class TableDealerOutputSerializer(serializers.Serializer):
+    table = serializers.IntegerField(source="pk")
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField(source="dealer_id", allow_null=True)
+    dealer_name = serializers.CharField(source="dealer.username", allow_null=True, default=None)
+
+
+class TableDealerApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        request=TableDealerInputSerializer,
+        responses=responses(TableDealerOutputSerializer, 400, 403, 404),
+    )
+    def put(self, request: Request, pk: int) -> Response:
+        """Give a table (tournament or cash) its dealer, or none: from then on only that dealer,
+        or a director, writes to its hands (the desk's dealer form does the same)."""
+        table = Table.objects.filter(pk=pk).first()
+        if table is None:
+            raise NotFound("There is no such table.")
+        data = TableDealerInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = table_assign_dealer(
+            table=table, dealer_id=data.validated_data["dealer"], actor=request.user
+        )
+        return Response(TableDealerOutputSerializer(table).data)

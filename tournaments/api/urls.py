@@ -48,6 +48,7 @@ urlpatterns = [
     path(T + "seat-draw/", tables.SeatDrawApi.as_view(), name="api-seat-draw"),
     path(T + "tables/", tables.TablesApi.as_view(), name="api-tables"),
     path("tables/<int:pk>/counts/", counts.TableCountsApi.as_view(), name="api-table-counts"),
+    path("tables/<int:pk>/dealer/", tables.TableDealerApi.as_view(), name="api-table-dealer"),
     path(T + "balancing/", tables.BalancingPlanApi.as_view(), name="api-balancing"),
     path(
         T + "balancing/confirm/",

@@ -11,10 +11,10 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.services.audit import audit_record
 from tournaments.services.entries import lock_tournament
-from tournaments.services.errors import FloorError
 from tournaments.services.ledger import HandRef, chips_move
 from tournaments.services.places import (
     check_seats_free,
@@ -58,7 +58,7 @@ def entries_bust(
         raise FloorError("not_running", "Busts are recorded while the tournament is running.")
     ids = [b.entry_id for b in busts]
     if not ids or len(set(ids)) != len(ids):
-        raise FloorError("bad_busts", "Name each busted entry once.", status=400)
+        raise FloorInvalid("bad_busts", "Name each busted entry once.")
     entries = {
         e.pk: e
         for e in Entry.objects.filter(pk__in=ids, tournament=tournament).select_related("player")
@@ -144,9 +144,7 @@ def entries_bust(
 
 def _check_bust(entry: Entry | None, bust: Bust, *, from_hand: bool) -> None:
     if entry is None:
-        raise FloorError(
-            "not_found", f"Entry {bust.entry_id} is not in this tournament.", status=404
-        )
+        raise FloorNotFound("not_found", f"Entry {bust.entry_id} is not in this tournament.")
     if entry.status != Entry.Status.ACTIVE or entry.table_id is None:
         raise FloorError(
             "not_seated", f"{entry.player.name} is not seated in play, so cannot bust."
@@ -161,11 +159,10 @@ def _check_bust(entry: Entry | None, bust: Bust, *, from_hand: bool) -> None:
             f"{entry.player.name} is in {where}: the tablet busts players when the hand ends.",
         )
     if not 1 <= bust.starting_stack <= entry.chips:
-        raise FloorError(
+        raise FloorInvalid(
             "bad_starting_stack",
             f"{entry.player.name}'s last known stack is {entry.chips:,}: the stack at the "
             f"start of the hand is between 1 and {entry.chips:,}.",
-            status=400,
         )
 
 

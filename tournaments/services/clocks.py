@@ -7,37 +7,29 @@ the task carries the level it expects, so a stale or repeated task does nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count
 from django.utils import timezone
 
 from tournaments import clock
+from tournaments.errors import FloorError, from_value_error
 from tournaments.models import Entry, Tournament
+from tournaments.selectors.clock import clock_state, tournament_levels
+from tournaments.selectors.prizes import prize_table
+from tournaments.selectors.tables import hand_for_hand_tables
 from tournaments.services.audit import audit_record
-from tournaments.services.entries import clock_state, lock_tournament
-from tournaments.services.errors import FloorError, from_value_error
-from tournaments.services.events import levels_as_clock
-from tournaments.services.places import prize_table
+from tournaments.services.entries import lock_tournament
+from tournaments.services.versions import tournament_bump
 
 ANNOUNCE_TASK = "tournaments.tasks.clock_announce_level_task"
 
 
-def tournament_levels(tournament: Tournament) -> tuple[clock.Level, ...]:
-    return levels_as_clock(tournament.levels.all())
-
-
-def clock_view(tournament: Tournament, now: datetime) -> clock.ClockView:
-    """What the clock shows now (read-only; nothing needs to have been stored)."""
-    return clock.view(clock_state(tournament), tournament_levels(tournament), now)
-
-
 def _store(tournament: Tournament, state: clock.ClockState) -> None:
+    tournament_bump(tournament.pk)
     tournament.clock_level = state.level_index
     tournament.clock_ends_at = state.ends_at
     tournament.clock_remaining = state.remaining
@@ -78,7 +70,7 @@ def _operate(
     try:
         state = operation(clock_state(tournament), levels)
     except clock.ClockError as error:
-        raise from_value_error(error, status=409) from error
+        raise from_value_error(error) from error
     if state.ends_at is not None:
         tournament.status = Tournament.Status.RUNNING
     elif state.remaining is not None:
@@ -210,42 +202,6 @@ def tournament_set_hand_for_hand(
         )
     audit_record(tournament=tournament, actor=actor, action="hand_for_hand", on=on)
     return tournament
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HandForHandTable:
-    """Where one table stands in the hand-for-hand hand being played."""
-
-    number: int
-    state: str  # "waiting" (not dealt yet), "playing", "done"
-
-
-def hand_for_hand_tables(tournament: Tournament) -> list[HandForHandTable]:
-    """Each table in play with two or more players, and whether it has dealt, is playing or
-    has finished the current hand-for-hand hand."""
-    playing = set(
-        Entry.objects.filter(
-            tournament=tournament, status=Entry.Status.ACTIVE, live_hand__isnull=False
-        ).values_list("table_id", flat=True)
-    )
-    seated = (
-        Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
-        .values("table_id")
-        .annotate(n=Count("pk"))
-    )
-    counts = {row["table_id"]: row["n"] for row in seated}
-    tables = []
-    for table in tournament.tables.filter(is_broken=False).order_by("number"):
-        if counts.get(table.pk, 0) < 2:
-            continue
-        if table.pk in playing:
-            state = "playing"
-        elif table.hand_for_hand_round >= tournament.hand_for_hand_round:
-            state = "done"
-        else:
-            state = "waiting"
-        tables.append(HandForHandTable(number=table.number, state=state))
-    return tables
 
 
 def hand_for_hand_table_done(*, tournament: Tournament, now: datetime, actor: Any = None) -> bool:

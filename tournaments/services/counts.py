@@ -11,10 +11,18 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from dealer.engine.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, kind_of
+from tournaments.errors import (
+    FloorConflict,
+    FloorError,
+    FloorForbidden,
+    FloorInvalid,
+    FloorNotFound,
+    refusal_like,
+)
 from tournaments.models import ChipMove, Entry, Table, Tournament
 from tournaments.services.audit import audit_record
 from tournaments.services.entries import entry_set_chips, lock_tournament
-from tournaments.services.errors import FloorError
 
 # What a count sheet records: a count, or the stacks after a colour-up or chip race.
 SHEET_KINDS = (ChipMove.Kind.COUNT, ChipMove.Kind.COLOUR_UP)
@@ -30,15 +38,42 @@ class ChipCount:
 
 class CountsRefusedError(FloorError):
     """Some rows of a count sheet were refused, so none was written. `rows` holds each refused
-    entry's own refusal; the error's code and status are the first one's, its sentence all of
-    them."""
+    entry's own refusal; the error's code and kind are the first one's (`CountsRefusedError(rows)`
+    builds the subclass of that kind), its sentence all of them."""
+
+    def __new__(cls, rows: dict[int, FloorError]) -> CountsRefusedError:
+        if cls is CountsRefusedError:
+            cls = _REFUSED_OF_KIND[kind_of(next(iter(rows.values())))]
+        return Exception.__new__(cls)
 
     def __init__(self, rows: dict[int, FloorError]) -> None:
         first = next(iter(rows.values()))
-        super().__init__(
-            first.code, " ".join(error.detail for error in rows.values()), status=first.status
-        )
+        super().__init__(first.code, " ".join(error.detail for error in rows.values()))
         self.rows = rows
+
+
+class CountsRefusedInvalid(CountsRefusedError, FloorInvalid):  # noqa: N818 - by kind
+    """The first refused row was wrong in itself (a count below one chip)."""
+
+
+class CountsRefusedConflict(CountsRefusedError, FloorConflict):  # noqa: N818 - by kind
+    """The first refused row conflicts with play (a player in a hand, at another table)."""
+
+
+class CountsRefusedNotFound(CountsRefusedError, FloorNotFound):  # noqa: N818 - by kind
+    """The first refused row names an entry that is not in the tournament."""
+
+
+class CountsRefusedForbidden(CountsRefusedError, FloorForbidden):  # noqa: N818 - by kind
+    """The first refused row may not be written by this user."""
+
+
+_REFUSED_OF_KIND: dict[type[DomainError], type[CountsRefusedError]] = {
+    Invalid: CountsRefusedInvalid,
+    Conflict: CountsRefusedConflict,
+    NotFound: CountsRefusedNotFound,
+    Forbidden: CountsRefusedForbidden,
+}
 
 
 @transaction.atomic
@@ -56,9 +91,9 @@ def table_record_counts(
     (a player in a hand in progress: 409 `in_hand`; a count below 1; a player not seated at the
     table) `CountsRefusedError` names each refused row and nothing is written."""
     if kind not in SHEET_KINDS:
-        raise FloorError("bad_kind", "A count sheet records a count or a colour-up.", status=400)
+        raise FloorInvalid("bad_kind", "A count sheet records a count or a colour-up.")
     if table.tournament_id is None:
-        raise FloorError("not_tournament_table", f"{table} is a cash table.", status=400)
+        raise FloorInvalid("not_tournament_table", f"{table} is a cash table.")
     tournament = lock_tournament(table.tournament_id)
     _check_sheet(tournament, counts)
     seated = {
@@ -103,10 +138,10 @@ def _check_sheet(tournament: Tournament, counts: Sequence[ChipCount]) -> None:
             "tournament_finished", "The tournament is finished: chip counts are final."
         )
     if not counts:
-        raise FloorError("no_counts", "Enter the chips of at least one player.", status=400)
+        raise FloorInvalid("no_counts", "Enter the chips of at least one player.")
     ids = [c.entry_id for c in counts]
     if len(set(ids)) != len(ids):
-        raise FloorError("bad_counts", "Count each player once.", status=400)
+        raise FloorInvalid("bad_counts", "Count each player once.")
 
 
 def _naming(error: FloorError, entry: Entry) -> FloorError:
@@ -114,14 +149,12 @@ def _naming(error: FloorError, entry: Entry) -> FloorError:
     name = entry.player.name
     if name in error.detail:
         return error
-    return FloorError(error.code, f"{name}: {error.detail}", status=error.status)
+    return refusal_like(error, f"{name}: {error.detail}")
 
 
 def _not_at_table(entry: Entry | None, count: ChipCount, table: Table) -> FloorError:
     if entry is None:
-        return FloorError(
-            "not_found", f"Entry {count.entry_id} is not in this tournament.", status=404
-        )
+        return FloorNotFound("not_found", f"Entry {count.entry_id} is not in this tournament.")
     return FloorError(
         "not_at_table", f"{entry.player.name} is not playing at {table}: count them there."
     )

@@ -9,51 +9,21 @@ from typing import Any
 
 from django.db import transaction
 
-from tournaments import icm
+from tournaments.errors import FloorError, FloorInvalid
 from tournaments.models import Entry, Tournament
+from tournaments.selectors.prizes import deal_offer
 from tournaments.services.audit import audit_record
 from tournaments.services.entries import lock_tournament
-from tournaments.services.errors import FloorError, from_value_error
 from tournaments.services.events import tournament_close
-from tournaments.services.places import places_from_deal, prize_table
+from tournaments.services.places import places_from_deal
 
 # How a deal shares the prizes in play: the key of the amount in `tournament_icm`'s rows.
 DEAL_METHODS = {"icm": "icm", "chip_chop": "chip_chop"}
 
 
-def deal_offer(tournament: Tournament) -> list[dict[str, Any]]:
-    """An ICM deal (Malmuth-Harville) and a chip chop for the players left, at most 10, biggest
-    stack first, from their counted stacks: the amounts a deal pays, rounded to the payout unit
-    and adding up to the prizes of the places still to be won. The desk shows it, the API
-    serves it, and `tournament_accept_deal` pays it."""
-    if not tournament.icm_enabled:
-        raise FloorError(
-            "icm_disabled", "The ICM deal calculator is switched off for this tournament."
-        )
-    left = list(
-        Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
-        .order_by("-chips", "pk")
-        .values_list("pk", "player__name", "chips")
-    )
-    prizes = prize_table(tournament)[: len(left)]
-    stacks = [chips for _, _, chips in left]
-    unit = tournament.payout_unit
-    try:
-        equities = icm.icm_equities(stacks, prizes, unit=unit)
-        chop = icm.chip_chop(stacks, prizes, unit=unit)
-    except ValueError as error:
-        raise from_value_error(error, status=409) from error
-    return [
-        {"entry_id": pk, "name": name, "chips": chips, "icm": eq, "chip_chop": ch}
-        for (pk, name, chips), eq, ch in zip(left, equities, chop, strict=True)
-    ]
-
-
 def _check_deal_due(tournament: Tournament, method: str, left: list[Entry]) -> None:
     if method not in DEAL_METHODS:
-        raise FloorError(
-            "bad_method", f"'{method}' is not a deal: choose icm or chip_chop.", status=400
-        )
+        raise FloorInvalid("bad_method", f"'{method}' is not a deal: choose icm or chip_chop.")
     if tournament.status == Tournament.Status.FINISHED:
         raise FloorError("tournament_finished", "The tournament is finished already.")
     if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):

@@ -10,10 +10,10 @@ from django.db.models import Max
 from django.utils import timezone
 
 from tournaments import clock, seating
+from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments.models import ChipMove, Entry, Player, Table, Tournament
+from tournaments.selectors.clock import clock_state, levels_as_clock
 from tournaments.services.audit import audit_record
-from tournaments.services.errors import FloorError
-from tournaments.services.events import levels_as_clock
 from tournaments.services.ledger import chips_move
 from tournaments.services.places import places_reprice, places_shift_for_new_entry
 
@@ -26,7 +26,7 @@ def lock_tournament(tournament: Tournament | int) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=pk)
     except Tournament.DoesNotExist as error:
-        raise FloorError("not_found", "There is no such tournament.", status=404) from error
+        raise FloorNotFound("not_found", "There is no such tournament.") from error
 
 
 def playing_levels_done(tournament: Tournament, now: Any) -> int:
@@ -35,15 +35,6 @@ def playing_levels_done(tournament: Tournament, now: Any) -> int:
     state = clock_state(tournament)
     index = clock.normalize(state, levels, now).level_index if state.started_at else 0
     return sum(1 for level in levels[: index + 1] if not level.is_break)
-
-
-def clock_state(tournament: Tournament) -> clock.ClockState:
-    return clock.ClockState(
-        level_index=tournament.clock_level,
-        ends_at=tournament.clock_ends_at,
-        remaining=tournament.clock_remaining,
-        started_at=tournament.clock_started_at,
-    )
 
 
 def registration_open(tournament: Tournament, now: Any) -> bool:
@@ -70,7 +61,7 @@ def entry_register(
     tournament = lock_tournament(tournament)
     name = " ".join(player_name.split())
     if not name:
-        raise FloorError("name_required", "Enter the player's name.", status=400)
+        raise FloorInvalid("name_required", "Enter the player's name.")
     if not registration_open(tournament, now):
         raise FloorError("registration_closed", "Registration is closed for this tournament.")
     player = Player.objects.filter(name__iexact=name).first() or Player.objects.create(name=name)
@@ -161,7 +152,7 @@ def _active_entry(entry: Entry | int) -> Entry:
     try:
         found = Entry.objects.select_related("tournament", "player").get(pk=pk)
     except Entry.DoesNotExist as error:
-        raise FloorError("not_found", "There is no such entry.", status=404) from error
+        raise FloorNotFound("not_found", "There is no such entry.") from error
     lock_tournament(found.tournament)
     found.refresh_from_db()
     if found.status != Entry.Status.ACTIVE:
@@ -300,10 +291,10 @@ def entry_set_chips(
     correction or a colour-up (chips the race took out or rounded in). Refused while the player
     is in a hand: the hand's result comes first."""
     if kind not in (ChipMove.Kind.COUNT, ChipMove.Kind.CORRECTION, ChipMove.Kind.COLOUR_UP):
-        raise FloorError("bad_kind", "A count is a count, a correction or a colour-up.", status=400)
+        raise FloorInvalid("bad_kind", "A count is a count, a correction or a colour-up.")
     if chips < 1:
-        raise FloorError(
-            "bad_chips", "A playing entry has at least one chip: record a bust instead.", status=400
+        raise FloorInvalid(
+            "bad_chips", "A playing entry has at least one chip: record a bust instead."
         )
     entry = _active_entry(entry)
     if entry.tournament.status == Tournament.Status.FINISHED:

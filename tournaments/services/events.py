@@ -10,13 +10,14 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from dealer.engine.errors import ConfigError
+from dealer.engine.errors import ConfigError, Invalid
 from dealer.engine.rules import make_rules
 from tournaments import clock
+from tournaments.errors import FloorError, FloorInvalid, from_value_error
 from tournaments.models import BlindLevel, BlindSchedule, Entry, Tournament, TournamentLevel
 from tournaments.payouts import PayoutError, PayoutTable
+from tournaments.selectors.clock import LEVEL_FIELDS, clock_state, levels_as_clock
 from tournaments.services.audit import audit_record
-from tournaments.services.errors import FloorError, from_value_error
 from tournaments.services.places import crown_winner, places_reprice
 
 # The settings the prize pool and the payouts are worked out from.
@@ -29,19 +30,6 @@ PRIZE_SETTINGS = {
     "payout_unit",
 }
 
-LEVEL_FIELDS = ("small_blind", "big_blind", "ante", "bb_ante", "duration", "is_break", "note")
-
-
-def levels_as_clock(rows: Iterable[Any]) -> tuple[clock.Level, ...]:
-    """Schedule rows (model rows, or dicts from a form or the API) as the clock's `Level`s."""
-
-    def fields(row: Any) -> dict[str, Any]:
-        if isinstance(row, Mapping):
-            return {name: row[name] for name in LEVEL_FIELDS if name in row}
-        return {name: getattr(row, name) for name in LEVEL_FIELDS}
-
-    return tuple(clock.Level(**fields(row)) for row in rows)
-
 
 def check_schedule(levels: Sequence[Mapping[str, Any]]) -> tuple[clock.Level, ...]:
     """Validate level rows (dicts) with the clock's schedule rules; refuse with the first fault."""
@@ -50,10 +38,9 @@ def check_schedule(levels: Sequence[Mapping[str, Any]]) -> tuple[clock.Level, ..
         clock.check_levels(values)
     except (TypeError, ValueError) as error:
         if isinstance(error, clock.ClockError):
-            raise from_value_error(error) from error
-        raise FloorError(
-            "bad_level", f"A level is incomplete or malformed: {error}.", status=400
-        ) from error
+            # The schedule sent is at fault, not the clock's state.
+            raise from_value_error(error, kind=Invalid) from error
+        raise FloorInvalid("bad_level", f"A level is incomplete or malformed: {error}.") from error
     return values
 
 
@@ -150,7 +137,7 @@ def check_tournament_settings(values: Mapping[str, Any]) -> None:
     try:
         make_rules(values.get("rule_profile", "tda_tournament"), overrides)
     except ConfigError as error:
-        raise FloorError(error.code, error.detail, status=400) from error
+        raise FloorInvalid(error.code, error.detail) from error
     percentages = values.get("payout_percentages") or []
     if percentages:
         try:
@@ -158,9 +145,7 @@ def check_tournament_settings(values: Mapping[str, Any]) -> None:
         except PayoutError as error:
             raise from_value_error(error) from error
     if Decimal(str(values.get("payout_unit", "1"))) <= 0:
-        raise FloorError(
-            "bad_payout_unit", "The payout rounding unit must be positive.", status=400
-        )
+        raise FloorInvalid("bad_payout_unit", "The payout rounding unit must be positive.")
 
 
 @transaction.atomic
@@ -168,8 +153,8 @@ def tournament_create(*, schedule: BlindSchedule, actor: Any = None, **values: A
     """Open a new tournament with its own copy of the schedule's levels."""
     unknown = set(values) - set(TOURNAMENT_FIELDS)
     if unknown:
-        raise FloorError(
-            "bad_field", f"Unknown tournament setting: {', '.join(sorted(unknown))}.", status=400
+        raise FloorInvalid(
+            "bad_field", f"Unknown tournament setting: {', '.join(sorted(unknown))}."
         )
     check_tournament_settings(values)
     rows = list(schedule.levels.values(*LEVEL_FIELDS))
@@ -210,9 +195,6 @@ def locked_settings(tournament: Tournament) -> tuple[str, ...]:
 def levels_fixed(tournament: Tournament, now: datetime) -> int:
     """How many of the tournament's levels can no longer change: the ones played and the one in
     play (none before the clock starts)."""
-    # entries.py imports this module: its clock reader is imported here, where it is needed.
-    from tournaments.services.entries import clock_state
-
     state = clock_state(tournament)
     if state.started_at is None:
         return 0
@@ -220,7 +202,7 @@ def levels_fixed(tournament: Tournament, now: datetime) -> int:
     try:
         return clock.normalize(state, levels, now).level_index + 1
     except clock.ClockError as error:
-        raise from_value_error(error, status=409) from error
+        raise from_value_error(error) from error
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -284,8 +266,8 @@ def tournament_update(
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     unknown = set(values) - set(TOURNAMENT_FIELDS)
     if unknown:
-        raise FloorError(
-            "bad_field", f"Unknown tournament setting: {', '.join(sorted(unknown))}.", status=400
+        raise FloorInvalid(
+            "bad_field", f"Unknown tournament setting: {', '.join(sorted(unknown))}."
         )
     changed = {k: v for k, v in values.items() if not _same(getattr(tournament, k), v)}
     check_locked_settings(tournament, changed)

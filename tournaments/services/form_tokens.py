@@ -14,14 +14,14 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import FormToken
-from tournaments.services.errors import FloorError
 
 # What a token may look like: the page makes 32 hex digits; the column holds 64.
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
-class FormSentTwiceError(FloorError):
+class FormSentTwiceError(FloorConflict):
     """The form's token is used already: its first submission was recorded."""
 
     def __init__(self) -> None:
@@ -29,14 +29,13 @@ class FormSentTwiceError(FloorError):
 
 
 def check_form_token(token: str) -> str:
-    """The token as sent, or a 400 when the form has none (a page drawn before tokens, a
+    """The token as sent, or `FloorInvalid` when the form has none (a page drawn before tokens, a
     hand-made request): without one, a second submission could not be told from a first."""
     token = token.strip()
     if not TOKEN_SHAPE.fullmatch(token):
-        raise FloorError(
+        raise FloorInvalid(
             "form_token_missing",
             "This form is out of date: reload the page and send it again.",
-            status=400,
         )
     return token
 

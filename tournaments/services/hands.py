@@ -21,15 +21,17 @@ from typing import Any
 
 from django.db.models import Q
 
+from tournaments.errors import FloorError
 from tournaments.models import ChipMove, Entry, Table, Tournament
+from tournaments.selectors.books import FLOOR_COUNTS
 from tournaments.services.audit import audit_record
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import hand_for_hand_table_done
 from tournaments.services.entries import lock_tournament
-from tournaments.services.errors import FloorError
-from tournaments.services.ledger import FLOOR_COUNTS, HandRef, chips_moves
+from tournaments.services.ledger import HandRef, chips_moves
 from tournaments.services.places import check_seats_free, places_clear
 from tournaments.services.tables import entries_make_pending_moves
+from tournaments.services.versions import tournament_bump
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -68,6 +70,7 @@ def entries_hand_end(
     ledger, its busts, the moves that waited for it (after a misdeal, for the redeal), and the
     table's hand-for-hand hand."""
     tournament = lock_tournament(table.tournament_id or 0)
+    tournament_bump(tournament.pk)  # seats, stacks, places: a public answer changes
     ids = [r.entry_id for r in results]
     entries = {
         e.pk: e for e in Entry.objects.filter(pk__in=ids).select_related("player").order_by("pk")

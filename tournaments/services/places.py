@@ -12,39 +12,13 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from itertools import groupby
 
-from django.db.models import Count, Min, Q, Sum
+from django.db.models import Min
 
 from tournaments import payouts
+from tournaments.errors import FloorError
 from tournaments.models import ChipMove, Entry, Tournament
-from tournaments.services.errors import FloorError, from_value_error
-
-
-def prize_table(tournament: Tournament) -> tuple[Decimal, ...]:
-    """Each paid place's prize, from the entries, rebuys and add-ons and the payout table."""
-    field = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.UNREGISTERED)
-    counts = field.aggregate(
-        entries=Count("pk"), rebuys=Sum("rebuys"), addons=Count("pk", filter=Q(addon=True))
-    )
-    entries, rebuys, addons = counts["entries"], counts["rebuys"] or 0, counts["addons"]
-    try:
-        pool = payouts.prize_pool(
-            entries,
-            rebuys,
-            addons,
-            tournament.buy_in,
-            tournament.rebuy_price,
-            tournament.addon_price,
-            tournament.guarantee,
-        )
-        if tournament.payout_percentages:
-            table = payouts.PayoutTable(
-                percentages=tuple(Decimal(str(p)) for p in tournament.payout_percentages)
-            )
-        else:
-            table = payouts.default_payout_table(max(entries, 1))
-        return payouts.payouts(pool, table, tournament.payout_unit)
-    except ValueError as error:
-        raise from_value_error(error, status=409) from error
+from tournaments.selectors.prizes import prize_table
+from tournaments.services.versions import tournament_bump
 
 
 def places_recompute(tournament: Tournament) -> None:
@@ -88,6 +62,7 @@ def places_recompute(tournament: Tournament) -> None:
                     changed.append(entry)
             place += len(tier)
     Entry.objects.bulk_update(changed, ["finishing_place"])
+    tournament_bump(tournament.pk)
 
 
 def _out_order(out: Sequence[Entry]) -> dict[int, int]:
@@ -137,6 +112,7 @@ def places_reprice(tournament: Tournament) -> None:
                 entry.prize = prize
                 changed.append(entry)
     Entry.objects.bulk_update(changed, ["prize"])
+    tournament_bump(tournament.pk)
 
 
 def places_shift_for_new_entry(tournament: Tournament) -> None:
@@ -162,6 +138,7 @@ def places_from_deal(tournament: Tournament, amounts: Sequence[tuple[int, Decima
         entry.finishing_place = place
         entry.prize = amount if amount > 0 else None
     Entry.objects.bulk_update(list(entries.values()), ["finishing_place", "prize"])
+    tournament_bump(tournament.pk)
 
 
 def places_clear(tournament: Tournament, entries: Iterable[Entry]) -> None:
@@ -188,6 +165,7 @@ def places_clear(tournament: Tournament, entries: Iterable[Entry]) -> None:
             "bust_round",
         ],
     )
+    tournament_bump(tournament.pk)
     places_recompute(tournament)
     places_reprice(tournament)
 

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from dealer.engine.cards import DeckKind, format_cards
+from dealer.engine.errors import ConfigError
+from dealer.engine.game import deck_kind_for
+from dealer.engine.rules import DrawTiebreak
 from tournaments import balancing, seating
+from tournaments.errors import FloorError, FloorInvalid, from_value_error
 from tournaments.models import DEALER_GROUP, ButtonDraw, Entry, Table, Tournament
 from tournaments.services.audit import audit_record
 from tournaments.services.entries import lock_tournament
-from tournaments.services.errors import FloorError, from_value_error
 from tournaments.services.events import tournament_rules
 
 
@@ -39,10 +41,10 @@ def tournament_draw_seats(
         raise FloorError("not_enough_players", "Register at least two players before the draw.")
     try:
         draw = seating.seat_draw(entries, None, tournament.seats_per_table, rng)
-    except ValueError as error:
+    except (ValueError, ConfigError) as error:  # SeatingError, BalancingError
         raise from_value_error(error) from error
     rules = tournament_rules(tournament)
-    deck = DeckKind.SIXPLUS if rules.game == "sixplus" else DeckKind.STANDARD
+    deck = deck_kind_for(rules)
     seats_at: dict[int, list[int]] = {}
     for ref in draw.values():
         seats_at.setdefault(ref.table, []).append(ref.seat)
@@ -103,7 +105,11 @@ def _write_seats(rows: list[tuple[int, int, int]]) -> None:
 
 
 def table_draw_button(
-    *, table: Table, rng: random.Random, tiebreak: Any = "suit", deck: DeckKind = DeckKind.STANDARD
+    *,
+    table: Table,
+    rng: random.Random,
+    tiebreak: DrawTiebreak = DrawTiebreak.SUIT,
+    deck: DeckKind = DeckKind.STANDARD,
 ) -> ButtonDraw:
     """Deal one card to each seated player from the seat left of seat 1; the high card takes
     the button (ties by suit, or by deal order in the 6+ profile)."""
@@ -125,43 +131,6 @@ def table_draw_button(
         tiebreak=tiebreak,
         winner_seat=seats[winner],
     )
-
-
-def table_next_hand(table: Table, occupied: Mapping[int, int]) -> balancing.NextHand:
-    """The next hand's button and blinds at `table` with these seats taken (seat to entry id):
-    from the positions its last hand wrote on the table, or from a seat or button draw (which
-    resets them, so that everyone it seated is dealt in). Reads no row of its own."""
-    return balancing.next_hand(
-        balancing.TableState(
-            number=table.number,
-            seats=table.seat_count,
-            occupied=occupied,
-            button=table.button_seat,
-            small_blind=table.small_blind_seat,
-            big_blind=table.big_blind_seat,
-        )
-    )
-
-
-def seats_waiting(table: Table, occupied: Mapping[int, int]) -> dict[int, str]:
-    """The seated players the next hand at `table` will not deal in, by seat, each with why
-    (T 10-A: a new player between the button and the small blind waits for the button). The
-    tablet and the desk show these; `dealer.services.hand_start` deals by the same positions."""
-    positions = table_next_hand(table, occupied)
-    reasons = {seat: positions.wait_reason(seat) for seat in occupied}
-    return {seat: reason for seat, reason in sorted(reasons.items()) if reason}
-
-
-def moves_after_hand(hand_id: int) -> dict[int, str]:
-    """The players of a hand in progress who move when it ends (a balancing move or a broken
-    table confirmed during it), by seat, each with where to: the tablet says so on the seat."""
-    return {
-        seat: f"moves to table {to_table}, seat {to_seat} after this hand"
-        for seat, to_table, to_seat in Entry.objects.filter(
-            live_hand_id=hand_id, move_to_table__isnull=False
-        ).values_list("seat", "move_to_table__number", "move_to_seat")
-        if seat is not None
-    }
 
 
 def table_states(tournament: Tournament) -> list[balancing.TableState]:
@@ -213,7 +182,7 @@ def tournament_balance_plan(tournament: Tournament) -> balancing.Plan:
             max_table_size=tournament.seats_per_table,
             break_order=tuple(tournament.break_order or ()),
         )
-    except ValueError as error:
+    except (ValueError, ConfigError) as error:  # SeatingError, BalancingError
         raise from_value_error(error) from error
 
 
@@ -355,8 +324,8 @@ def table_assign_dealer(*, table: Table, dealer_id: int | None, actor: Any = Non
             .first()
         )
         if dealer is None:
-            raise FloorError(
-                "not_a_dealer", "Pick a dealer: an active account in the dealer group.", status=400
+            raise FloorInvalid(
+                "not_a_dealer", "Pick a dealer: an active account in the dealer group."
             )
     table.dealer = dealer
     table.save(update_fields=["dealer"])

@@ -12,8 +12,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 
+from tournaments.errors import FloorError
 from tournaments.models import Entry, Tournament
-from tournaments.services.errors import FloorError
+from tournaments.roles import is_director
 
 View = Callable[..., HttpResponse]
 
@@ -26,7 +27,7 @@ def director_required(view: View) -> View:
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        if not request.user.is_staff:
+        if not is_director(request.user):
             raise PermissionDenied("The director dashboard is for tournament staff.")
         return view(request, *args, **kwargs)
 

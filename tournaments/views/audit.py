@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tournaments.views import reads
+from tournaments import selectors
 from tournaments.views.access import director_required, tournament_get
 
 LATEST = 200
@@ -19,9 +19,9 @@ def audit_page(request: HttpRequest, pk: int) -> HttpResponse:
             "when": event.created_at,
             "who": event.actor.get_username() if event.actor else "system",
             "what": event.action.replace("_", " "),
-            "detail": reads.audit_detail(event.detail),
+            "detail": selectors.audit_detail(event.detail),
         }
-        for event in reads.audit_log(tournament, LATEST)
+        for event in selectors.audit_log(tournament, LATEST)
     ]
     context = {"tournament": tournament, "tab": "audit", "events": events, "latest": LATEST}
     return render(request, "desk/audit.html", context)

@@ -13,12 +13,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from config import request_time
+from tournaments import selectors
+from tournaments.errors import FloorError
 from tournaments.forms import BustsForm
 from tournaments.models import Entry
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
-from tournaments.services.errors import FloorError
 from tournaments.services.form_tokens import FormSentTwiceError
-from tournaments.views import reads, wallclock
 from tournaments.views.access import director_required, tournament_get
 from tournaments.views.form_tokens import report_form_refusal, submit_once
 
@@ -34,7 +35,7 @@ def busts_page(request: HttpRequest, pk: int) -> HttpResponse:
             out = submit_once(
                 request,
                 lambda: entries_bust(
-                    tournament=tournament, busts=busts, now=wallclock.now(), actor=request.user
+                    tournament=tournament, busts=busts, now=request_time.now(), actor=request.user
                 ),
             )
         except FormSentTwiceError as error:
@@ -45,7 +46,7 @@ def busts_page(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _busted(out))
             return redirect("bust-list", pk=pk)
-    seated = list(reads.seated_entries(tournament))
+    seated = list(selectors.seated_entries(tournament))
     rows = _posted_rows(request, seated) if request.method == "POST" else [(None, "", None)]
     context = {
         "tournament": tournament,
@@ -53,7 +54,7 @@ def busts_page(request: HttpRequest, pk: int) -> HttpResponse:
         "form": form,
         "seated": seated,
         "rows": rows,
-        "recent": reads.recent_busts(tournament),
+        "recent": selectors.recent_busts(tournament),
     }
     return render(request, "desk/busts.html", context)
 
@@ -84,7 +85,7 @@ def _posted_rows(request: HttpRequest, seated: list[Entry]) -> list[Row]:
 def bust_row(request: HttpRequest, pk: int) -> HttpResponse:
     """One row of the form (htmx): the player picked, with the stack prefilled with their chips."""
     tournament = tournament_get(pk)
-    seated = list(reads.seated_entries(tournament))
+    seated = list(selectors.seated_entries(tournament))
     picked = request.GET.get("entry", "")
     chosen = next((e for e in seated if str(e.pk) == picked and e.live_hand_id is None), None)
     context = {
@@ -104,7 +105,9 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         back = submit_once(
             request,
-            lambda: entries_unbust(tournament=tournament, now=wallclock.now(), actor=request.user),
+            lambda: entries_unbust(
+                tournament=tournament, now=request_time.now(), actor=request.user
+            ),
         )
     except FloorError as error:
         report_form_refusal(request, error)

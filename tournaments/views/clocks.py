@@ -11,9 +11,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from config import request_time
+from tournaments import selectors
+from tournaments.errors import FloorError
 from tournaments.forms import AddTimeForm, HandForHandHandForm, SetLevelForm
 from tournaments.models import Tournament
-from tournaments.selectors import hand_for_hand_due, tournament_standings
+from tournaments.selectors import hand_for_hand_due
 from tournaments.services.clocks import (
     HAND_FOR_HAND_SECONDS,
     clock_add_time,
@@ -24,10 +27,8 @@ from tournaments.services.clocks import (
     clock_start,
     tournament_set_hand_for_hand,
 )
-from tournaments.services.errors import FloorError
-from tournaments.views import reads, wallclock
 from tournaments.views.access import director_required, report_refusal, tournament_get
-from tournaments.views.clockface import clock_context
+from tournaments.views.clock_display import clock_context
 from tournaments.views.form_tokens import report_form_refusal, submit_once
 
 ClockOperation = Callable[[Tournament, datetime], Tournament]
@@ -36,22 +37,21 @@ ClockOperation = Callable[[Tournament, datetime], Tournament]
 @director_required
 def clock_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_get(pk)
-    standings = tournament_standings(tournament, limit=0)  # read once for the clock and RP-8
     context = {
         "tournament": tournament,
         "tab": "clock",
-        **clock_context(tournament, wallclock.now(), standings=standings),
-        "levels": reads.level_list(tournament),
-        "hand_for_hand_due": hand_for_hand_due(tournament, standings),
+        **clock_context(tournament, request_time.now()),
+        "levels": selectors.level_list(tournament),
+        "hand_for_hand_due": hand_for_hand_due(tournament),
         "hand_for_hand_seconds": HAND_FOR_HAND_SECONDS,
-        "hand_for_hand": reads.hand_for_hand_board(tournament),
+        "hand_for_hand": selectors.hand_for_hand_board(tournament),
     }
     return render(request, "desk/clock.html", context)
 
 
 def _operate(request: HttpRequest, pk: int, operation: ClockOperation, done: str) -> HttpResponse:
     try:
-        operation(tournament_get(pk), wallclock.now())
+        operation(tournament_get(pk), request_time.now())
     except FloorError as error:
         report_refusal(request, error)
     else:
@@ -154,7 +154,7 @@ def hand_for_hand_hand(request: HttpRequest, pk: int) -> HttpResponse:
             request,
             lambda: clock_hand_for_hand_hand(
                 tournament=tournament,
-                now=wallclock.now(),
+                now=request_time.now(),
                 actor=request.user,
                 expected_hand=expected,
             ),

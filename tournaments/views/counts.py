@@ -13,12 +13,13 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from config import request_time
+from tournaments import selectors
+from tournaments.errors import FloorError
 from tournaments.forms import CountSheetForm
 from tournaments.models import Table
 from tournaments.services.counts import CountsRefusedError, table_record_counts
-from tournaments.services.errors import FloorError
 from tournaments.services.form_tokens import FormSentTwiceError
-from tournaments.views import reads, wallclock
 from tournaments.views.access import director_required, tournament_get
 from tournaments.views.form_tokens import report_form_refusal, submit_once
 
@@ -27,7 +28,7 @@ from tournaments.views.form_tokens import report_form_refusal, submit_once
 def count_sheet(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse:
     tournament = tournament_get(pk)
     table = get_object_or_404(Table, pk=table_pk, tournament=tournament)
-    entries = reads.count_sheet(table)
+    entries = selectors.count_sheet(table)
     form = CountSheetForm(request.POST or None, entries=entries)
     if request.method == "POST" and form.is_valid():
         try:
@@ -38,7 +39,7 @@ def count_sheet(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse:
                     counts=form.counts(),
                     kind=form.cleaned_data["kind"],
                     note=form.cleaned_data["note"],
-                    now=wallclock.now(),
+                    now=request_time.now(),
                     actor=request.user,
                 ),
             )

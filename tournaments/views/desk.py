@@ -17,12 +17,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from config import request_time
+from tournaments import selectors
+from tournaments.errors import FloorError
 from tournaments.forms import RegisterForm, attach_refusal
 from tournaments.models import Entry, Tournament
 from tournaments.services.entries import entry_addon, entry_rebuy, entry_register, entry_unregister
-from tournaments.services.errors import FloorError
 from tournaments.services.form_tokens import FormSentTwiceError
-from tournaments.views import reads, wallclock
 from tournaments.views.access import director_required, entry_get, tournament_get
 from tournaments.views.form_tokens import report_form_refusal, submit_once
 
@@ -41,7 +42,7 @@ def entries_page(request: HttpRequest, pk: int) -> HttpResponse:
                 lambda: entry_register(
                     tournament=tournament,
                     player_name=form.cleaned_data["name"],
-                    now=wallclock.now(),
+                    now=request_time.now(),
                     actor=request.user,
                 ),
             )
@@ -59,7 +60,7 @@ def entries_page(request: HttpRequest, pk: int) -> HttpResponse:
         "tab": "entries",
         "form": form,
         "query": query,
-        "entries": reads.entry_list(tournament, query),
+        "entries": selectors.entry_list(tournament, query),
         "before_start": tournament.status in NOT_STARTED,
     }
     return render(request, "desk/entries.html", context)
@@ -103,7 +104,7 @@ def rebuy(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
         request,
         pk,
         entry_pk,
-        lambda e: entry_rebuy(entry=e, now=wallclock.now(), actor=request.user),
+        lambda e: entry_rebuy(entry=e, now=request_time.now(), actor=request.user),
         "Rebuy for {name}: {chips:,} chips now.",
     )
 
@@ -115,6 +116,6 @@ def addon(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
         request,
         pk,
         entry_pk,
-        lambda e: entry_addon(entry=e, now=wallclock.now(), actor=request.user),
+        lambda e: entry_addon(entry=e, now=request_time.now(), actor=request.user),
         "Add-on for {name}: {chips:,} chips now.",
     )

@@ -11,6 +11,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from config import request_time
+from tournaments import selectors
+from tournaments.errors import FloorError
 from tournaments.forms import (
     LEVELS_PREFIX,
     TournamentForm,
@@ -21,7 +24,6 @@ from tournaments.forms import (
 )
 from tournaments.models import BlindSchedule
 from tournaments.selectors import tournament_list, tournament_standings
-from tournaments.services.errors import FloorError
 from tournaments.services.events import (
     levels_fixed,
     locked_settings,
@@ -30,9 +32,8 @@ from tournaments.services.events import (
     tournament_open_registration,
     tournament_update,
 )
-from tournaments.views import reads, wallclock
 from tournaments.views.access import director_required, report_refusal, tournament_get
-from tournaments.views.clockface import clock_context
+from tournaments.views.clock_display import clock_context
 from tournaments.views.schedules import level_labels
 
 
@@ -62,15 +63,15 @@ def tournaments_page(request: HttpRequest) -> HttpResponse:
 def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     """One tournament at a glance: status, the clock, the field and the prize pool."""
     tournament = tournament_get(pk)
-    now = wallclock.now()
-    standings = tournament_standings(tournament, limit=10)  # its totals serve the clock too
+    now = request_time.now()
+    standings = tournament_standings(tournament, limit=10)
     context = {
         "tournament": tournament,
         "tab": "overview",
         "standings": standings,
-        **clock_context(tournament, now, standings=standings),
+        **clock_context(tournament, now),
         "has_tables": tournament.tables.exists(),
-        "hand_for_hand": reads.hand_for_hand_board(tournament),
+        "hand_for_hand": selectors.hand_for_hand_board(tournament),
     }
     return render(request, "desk/dashboard.html", context)
 
@@ -81,7 +82,7 @@ def settings_page(request: HttpRequest, pk: int) -> HttpResponse:
     hands are dealt with and the levels played or in play are shown locked; "Add level" and
     "Add break" post the form and get it back with one more row, as the schedule editor does."""
     tournament = tournament_get(pk)
-    now = wallclock.now()
+    now = request_time.now()
     data: Mapping[str, Any] | None = request.POST if request.method == "POST" else None
     adding = data.get("add") if data else None
     form = TournamentForm(

@@ -23,7 +23,7 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import HttpRequest
 
-from tournaments.services.errors import FloorError
+from tournaments.errors import FloorError
 from tournaments.services.form_tokens import FormSentTwiceError, form_token_use
 from tournaments.views.access import report_refusal
 

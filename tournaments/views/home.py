@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from tournaments.models import Tournament
+from tournaments.roles import is_director
 from tournaments.selectors import tournament_list
 
 ON_NOW = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING, Tournament.Status.PAUSED)
@@ -22,4 +23,4 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 def after_login(request: HttpRequest) -> HttpResponse:
     """Where signing in leads: directors to the dashboard, dealers to their tables."""
-    return redirect("tournament-list" if request.user.is_staff else "deal-tables")
+    return redirect("tournament-list" if is_director(request.user) else "deal-tables")

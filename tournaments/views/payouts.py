@@ -1,21 +1,17 @@
-"""Payouts for the director: places and prizes, the ICM deal calculator, the results as CSV."""
+"""Payouts for the director: places and prizes, the ICM deal calculator (the results export is
+the API's `api-results-csv`, linked from the page)."""
 
 from __future__ import annotations
-
-import csv
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
+from tournaments.errors import FloorError
 from tournaments.forms import DealForm
 from tournaments.selectors import tournament_icm, tournament_payouts, tournament_standings
 from tournaments.services.deals import tournament_accept_deal
-from tournaments.services.errors import FloorError
-from tournaments.spreadsheet import safe_cell
-from tournaments.views import reads
 from tournaments.views.access import director_required, tournament_get
 from tournaments.views.form_tokens import report_form_refusal, submit_once
 
@@ -77,17 +73,3 @@ def accept_deal(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, "Deal accepted: places and prizes are recorded.")
     return redirect("payout-list", pk=pk)
-
-
-@director_required
-def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    """Every entry that played: place, name, entry number, prize (see `reads.results`)."""
-    tournament = tournament_get(pk)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    name = slugify(tournament.name) or f"tournament-{tournament.pk}"
-    response["Content-Disposition"] = f'attachment; filename="{name}-results.csv"'
-    writer = csv.writer(response)
-    writer.writerow(["place", "name", "entry", "prize"])
-    for place, player, number, prize in reads.results(tournament):
-        writer.writerow([safe_cell(value) for value in (place, player, number, prize)])
-    return response

@@ -1,54 +1,74 @@
 """Public pages (no login; names are the only personal data shown): standings with seat lookup
 and payouts, and the big-screen clock.
 
-Phones poll small endpoints with an ETag computed from the content, and get "304 Not Modified"
-while nothing has changed, so thousands of them cost little.
+Phones poll the standings part with an ETag named by the tournament's version, and get "304
+Not Modified" while nothing has changed: deciding costs the read of the tournament's row, and a
+changed part is rendered once per version and kept in the cache for every phone after the first.
+The big clock polls the API's clock feed (`api-clock`), the one every display uses.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
-from django.utils.cache import get_conditional_response, patch_cache_control
-from django.utils.http import quote_etag
+from django.template.loader import render_to_string
 
+from config import request_time
+from config.conditional import conditional
+from tournaments.errors import FloorError
 from tournaments.models import Tournament
-from tournaments.selectors import seat_lookup, tournament_payouts, tournament_standings
-from tournaments.services.errors import FloorError
-from tournaments.views import wallclock
+from tournaments.selectors import (
+    cached,
+    seat_lookup,
+    tournament_full,
+    tournament_head,
+    tournament_payouts,
+    tournament_standings,
+    version_tag,
+)
 from tournaments.views.access import public_tournament_get
-from tournaments.views.clockface import clock_context, clock_payload
+from tournaments.views.clock_display import clock_context
 
 STANDING_ROWS = 100
+PAYOUT_ROWS = 10
 POLL_SECONDS = 10
 CLOCK_POLL_SECONDS = 5
 
 
-def with_etag(request: HttpRequest, response: HttpResponse) -> HttpResponseBase:
-    """Tag the response with a hash of its content; answer 304 if the client has it already.
-
-    `no-cache` makes browsers ask again every time, with If-None-Match."""
-    etag = quote_etag(hashlib.sha256(response.content).hexdigest()[:32])
-    response["ETag"] = etag
-    patch_cache_control(response, no_cache=True, public=True)
-    return get_conditional_response(request, etag=etag, response=response) or response
-
-
-def _state(tournament: Tournament) -> dict[str, Any]:
-    """What the polled part of the standings page shows."""
+def _state(tournament: Tournament, *, all_places: bool = True) -> dict[str, Any]:
+    """What the polled part of the standings page shows (with `all_places` False, the top
+    places and the ones being decided now, not the whole table of a big field)."""
     try:
         places = tournament_payouts(tournament)
     except FloorError:
         places = []
+    standings = tournament_standings(tournament, limit=STANDING_ROWS)
     return {
         "tournament": tournament,
-        "standings": tournament_standings(tournament, limit=STANDING_ROWS),
-        "places": places,
+        "standings": standings,
+        "places": places if all_places else payout_rows(places, standings.players_left),
+        "places_paid": len(places),
         "shown": STANDING_ROWS,
     }
+
+
+def payout_rows(places: list[dict[str, Any]], players_left: int) -> list[dict[str, Any] | None]:
+    """The payout rows a phone polls at a big event: the top `PAYOUT_ROWS` places, then the
+    places around the next one to be paid (the next player out finishes `players_left`th), a
+    None where rows are left out. A field with few paid places shows them all."""
+    if len(places) <= 3 * PAYOUT_ROWS:
+        return list(places)
+    near = [p for p in places if players_left - PAYOUT_ROWS < p["place"] <= players_left + 5]
+    shown = {p["place"] for p in places[:PAYOUT_ROWS]} | {p["place"] for p in near}
+    rows: list[dict[str, Any] | None] = []
+    for place in places:
+        if place["place"] in shown:
+            rows.append(place)
+        elif rows and rows[-1] is not None:
+            rows.append(None)
+    return rows
 
 
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
@@ -56,7 +76,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = public_tournament_get(pk)
     query = request.GET.get("q", "")
     context = {
-        **_state(tournament),
+        **_state(tournament, all_places=False),
         "query": query,
         "seats": seat_lookup(tournament, query) if query else None,
         "poll_seconds": POLL_SECONDS,
@@ -66,9 +86,22 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
 
 def state(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The polled part of the standings page, with an ETag (304 when nothing changed)."""
-    tournament = public_tournament_get(pk)
-    response = render(request, "public/_state.html", _state(tournament))
-    return with_etag(request, response)
+    tournament = tournament_head(pk)
+    if tournament is None:
+        raise Http404("There is no such tournament.")
+
+    def build() -> HttpResponse:
+        body = cached(
+            tournament,
+            "public-state",
+            lambda: render_to_string(
+                "public/_state.html", _state(tournament_full(tournament), all_places=False)
+            ),
+        )
+        return HttpResponse(body)
+
+    etag = f'"{version_tag(tournament, "public-state")}"'
+    return conditional(request, etag, build, version=(tournament.pk, tournament.version))
 
 
 def seat(request: HttpRequest, pk: int) -> HttpResponse:
@@ -85,17 +118,11 @@ def payouts(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def clock(request: HttpRequest, pk: int) -> HttpResponse:
-    """The big-screen clock: the browser counts down and polls `public-clock-json`."""
+    """The big-screen clock: the browser counts down and polls the clock feed (`api-clock`)."""
     tournament = public_tournament_get(pk)
     context = {
         "tournament": tournament,
-        **clock_context(tournament, wallclock.now()),
+        **clock_context(tournament, request_time.now()),
         "poll_seconds": CLOCK_POLL_SECONDS,
     }
     return render(request, "public/clock.html", context)
-
-
-def clock_json(request: HttpRequest, pk: int) -> HttpResponseBase:
-    """The clock as JSON, with an ETag that stays the same until the clock really changes."""
-    tournament = public_tournament_get(pk)
-    return with_etag(request, JsonResponse(clock_payload(tournament, wallclock.now())))

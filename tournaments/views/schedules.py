@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from tournaments.errors import FloorError
 from tournaments.forms import (
     LEVELS_PREFIX,
     LevelForm,
@@ -22,7 +23,6 @@ from tournaments.forms import (
     levels_with_new_row,
 )
 from tournaments.models import BlindSchedule
-from tournaments.services.errors import FloorError
 from tournaments.services.events import schedule_create, schedule_replace_levels
 from tournaments.views.access import director_required
 

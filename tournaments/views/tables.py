@@ -18,8 +18,8 @@ from dealer.models import Hand
 from dealer.services import hand_reopen
 from tournaments import selectors
 from tournaments.balancing import Plan
+from tournaments.errors import FloorError
 from tournaments.models import Entry, Table
-from tournaments.services.errors import FloorError
 from tournaments.services.tables import (
     pending_moves,
     table_assign_dealer,
@@ -27,7 +27,6 @@ from tournaments.services.tables import (
     tournament_confirm_moves,
     tournament_draw_seats,
 )
-from tournaments.views import reads
 from tournaments.views.access import director_required, report_refusal, tournament_get
 from tournaments.views.form_tokens import FIELD, report_form_refusal, submit_once
 
@@ -44,7 +43,7 @@ def tables_page(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "tournament": tournament,
         "tab": "tables",
-        "tables": reads.table_list(tournament, halted=plan.halted_tables if plan else ()),
+        "tables": selectors.table_plan(tournament, halted=plan.halted_tables if plan else ()),
         "plan": plan,
         "plan_lines": _plan_lines(plan) if plan else [],
         "plan_refusal": refusal,
@@ -176,5 +175,5 @@ def seat_cards(request: HttpRequest, pk: int) -> HttpResponse:
     prints one player's card (a late entry)."""
     tournament = tournament_get(pk)
     entry = request.GET.get("entry", "")
-    cards = reads.seat_cards(tournament, int(entry) if entry.isdigit() else None)
+    cards = selectors.seat_cards(tournament, int(entry) if entry.isdigit() else None)
     return render(request, "desk/seat_cards.html", {"tournament": tournament, "cards": cards})

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dealer.engine.errors import EngineError
+from dealer.engine.errors import EngineError, Invalid
 from dealer.engine.setup import MAX_PLAYERS
 
 # Our variant codes and the betting structure each one plays (RULES.md section 5).
@@ -60,7 +60,7 @@ _KNOWN_FIELDS = frozenset(
 )
 
 
-class PhhError(EngineError):
+class PhhError(EngineError, Invalid):
     """A PHH file or hand history we cannot use: `code` says what kind, `detail` which field."""
 
     code = "bad_phh"

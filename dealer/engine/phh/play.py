@@ -42,7 +42,7 @@ from dealer.engine.errors import EngineError, RuleViolation
 from dealer.engine.game import check_cards_fit, seen_cards
 from dealer.engine.hand import apply, start_hand
 from dealer.engine.phh.history import CODES, HandHistory, PhhError, dumps_phh
-from dealer.engine.rules import Rules, make_rules
+from dealer.engine.rules import Game, Rules, make_rules
 from dealer.engine.setup import HandSetup, PlayerSetup
 from dealer.engine.showdown import showdown_order
 from dealer.engine.state import STREET_NAMES, HandState, Phase, replace_at
@@ -157,7 +157,7 @@ def history_to_setup(history: HandHistory, rules: Rules | None = None) -> HandSe
     """
     if rules is None:
         rules = default_rules(history)
-    elif rules.structure != history.structure or rules.game != "holdem":
+    elif rules.structure != history.structure or rules.game is not Game.HOLDEM:
         raise PhhError(
             f"Variant {history.variant} is {history.structure} Texas hold'em; the rules given "
             f"are {rules.structure} {rules.game}.",
@@ -365,7 +365,7 @@ def history_from_state(
     """
     setup = state.setup
     rules = setup.rules
-    if rules.game != "holdem":
+    if rules.game is not Game.HOLDEM:
         raise PhhError(
             "Texas 6+ has no PHH variant here (PHH's NS ranks hands differently).",
             code="unsupported_variant",

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from dealer.services import check_hand_chips
 from tournaments.models import Tournament
-from tournaments.services.ledger import chips_check, tournament_books
+from tournaments.selectors.books import chips_check, tournament_books
 
 
 class Command(BaseCommand):

@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from dealer import cash
+from dealer.cash import services
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_start
 from tournaments.models import CashSeat, Table
@@ -42,7 +42,7 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def _load(self) -> Table:
-        table = cash.cash_table_create(
+        table = services.cash_table_create(
             number=NUMBER,
             name="1/2 No-Limit Hold'em",
             game="holdem",
@@ -54,17 +54,17 @@ class Command(BaseCommand):
             max_buy_in=200,
         )
         for seat, name in enumerate(PLAYERS, start=1):
-            cash.cash_seat_take(table=table, seat=seat, player_name=name, buy_in=200)
+            services.cash_seat_take(table=table, seat=seat, player_name=name, buy_in=200)
         dealer = User.objects.filter(username="dealer").first()
         if dealer is not None:
             Table.objects.filter(pk=table.pk).update(dealer=dealer)
-        cash.cash_table_draw_button(table=table, rng=random.Random(20))
+        services.cash_table_draw_button(table=table, rng=random.Random(20))
         _fold_around(hand_start(table=table))
-        cash.cash_seat_sit_out(cash_seat=CashSeat.objects.get(table=table, seat=4))
+        services.cash_seat_sit_out(cash_seat=CashSeat.objects.get(table=table, seat=4))
         for _ in range(3):
             _fold_around(hand_start(table=table))
         for name in ("Grace Kim", "Hugo Rossi"):
-            cash.cash_waitlist_add(table=table, player_name=name)
+            services.cash_waitlist_add(table=table, player_name=name)
         return table
 
 

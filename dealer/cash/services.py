@@ -1,33 +1,31 @@
-"""Cash tables: the game and its limits, the seats between hands, the waiting list, and the plan
-of the next hand (who is dealt in and what each posts), from the engine's `plan_hand`.
+"""Cash tables' writes: open a table, seat a player, sit out, come back, top up, leave, the
+waiting list, the button draw, and what a hand's end leaves at the seats.
 
-Writes here are services (`cash_<entity>_<verb>`), each in a transaction with the table row
-locked, so two devices seating or moving players at once queue up rather than clash. A change a
-director or dealer makes is recorded in the audit log. Hands themselves are started and ended by
-`dealer.services`, which asks this module for the plan and hands back the result.
+Each service (`cash_<entity>_<verb>`) runs in a transaction with the table row locked, so two
+devices seating or moving players at once queue up rather than clash. A change a director or
+dealer makes is recorded in the audit log. Hands themselves are started and ended by
+`dealer.services`, which reads the plan (`dealer.cash.plan`) and hands back the result
+(`cash_hand_end`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
-from dataclasses import asdict
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from dealer.cash.plan import OWED_FIELDS, cash_table_rules, engine_seats_row
 from dealer.engine import cash as engine_cash
 from dealer.engine.cards import DeckKind, format_cards
 from dealer.engine.errors import ConfigError
-from dealer.engine.rules import Rules, make_rules
-from dealer.engine.setup import Stakes
+from dealer.engine.rules import Game, InitialButton, MissedBlindPolicy
 from dealer.models import Hand
 from tournaments import seating
+from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
 from tournaments.models import ButtonDraw, CashSeat, Player, Table, WaitingListEntry
 from tournaments.services.audit import audit_record
-from tournaments.services.errors import FloorError
 
 # The entry choices of a new player (RULES.md 2; S2 options 1-3).
 ENTRY_CHOICES = {
@@ -41,31 +39,19 @@ RETURN_CHOICES = {"post": "Post what is owed now", "wait_bb": "Wait for the big 
 # --- the game ----------------------------------------------------------------------------------
 
 
-def cash_table_rules(table: Table) -> Rules:
-    """The table's rules: its profile, its game and structure, and its single-key overrides."""
-    overrides = {**table.rule_overrides, "game": table.game, "structure": table.structure}
-    return make_rules(table.rule_profile, overrides)
-
-
-def cash_stakes(table: Table) -> Stakes:
-    return Stakes(small_blind=table.small_blind, big_blind=table.big_blind, ante=table.ante)
-
-
 def _check_game(values: dict[str, Any]) -> None:
     if values["big_blind"] < 1 or not 0 <= values["small_blind"] <= values["big_blind"]:
-        raise FloorError(
+        raise FloorInvalid(
             "bad_stakes",
             "The big blind must be at least 1 and the small blind at most the big blind.",
-            status=400,
         )
     if not values["big_blind"] <= values["min_buy_in"] <= values["max_buy_in"]:
-        raise FloorError(
+        raise FloorInvalid(
             "bad_buy_in",
             "The minimum buy-in must be at least one big blind and at most the maximum buy-in.",
-            status=400,
         )
     if not 2 <= values["seat_count"] <= 10:
-        raise FloorError("bad_seat_count", "A table has 2 to 10 seats.", status=400)
+        raise FloorInvalid("bad_seat_count", "A table has 2 to 10 seats.")
 
 
 @transaction.atomic
@@ -77,17 +63,17 @@ def cash_table_create(*, actor: Any = None, **values: Any) -> Table:
     values.setdefault("rule_overrides", {})
     values.setdefault("name", "")
     if values.get("rule_profile") == "texas_6plus":
-        values["game"] = "sixplus"
+        values["game"] = Game.SIXPLUS.value
     _check_game(values)
     table = Table(tournament=None, **values)
     try:
         rules = cash_table_rules(table)
     except ConfigError as error:
-        raise FloorError(error.code, error.detail, status=400) from error
+        raise FloorInvalid(error.code, error.detail) from error
     if rules.is_tournament:
-        raise FloorError("not_cash", "A cash table plays cash rules (mode=cash).", status=400)
+        raise FloorInvalid("not_cash", "A cash table plays cash rules (mode=cash).")
     if Table.objects.filter(tournament=None, number=values["number"]).exists():
-        raise FloorError("table_number_taken", f"Cash table {values['number']} already exists.")
+        raise FloorConflict("table_number_taken", f"Cash table {values['number']} already exists.")
     table.save()
     audit_record(tournament=None, actor=actor, action="cash_table_open", table=table.number)
     return table
@@ -96,7 +82,7 @@ def cash_table_create(*, actor: Any = None, **values: Any) -> Table:
 def _locked_table(table: Table) -> Table:
     locked = Table.objects.select_for_update().get(pk=table.pk)
     if not locked.is_cash:
-        raise FloorError("not_cash", f"{locked} is a tournament table.", status=400)
+        raise FloorInvalid("not_cash", f"{locked} is a tournament table.")
     return locked
 
 
@@ -130,34 +116,28 @@ def cash_seat_take(
     rules = cash_table_rules(table)
     name = player_name.strip()
     if not name:
-        raise FloorError("name_required", "Type the player's name.", status=400)
+        raise FloorInvalid("name_required", "Type the player's name.")
     if not 1 <= seat <= table.seat_count:
-        raise FloorError(
-            "bad_seat", f"{table} has seats 1 to {table.seat_count}, not {seat}.", status=400
-        )
+        raise FloorInvalid("bad_seat", f"{table} has seats 1 to {table.seat_count}, not {seat}.")
     if choice not in ENTRY_CHOICES:
-        raise FloorError(
-            "bad_choice",
-            "Choose: wait for the big blind, post now, or let the button pass.",
-            status=400,
+        raise FloorInvalid(
+            "bad_choice", "Choose: wait for the big blind, post now, or let the button pass."
         )
-    if choice == "button_pass" and rules.missed_blind_policy == "S0_missed_blinds":
-        raise FloorError(
+    if choice == "button_pass" and rules.missed_blind_policy == MissedBlindPolicy.S0_MISSED_BLINDS:
+        raise FloorInvalid(
             "choice_not_offered",
             "Under S0's policy a new player posts a big blind now or waits for the big blind.",
-            status=400,
         )
     if not table.min_buy_in <= buy_in <= table.max_buy_in:
-        raise FloorError(
+        raise FloorInvalid(
             "bad_buy_in",
             f"The buy-in at {table} is {table.min_buy_in} to {table.max_buy_in}, not {buy_in}.",
-            status=400,
         )
     if CashSeat.objects.filter(table=table, seat=seat).exists():
-        raise FloorError("seat_taken", f"Seat {seat} is taken.")
+        raise FloorConflict("seat_taken", f"Seat {seat} is taken.")
     player, _ = Player.objects.get_or_create(name=name)
     if CashSeat.objects.filter(table=table, player=player).exists():
-        raise FloorError("already_seated", f"{name} already has a seat at {table}.")
+        raise FloorConflict("already_seated", f"{name} already has a seat at {table}.")
     try:
         with transaction.atomic():
             taken = CashSeat.objects.create(
@@ -171,9 +151,9 @@ def cash_seat_take(
                 wait_button=choice == "button_pass",
             )
     except IntegrityError as error:  # pragma: no cover - the table lock makes this unlikely
-        raise FloorError("seat_taken", f"Seat {seat} was just taken.") from error
+        raise FloorConflict("seat_taken", f"Seat {seat} was just taken.") from error
     first = not Hand.objects.filter(table=table).exists() and table.button_seat is None
-    if first and rules.initial_button == "first_seated":
+    if first and rules.initial_button == InitialButton.FIRST_SEATED:
         table.button_seat = seat
         table.save(update_fields=["button_seat"])
         audit_record(
@@ -205,7 +185,7 @@ def _seat_locked(cash_seat: CashSeat) -> tuple[Table, CashSeat]:
     try:
         return table, CashSeat.objects.select_related("player").get(pk=cash_seat.pk)
     except CashSeat.DoesNotExist as error:
-        raise FloorError("not_found", "That player has left the table.", status=404) from error
+        raise FloorNotFound("not_found", "That player has left the table.") from error
 
 
 @transaction.atomic
@@ -227,10 +207,8 @@ def cash_seat_return(*, cash_seat: CashSeat, choice: str = "post", actor: Any = 
     """The player is back: they post what they owe as soon as the seat allows (`post`), or wait
     for the big blind (`wait_bb`), which settles everything owed."""
     if choice not in RETURN_CHOICES:
-        raise FloorError(
-            "bad_choice",
-            "Choose: post what is owed now, or wait for the big blind.",
-            status=400,
+        raise FloorInvalid(
+            "bad_choice", "Choose: post what is owed now, or wait for the big blind."
         )
     table, seat = _seat_locked(cash_seat)
     seat.away, seat.away_since = False, None
@@ -252,7 +230,7 @@ def cash_seat_leave(*, cash_seat: CashSeat, actor: Any = None) -> int:
     """The player leaves with their chips (returned: the chips cashed out)."""
     table, seat = _seat_locked(cash_seat)
     if _in_hand(table, seat):
-        raise FloorError(
+        raise FloorConflict(
             "in_hand", f"{seat.player.name} is in the hand in progress: leave once it is over."
         )
     chips = seat.chips
@@ -276,24 +254,24 @@ def cash_seat_top_up(*, cash_seat: CashSeat, amount: int, actor: Any = None) -> 
     left buys in again for at least the minimum."""
     table, seat = _seat_locked(cash_seat)
     if amount < 1:
-        raise FloorError("bad_amount", "Add at least one chip.", status=400)
+        raise FloorInvalid("bad_amount", "Add at least one chip.")
     if _in_hand(table, seat):
-        raise FloorError(
+        raise FloorConflict(
             "in_hand",
             "Table stakes: chips are added between hands, not while the player is in a hand.",
         )
     room = table.max_buy_in - seat.chips
     if room <= 0:
-        raise FloorError(
+        raise FloorConflict(
             "at_maximum", f"{seat.player.name} has {seat.chips}: at or above the maximum buy-in."
         )
     if amount > room:
-        raise FloorError(
+        raise FloorConflict(
             "over_maximum",
             f"At most {room} more: the maximum buy-in at {table} is {table.max_buy_in}.",
         )
     if seat.chips == 0 and amount < table.min_buy_in:
-        raise FloorError(
+        raise FloorConflict(
             "under_minimum", f"Buying in again takes at least the minimum, {table.min_buy_in}."
         )
     seat.chips += amount
@@ -317,13 +295,15 @@ def cash_table_draw_button(*, table: Table, rng: random.Random, actor: Any = Non
     `draw_tiebreak`. Recorded with the cards."""
     table = _locked_table(table)
     if Hand.objects.filter(table=table).exists():
-        raise FloorError("already_dealing", "The button is drawn before the first hand only.")
+        raise FloorConflict("already_dealing", "The button is drawn before the first hand only.")
     seats = sorted(CashSeat.objects.filter(table=table, away=False).values_list("seat", flat=True))
     if len(seats) < 2:
-        raise FloorError("not_enough_players", "Seat at least two players to draw for the button.")
+        raise FloorConflict(
+            "not_enough_players", "Seat at least two players to draw for the button."
+        )
     rules = cash_table_rules(table)
-    deck = DeckKind.SIXPLUS if rules.game == "sixplus" else DeckKind.STANDARD
-    drawn = seating.button_draw_for_table(seats, rng, deck, rules.draw_tiebreak)  # type: ignore[arg-type]
+    deck = DeckKind.SIXPLUS if rules.game == Game.SIXPLUS else DeckKind.STANDARD
+    drawn = seating.button_draw_for_table(seats, rng, deck, rules.draw_tiebreak)
     winner, cards = drawn.winner_index, drawn.cards
     table.button_seat = seats[winner]
     table.save(update_fields=["button_seat"])
@@ -353,14 +333,14 @@ def cash_waitlist_add(*, table: Table, player_name: str, actor: Any = None) -> W
     table = _locked_table(table)
     name = player_name.strip()
     if not name:
-        raise FloorError("name_required", "Type the player's name.", status=400)
+        raise FloorInvalid("name_required", "Type the player's name.")
     player, _ = Player.objects.get_or_create(name=name)
     if CashSeat.objects.filter(table=table, player=player).exists():
-        raise FloorError("already_seated", f"{name} already has a seat at {table}.")
+        raise FloorConflict("already_seated", f"{name} already has a seat at {table}.")
     if WaitingListEntry.objects.filter(
         table=table, player=player, status=WaitingListEntry.Status.WAITING
     ).exists():
-        raise FloorError("already_waiting", f"{name} is already on the list for {table}.")
+        raise FloorConflict("already_waiting", f"{name} is already on the list for {table}.")
     entry = WaitingListEntry.objects.create(table=table, player=player)
     audit_record(
         tournament=None, actor=actor, action="cash_waitlist_add", table=table.number, player=name
@@ -383,106 +363,7 @@ def cash_waitlist_remove(*, entry: WaitingListEntry, actor: Any = None) -> None:
         )
 
 
-# --- what a seat owes, in words ---------------------------------------------------------------
-
-
-def cash_seat_status(rules: Rules, stakes: Stakes, row: CashSeat) -> tuple[str, str]:
-    """(state, owed) for the seat list: "Playing", "Sitting out", "New"... and what the player
-    owes to come in, from the table's missed-blind policy (RULES.md 4)."""
-    owed = engine_cash.describe_posts(*engine_cash.owed_posts(rules, stakes, engine_seats_row(row)))
-    if row.new:
-        owed += " (entry)"
-    state = (
-        "Sitting out"
-        if row.away
-        else ("New" if row.new else ("Returning" if row.owes else "Playing"))
-    )
-    if row.chips == 0:
-        state = "No chips"
-    if row.wait_big_blind and not row.away:
-        owed = f"{owed}, or waits for the big blind" if owed else "waits for the big blind"
-    if row.wait_button and not row.away:
-        owed += (", " if owed else "") + "waits for the button to pass"
-    return state, owed
-
-
-# --- the next hand -----------------------------------------------------------------------------
-
-
-# A seat's flags for what its player owes or waits for: the plan reads them, a hand's end may
-# settle or set them.
-OWED_FIELDS = ("new", "missed_small", "missed_big", "wait_button", "wait_big_blind", "skip_button")
-
-
-def engine_seats_row(row: CashSeat) -> engine_cash.CashSeat:
-    """The engine's view of one seat row."""
-    return engine_cash.CashSeat(
-        seat=row.seat,
-        stack=row.chips,
-        key=row.pk,
-        name=row.player.name,
-        away=row.away,
-        new=row.new,
-        missed_small=row.missed_small,
-        missed_big=row.missed_big,
-        wait_button=row.wait_button,
-        wait_big_blind=row.wait_big_blind,
-        skip_button=row.skip_button,
-    )
-
-
-def engine_seats(table: Table) -> list[engine_cash.CashSeat]:
-    rows = CashSeat.objects.filter(table=table).select_related("player").order_by("seat")
-    return [engine_seats_row(row) for row in rows]
-
-
-def last_positions(table: Table) -> engine_cash.Positions | None:
-    """Where the last hand's button and blinds were (None before the first hand)."""
-    if table.big_blind_seat is None:
-        return None
-    return engine_cash.Positions(table.button_seat, table.small_blind_seat, table.big_blind_seat)
-
-
-def cash_table_plan(
-    table: Table, seats: list[engine_cash.CashSeat] | None = None
-) -> engine_cash.CashPlan:
-    """The plan of the next hand at a cash table, as the seats stand now (read only); `seats`
-    when the caller has read them already (`engine_seats`)."""
-    try:
-        return engine_cash.plan_hand(
-            cash_table_rules(table),
-            cash_stakes(table),
-            table.seat_count,
-            engine_seats(table) if seats is None else seats,
-            last_positions(table),
-            first_button=table.button_seat,
-        )
-    except ConfigError as error:
-        raise FloorError(error.code, error.detail) from error
-
-
-def plan_signature(plan: engine_cash.CashPlan) -> str:
-    """A short tag of what the dealer was shown: the positions, the posts and who waits."""
-    shown = {
-        "positions": asdict(plan.positions),
-        "posts": [asdict(post) for post in plan.posts],
-        "waiting": [asdict(wait) for wait in plan.waiting],
-        "straddle": plan.straddle_seat,
-    }
-    return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()[:16]
-
-
-def plan_record(plan: engine_cash.CashPlan, straddle: bool) -> dict[str, Any]:
-    """What the hand keeps of its plan: what was shown, and what it does to the seats."""
-    return {
-        "signature": plan_signature(plan),
-        "straddle": straddle,
-        "restart": plan.restart,
-        "heads_up": plan.heads_up,
-        "waiting": [asdict(wait) for wait in plan.waiting],
-        "posts": [asdict(post) for post in plan.posts if post.live or post.dead],
-        **asdict(plan.after),
-    }
+# --- a hand's end ------------------------------------------------------------------------------
 
 
 def cash_hand_end(

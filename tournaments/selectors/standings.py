@@ -1,4 +1,5 @@
-"""Read-only views of a tournament: standings, payouts, seat lookup, the clock summary."""
+"""The field as the public and the desk read it: standings, payouts, the results, the ICM deal
+on offer, the seat lookup and the tournaments listed."""
 
 from __future__ import annotations
 
@@ -7,16 +8,11 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, F, Q, Sum
 
-from tournaments import balancing
-from tournaments.clock import ClockView
-from tournaments.models import DEALER_GROUP, Entry, Tournament
-from tournaments.services.clocks import clock_view
-from tournaments.services.deals import deal_offer
-from tournaments.services.ledger import chips_in_play
-from tournaments.services.places import prize_table
+from tournaments.models import Entry, Tournament
+from tournaments.selectors.books import chips_in_play
+from tournaments.selectors.prizes import deal_offer, prize_table
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -124,9 +120,22 @@ def tournament_payouts(tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
+def results_rows(tournament: Tournament) -> list[tuple[int | None, str, int, Decimal | None]]:
+    """The results so far, as the one export gives them: place, name, entry number and prize of
+    every entry that played; the players still in first (no place yet), by chips, then
+    everyone out, by place."""
+    rows = (
+        Entry.objects.filter(tournament=tournament)
+        .exclude(status=Entry.Status.UNREGISTERED)
+        .order_by(F("finishing_place").asc(nulls_first=True), "-chips", "player__name", "number")
+        .values_list("finishing_place", "player__name", "number", "prize")
+    )
+    return list(rows)
+
+
 def tournament_icm(tournament: Tournament) -> list[dict[str, Any]]:
     """The deal on offer to the players left (ICM and chip chop, biggest stack first), as
-    `tournament_accept_deal` pays it: one computation, `deals.deal_offer`."""
+    `tournament_accept_deal` pays it: one computation, `prizes.deal_offer`."""
     return deal_offer(tournament)
 
 
@@ -144,59 +153,3 @@ def seat_lookup(tournament: Tournament, query: str) -> list[dict[str, Any]]:
         .order_by("player__name", "-number")
         .values_list("player__name", "table__number", "seat", "status")[:20]
     ]
-
-
-def clock_summary(
-    tournament: Tournament,
-    now: datetime,
-    *,
-    view: ClockView | None = None,
-    standings: Standings | None = None,
-) -> dict[str, Any]:
-    """What the big-screen clock shows: level, time left, next level, players, prize pool, and
-    whether hand-for-hand is on (RP-8: the clock stands still then, but it is not a pause).
-    `view` and `standings`, when the caller has them already (of `now`), are not read again."""
-    view = view or clock_view(tournament, now)
-    standings = standings or tournament_standings(tournament, limit=0)
-
-    def level(lv: Any) -> dict[str, Any] | None:
-        if lv is None:
-            return None
-        return {
-            "small_blind": lv.small_blind,
-            "big_blind": lv.big_blind,
-            "ante": lv.ante,
-            "bb_ante": lv.bb_ante,
-            "is_break": lv.is_break,
-            "note": lv.note,
-            "minutes": lv.duration // 60,
-        }
-
-    return {
-        "tournament": tournament.name,
-        "status": view.status.value,
-        "label": view.label,
-        "level": level(view.level),
-        "next_level": level(view.next_level),
-        "seconds_left": view.seconds_left,
-        "overtime_seconds": view.overtime_seconds,
-        "running": view.status.value == "running",
-        "hand_for_hand": tournament.hand_for_hand,
-        "players_left": standings.players_left,
-        "entries": standings.entries,
-        "average_stack": standings.average_stack,
-        "prize_pool": str(standings.prize_pool),
-        "places_paid": standings.places_paid,
-    }
-
-
-def hand_for_hand_due(tournament: Tournament, standings: Standings | None = None) -> bool:
-    """RP-8: one bust from the money, the director should play hand-for-hand."""
-    standings = standings or tournament_standings(tournament, limit=0)
-    return balancing.needs_hand_for_hand(standings.players_left, standings.places_paid)
-
-
-def dealer_choices() -> list[tuple[int, str]]:
-    """The accounts that may deal a table: active members of the "dealer" group."""
-    users = get_user_model().objects.filter(is_active=True, groups__name=DEALER_GROUP)
-    return [(user.pk, user.get_username()) for user in users.order_by("username")]

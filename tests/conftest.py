@@ -1,0 +1,18 @@
+"""Fixtures every test package shares. A module that needs something else (a director at a
+frozen time, a page client with its own set-up) defines its own fixture of the same name."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.factories import DirectorFactory, make
+
+
+@pytest.fixture
+def director() -> APIClient:
+    """A client signed in as a tournament director, for the API and the pages alike (an
+    `APIClient` is Django's test client with JSON helpers)."""
+    client = APIClient()
+    client.force_login(make(DirectorFactory))
+    return client

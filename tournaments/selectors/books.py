@@ -1,0 +1,146 @@
+"""The chip ledger's books: the chips in play, the sums by kind, and the replay that proves they
+balance (`chips_check`): each entry's rows add up to its chips, each hand's rows add up to
+nothing (a hand moves chips, it makes none), busted entries hold none, and the chips in play are
+the chips issued, less colour-ups, plus the floor's recorded corrections.
+
+Reads only: the rows are written by `tournaments.services.ledger`. The groups of kinds are named
+here once, for the reads and for the services that ask the ledger (a hand is not reopened under
+a count made since: `FLOOR_COUNTS`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Sum
+
+from tournaments.models import ChipMove, Entry, Tournament
+
+Kind = ChipMove.Kind
+
+# Chips that enter the tournament, and chips a colour-up or chip race takes out (or rounds in).
+ISSUED = (Kind.BUY_IN, Kind.REBUY, Kind.ADDON, Kind.BONUS)
+REMOVED = (Kind.COLOUR_UP,)
+# The floor setting a stack right (with who and why); chips that went where nobody recorded.
+FLOOR = (Kind.COUNT, Kind.CORRECTION, Kind.BUST, Kind.UNBUST)
+# The floor's counts: each says what a stack is now (a hand before it is part of the figure).
+FLOOR_COUNTS = (Kind.COUNT, Kind.CORRECTION, Kind.COLOUR_UP)
+# Chips moved between players by hands: each hand's rows add up to zero.
+HANDS = (Kind.HAND, Kind.HAND_REVERSED)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Books:
+    """A tournament's chips by where they came from. `in_play` is what exists at the tables
+    (issued less colour-ups): the figure the clock and the phone pages show; `stacks` is what
+    the entries' counts add up to, which differs from it by the floor's corrections."""
+
+    issued: int
+    removed: int
+    corrections: int
+    hands: int
+    stacks: int
+
+    @property
+    def in_play(self) -> int:
+        return self.issued + self.removed
+
+
+def chips_in_play(tournament: Tournament) -> int:
+    """Chips issued less colour-ups: the chips in play a tournament clock shows. One sum over
+    the rows that issue or remove chips (on the tournament-and-kind index), however many hands
+    have been played: the public pages ask for it on every poll."""
+    total = ChipMove.objects.filter(tournament=tournament, kind__in=ISSUED + REMOVED).aggregate(
+        s=Sum("delta")
+    )["s"]
+    return int(total or 0)
+
+
+def tournament_books(tournament: Tournament) -> Books:
+    """The ledger's sums by kind, and the entries' chips (two queries)."""
+    sums = dict(
+        ChipMove.objects.filter(tournament=tournament)
+        .values_list("kind")
+        .annotate(total=Sum("delta"))
+        .values_list("kind", "total")
+    )
+    stacks = (
+        Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).aggregate(
+            s=Sum("chips")
+        )["s"]
+        or 0
+    )
+
+    def total(kinds: tuple[str, ...]) -> int:
+        return int(sum(sums.get(k, 0) or 0 for k in kinds))
+
+    return Books(
+        issued=total(ISSUED),
+        removed=total(REMOVED),
+        corrections=total(FLOOR),
+        hands=total(HANDS),
+        stacks=int(stacks),
+    )
+
+
+def chips_check(tournament: Tournament | None = None) -> list[str]:
+    """Replay the ledgers (of one tournament, or all) and say what does not add up (an empty
+    list when the books balance)."""
+    tournaments = [tournament] if tournament else list(Tournament.objects.order_by("pk"))
+    problems: list[str] = []
+    for event in tournaments:
+        problems += _check_tournament(event)
+    return problems
+
+
+def _check_tournament(tournament: Tournament) -> list[str]:
+    problems: list[str] = []
+    running: dict[int, int] = defaultdict(int)
+    by_hand: dict[tuple[int, str], int] = defaultdict(int)
+    for pk, entry_id, kind, delta, balance, hand_id in (
+        ChipMove.objects.filter(tournament=tournament)
+        .order_by("pk")
+        .values_list("pk", "entry_id", "kind", "delta", "balance", "hand_id")
+        .iterator()
+    ):
+        running[entry_id] += delta
+        if running[entry_id] != balance:
+            problems.append(
+                f"{tournament}: ledger row {pk} says entry {entry_id} holds {balance}, "
+                f"its rows add up to {running[entry_id]}"
+            )
+            running[entry_id] = balance  # report each break once
+        if kind in HANDS and hand_id is not None:
+            by_hand[(hand_id, kind)] += delta
+    for (hand_id, kind), net in sorted(by_hand.items()):
+        if net and kind == Kind.HAND_REVERSED:
+            problems.append(f"{tournament}: reopening hand {hand_id} moved {net:+d} chips")
+    hand_totals: dict[int, int] = defaultdict(int)
+    for (hand_id, _), net in by_hand.items():
+        hand_totals[hand_id] += net
+    for hand_id, net in sorted(hand_totals.items()):
+        if net:
+            problems.append(f"{tournament}: hand {hand_id} made {net:+d} chips")
+    for pk, name, status, chips in Entry.objects.filter(tournament=tournament).values_list(
+        "pk", "player__name", "status", "chips"
+    ):
+        if chips != running.get(pk, 0):
+            problems.append(
+                f"{tournament}: {name} (entry {pk}) has {chips} chips, "
+                f"the ledger {running.get(pk, 0)}"
+            )
+        if status != Entry.Status.ACTIVE and chips:
+            problems.append(f"{tournament}: {name} (entry {pk}) is {status} with {chips} chips")
+    books = tournament_books(tournament)
+    if chips_in_play(tournament) != books.in_play:  # the pages' quick sum against the books
+        problems.append(
+            f"{tournament}: chips in play {chips_in_play(tournament)} != the books' {books.in_play}"
+        )
+    if books.stacks != books.issued + books.removed + books.corrections + books.hands:
+        problems.append(
+            f"{tournament}: stacks {books.stacks} != issued {books.issued} "
+            f"+ colour-ups {books.removed} + corrections {books.corrections} "
+            f"+ hands {books.hands}"
+        )
+    return problems

@@ -1,0 +1,104 @@
+"""What the director's desk lists: the entries, the seated players and their seat cards, the
+latest busts, a table's count sheet, the audit log, the levels and the dealers to choose from.
+
+Nothing here writes or decides; the pages and the API only show what these return."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import F, QuerySet
+
+from tournaments import clock
+from tournaments.models import DEALER_GROUP, AuditEvent, Entry, Table, Tournament
+from tournaments.selectors.clock import levels_as_clock
+
+ACTIVE = Entry.Status.ACTIVE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LevelRow:
+    index: int
+    label: str
+    level: clock.Level
+
+
+def entry_list(tournament: Tournament, query: str = "") -> QuerySet[Entry]:
+    """Every entry of the tournament, the newest first, optionally filtered by name, with the
+    hand each is dealt in (if one is in progress)."""
+    entries = Entry.objects.filter(tournament=tournament).select_related(
+        "player", "table", "live_hand__table"
+    )
+    query = " ".join(query.split())
+    if query:
+        entries = entries.filter(player__name__icontains=query)
+    return entries.order_by("-created_at", "-pk")
+
+
+def seated_entries(tournament: Tournament) -> QuerySet[Entry]:
+    """Players in play with a seat, by table and seat (the eliminations form lists them)."""
+    return (
+        Entry.objects.filter(tournament=tournament, status=ACTIVE, table__isnull=False)
+        .select_related("player", "table", "live_hand__table")
+        .order_by("table__number", "seat")
+    )
+
+
+def seat_cards(tournament: Tournament, entry_id: int | None = None) -> QuerySet[Entry]:
+    """Seated players by table and seat (or the one entry asked for), for printed seat cards."""
+    cards = seated_entries(tournament)
+    return cards.filter(pk=entry_id) if entry_id is not None else cards
+
+
+def recent_busts(tournament: Tournament, limit: int = 30) -> QuerySet[Entry]:
+    """Players out, the latest hand first."""
+    return (
+        Entry.objects.filter(tournament=tournament, status=Entry.Status.BUSTED)
+        .select_related("player")
+        .order_by(F("bust_group").desc(nulls_last=True), "finishing_place")[:limit]
+    )
+
+
+def audit_log(tournament: Tournament, limit: int = 200) -> QuerySet[AuditEvent]:
+    return AuditEvent.objects.filter(tournament=tournament).select_related("actor")[:limit]
+
+
+def level_list(tournament: Tournament) -> list[LevelRow]:
+    """The tournament's schedule rows with the director's names ("Level 3", "Break")."""
+    levels = levels_as_clock(tournament.levels.all())
+    rows = []
+    for index, level in enumerate(levels):
+        number = clock.level_number(levels, index)
+        label = "Break" if number is None else f"Level {number}"
+        rows.append(LevelRow(index=index, label=label, level=level))
+    return rows
+
+
+def audit_detail(detail: Any) -> str:
+    """An audit event's details as one readable line ("player: Ann Lee, table: 3")."""
+    if not isinstance(detail, dict):
+        return str(detail)
+    parts = []
+    for key, value in detail.items():
+        if isinstance(value, list):
+            value = "; ".join(audit_detail(item) for item in value)
+        parts.append(f"{key.replace('_', ' ')}: {value}")
+    return ", ".join(parts)
+
+
+def count_sheet(table: Table) -> list[Entry]:
+    """The players seated at a table, by seat, with their latest count (its source and time)
+    and the hand each is dealt in, if one is in progress."""
+    return list(
+        Entry.objects.filter(table=table, status=ACTIVE)
+        .select_related("player", "live_hand__table")
+        .order_by("seat")
+    )
+
+
+def dealer_choices() -> list[tuple[int, str]]:
+    """The accounts that may deal a table: active members of the "dealer" group."""
+    users = get_user_model().objects.filter(is_active=True, groups__name=DEALER_GROUP)
+    return [(user.pk, user.get_username()) for user in users.order_by("username")]
