@@ -167,3 +167,24 @@ def test_the_desk_and_the_api_assign_a_dealer_through_the_same_service() -> None
     second.refresh_from_db()
     assert (first.dealer_id, second.dealer_id) == (dealer.pk, dealer.pk)
     assert (refused.status_code, refused.json()["code"]) == (400, "not_a_dealer")
+
+
+@pytest.mark.django_db
+def test_the_schema_lists_the_cash_procedure_and_hand_history_endpoints() -> None:
+    schema = APIClient().get(reverse("api-schema"), HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    paths = schema.json()["paths"]
+
+    for path, verb in [
+        ("/api/cash-tables/", "post"),
+        ("/api/cash-tables/{id}/seats/", "post"),
+        ("/api/cash-tables/{id}/seats/{seat_pk}/top-up/", "post"),
+        ("/api/cash-tables/{id}/waiting/", "post"),
+        ("/api/cash-tables/{id}/button-draw/", "post"),
+        ("/api/hands/{id}/procedures/", "post"),
+        ("/api/procedures/", "get"),
+        ("/api/hands/{id}/phh/", "get"),
+        ("/api/tables/{id}/phh/", "get"),
+        ("/api/tournaments/{id}/phh/", "get"),
+        ("/api/tables/{id}/dealer/", "put"),
+    ]:
+        assert verb in paths.get(path, {}), f"{verb.upper()} {path} is not in the schema"
