@@ -108,6 +108,17 @@ def test_the_public_list_leaves_out_planned_tournaments():
 
 
 @pytest.mark.django_db
+def test_a_planned_tournament_polls_404_for_the_public_and_200_for_a_director():
+    hidden = TournamentFactory(status=Tournament.Status.PLANNED)
+    public, director = _client(), _client(DirectorFactory())
+
+    for path in ("standings/", "clock/"):
+        url = f"/api/tournaments/{hidden.pk}/{path}"
+        assert public.get(url).status_code == 404, url
+        assert director.get(url).status_code == 200, url
+
+
+@pytest.mark.django_db
 def test_public_answers_carry_player_names_and_nothing_personal_beyond(ids):
     client = _client()
     t = ids["t"]

@@ -48,11 +48,24 @@ def get_tournament(request: Request, pk: int) -> Tournament:
 
 def get_tournament_head(request: Request, pk: int) -> Tournament:
     """`get_tournament` reading only what an ETag needs (`selectors.tournament_head`): the
-    polled answers decide on a 304 from it, and build a changed answer from the whole row."""
-    tournament = tournament_head(pk, planned=is_director(request.user))
-    if tournament is None:
+    polled answers decide on a 304 from it, and build a changed answer from the whole row.
+    Who is asking is looked up only for a planned tournament, the one the public may not see
+    (the polled views authenticate lazily: `LazyAuthentication`)."""
+    tournament = tournament_head(pk, planned=True)
+    if tournament is None or (
+        tournament.status == Tournament.Status.PLANNED and not is_director(request.user)
+    ):
         raise NotFound("There is no such tournament.")
     return tournament
+
+
+class LazyAuthentication:
+    """For the public polled views: the request's user is looked up when the view asks for it,
+    not before every request (DRF's default), so that a phone's poll reads no session, user or
+    token (DRF documents this override of `perform_authentication`)."""
+
+    def perform_authentication(self, request: Request) -> None:
+        return None
 
 
 def get_schedule(pk: int) -> BlindSchedule:

@@ -23,7 +23,12 @@ from rest_framework.response import Response
 
 from config import request_time
 from config.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional
-from tournaments.api.base import FloorApi, get_tournament, get_tournament_head
+from tournaments.api.base import (
+    FloorApi,
+    LazyAuthentication,
+    get_tournament,
+    get_tournament_head,
+)
 from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.fields import ClockStatusField, TournamentStatusField
 from tournaments.api.limits import MAX_LEVEL_SECONDS, MAX_SMALL_INT, amount_field
@@ -118,7 +123,7 @@ def _render(tournament: Tournament) -> Response:
     return Response(clock_feed(tournament, request_time.now()).as_dict())
 
 
-class ClockApi(FloorApi):
+class ClockApi(LazyAuthentication, FloorApi):
     permission_classes = (AllowAny,)
 
     @extend_schema(

@@ -21,7 +21,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional
-from tournaments.api.base import FloorApi, get_tournament, get_tournament_head
+from tournaments.api.base import (
+    FloorApi,
+    LazyAuthentication,
+    get_tournament,
+    get_tournament_head,
+)
 from tournaments.api.errors import ErrorSerializer, responses
 from tournaments.api.fields import EntryStatusField
 from tournaments.api.limits import MAX_NAME, amount_field
@@ -113,7 +118,7 @@ class SeatLookupOutputSerializer(serializers.Serializer):
     status = EntryStatusField()
 
 
-class StandingsApi(FloorApi):
+class StandingsApi(LazyAuthentication, FloorApi):
     permission_classes = (AllowAny,)
 
     @extend_schema(
