@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from config import request_time
 from tests.pages import NAMES, NOW, entry_of, freeze_pages, staff_client, tournament
 from tournaments.models import Tournament
-from tournaments.selectors import tournament_icm, tournament_standings
+from tournaments.selectors import deal_offer, tournament_standings
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import clock_pause, tournament_set_hand_for_hand
 from tournaments.services.entries import entry_set_chips
@@ -92,7 +92,7 @@ def test_bug_a_the_icm_deal_uses_the_counts_and_says_when_they_fall_short(client
     )
     director = staff_client(client)
 
-    deal = tournament_icm(event)
+    deal = deal_offer(event)
     body = director.get(reverse("icm-deal", args=[event.pk])).content.decode()
 
     # The deal shares the prizes by the players' counts (7 x 10,000), not by chips nobody holds.

@@ -15,7 +15,7 @@ from dealer.services import hand_start
 from tests.factories import level_rows, seated_tournament
 from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, Entry, Table, Tournament
-from tournaments.selectors import tournament_icm
+from tournaments.selectors import deal_offer
 from tournaments.selectors.clock import LEVEL_FIELDS
 from tournaments.selectors.prizes import prize_table
 from tournaments.services.busts import Bust, entries_bust
@@ -221,7 +221,7 @@ def test_a_deal_writes_places_by_chips_and_prizes_adding_up_to_the_prizes_in_pla
             now=T0,
         )
     small, big, middle = with_stacks(tournament, 21000, 52000, 27000)
-    expected = {row["entry_id"]: row[method] for row in tournament_icm(tournament)}
+    expected = {row["entry_id"]: row[method] for row in deal_offer(tournament)}
 
     tournament_accept_deal(tournament=tournament, method=method)
 

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from tournaments.api.permissions import IsDirector
 from tournaments.models import BlindSchedule, Tournament
 from tournaments.roles import is_director
-from tournaments.selectors import tournament_head
+from tournaments.selectors import tournament_head, tournaments_seen
 
 
 class FloorJSONParser(JSONParser):
@@ -37,10 +37,7 @@ class FloorApi(APIView):
 def get_tournament(request: Request, pk: int) -> Tournament:
     """The tournament named in the URL. The public does not see planned tournaments (the same
     rule as `selectors.tournament_list(public=True)`): they answer 404."""
-    queryset = Tournament.objects.all()
-    if not is_director(request.user):
-        queryset = queryset.exclude(status=Tournament.Status.PLANNED)
-    tournament = queryset.filter(pk=pk).first()
+    tournament = tournaments_seen(planned=is_director(request.user)).filter(pk=pk).first()
     if tournament is None:
         raise NotFound("There is no such tournament.")
     return tournament

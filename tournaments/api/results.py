@@ -33,10 +33,10 @@ from tournaments.api.limits import MAX_NAME, amount_field
 from tournaments.models import Tournament
 from tournaments.selectors import (
     cached,
+    deal_offer,
     results_rows,
     seat_lookup,
     tournament_full,
-    tournament_icm,
     tournament_payouts,
     tournament_standings,
     version_tag,
@@ -161,7 +161,7 @@ class IcmApi(FloorApi):
     @extend_schema(tags=TAGS, responses=responses(IcmRowOutputSerializer(many=True), 403, 404, 409))
     def get(self, request: Request, pk: int) -> Response:
         """An ICM deal and a chip chop for the players left (at most 10)."""
-        rows = tournament_icm(get_tournament(request, pk))
+        rows = deal_offer(get_tournament(request, pk))
         return Response(IcmRowOutputSerializer(rows, many=True).data)
 
 

@@ -37,12 +37,12 @@ from tournaments.selectors.desk import (
     seat_cards,
     seated_entries,
 )
+from tournaments.selectors.prizes import deal_offer
 from tournaments.selectors.standings import (
     StandingRow,
     Standings,
     results_rows,
     seat_lookup,
-    tournament_icm,
     tournament_list,
     tournament_payouts,
     tournament_standings,
@@ -61,6 +61,7 @@ from tournaments.selectors.versions import (
     cached,
     tournament_full,
     tournament_head,
+    tournaments_seen,
     version_tag,
 )
 
@@ -81,6 +82,7 @@ __all__ = [
     "clock_feed",
     "clock_seconds_shown",
     "count_sheet",
+    "deal_offer",
     "dealer_choices",
     "entry_list",
     "hand_for_hand_board",
@@ -97,9 +99,9 @@ __all__ = [
     "table_plan",
     "tournament_full",
     "tournament_head",
-    "tournament_icm",
     "tournament_list",
     "tournament_payouts",
     "tournament_standings",
+    "tournaments_seen",
     "version_tag",
 ]

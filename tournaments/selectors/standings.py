@@ -12,7 +12,8 @@ from django.db.models import Count, F, Q, Sum
 
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.books import chips_in_play
-from tournaments.selectors.prizes import deal_offer, prize_table
+from tournaments.selectors.prizes import prize_table
+from tournaments.selectors.versions import tournaments_seen
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -47,10 +48,7 @@ class Standings:
 
 
 def tournament_list(*, public: bool = False) -> Any:
-    queryset = Tournament.objects.all()
-    if public:
-        queryset = queryset.exclude(status=Tournament.Status.PLANNED)
-    return queryset.annotate(
+    return tournaments_seen(planned=not public).annotate(
         players_left=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE))
     )
 
@@ -131,12 +129,6 @@ def results_rows(tournament: Tournament) -> list[tuple[int | None, str, int, Dec
         .values_list("finishing_place", "player__name", "number", "prize")
     )
     return list(rows)
-
-
-def tournament_icm(tournament: Tournament) -> list[dict[str, Any]]:
-    """The deal on offer to the players left (ICM and chip chop, biggest stack first), as
-    `tournament_accept_deal` pays it: one computation, `prizes.deal_offer`."""
-    return deal_offer(tournament)
 
 
 def seat_lookup(tournament: Tournament, query: str) -> list[dict[str, Any]]:

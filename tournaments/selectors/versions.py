@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from django.core.cache import cache
+from django.db.models import QuerySet
 
 from tournaments.models import Tournament
 
@@ -30,14 +31,19 @@ HEAD_FIELDS = (
 )
 
 
+def tournaments_seen(*, planned: bool) -> QuerySet[Tournament]:
+    """The tournaments a reader may see: the public every one but the planned ones (they
+    answer 404); a director (`planned`) all of them. The one statement of that rule for the
+    pages, the API and the public list."""
+    rows = Tournament.objects.all()
+    return rows if planned else rows.exclude(status=Tournament.Status.PLANNED)
+
+
 def tournament_head(pk: int, *, planned: bool = False) -> Tournament | None:
     """The tournament's row with `HEAD_FIELDS` only (any other field read from it costs a query:
     build a changed answer from `tournament_full`), or None if there is none or it is planned
     and `planned` is False (the public does not see planned tournaments)."""
-    rows = Tournament.objects.only(*HEAD_FIELDS)
-    if not planned:
-        rows = rows.exclude(status=Tournament.Status.PLANNED)
-    return rows.filter(pk=pk).first()
+    return tournaments_seen(planned=planned).only(*HEAD_FIELDS).filter(pk=pk).first()
 
 
 def tournament_full(tournament: Tournament) -> Tournament:

@@ -17,7 +17,7 @@ from tournaments.services.entries import lock_tournament
 from tournaments.services.events import tournament_close
 from tournaments.services.places import places_from_deal
 
-# How a deal shares the prizes in play: the key of the amount in `tournament_icm`'s rows.
+# How a deal shares the prizes in play: the key of the amount in `deal_offer`'s rows.
 DEAL_METHODS = {"icm": "icm", "chip_chop": "chip_chop"}
 
 

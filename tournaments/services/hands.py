@@ -70,13 +70,13 @@ def entries_hand_end(
     ledger, its busts, the moves that waited for it (after a misdeal, for the redeal), and the
     table's hand-for-hand hand."""
     tournament = lock_tournament(table.tournament_id or 0)
-    tournament_bump(tournament.pk)  # seats, stacks, places: a public answer changes
     ids = [r.entry_id for r in results]
     entries = {
         e.pk: e for e in Entry.objects.filter(pk__in=ids).select_related("player").order_by("pk")
     }
     Entry.objects.filter(pk__in=ids, live_hand_id=hand.hand_id).update(live_hand=None)
     if void:
+        tournament_bump(tournament.pk)  # no chip moves (they move the version), but seats may
         Table.objects.filter(pk=table.pk, hand_for_hand_round__gt=0).update(
             hand_for_hand_round=tournament.hand_for_hand_round - 1
         )

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404
 from tournaments.errors import FloorError
 from tournaments.models import Entry, Tournament
 from tournaments.roles import is_director
+from tournaments.selectors import tournaments_seen
 
 View = Callable[..., HttpResponse]
 
@@ -40,7 +41,7 @@ def tournament_get(pk: int) -> Tournament:
 
 def public_tournament_get(pk: int) -> Tournament:
     """A tournament the public may see: any but a planned one."""
-    return get_object_or_404(Tournament.objects.exclude(status=Tournament.Status.PLANNED), pk=pk)
+    return get_object_or_404(tournaments_seen(planned=False), pk=pk)
 
 
 def entry_get(tournament: Tournament, pk: int) -> Entry:

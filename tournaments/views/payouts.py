@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.errors import FloorError
 from tournaments.forms import DealForm
-from tournaments.selectors import tournament_icm, tournament_payouts, tournament_standings
+from tournaments.selectors import deal_offer, tournament_payouts, tournament_standings
 from tournaments.services.deals import tournament_accept_deal
 from tournaments.views.access import director_required, tournament_get
 from tournaments.views.form_tokens import report_form_refusal, submit_once
@@ -41,7 +41,7 @@ def icm_deal(request: HttpRequest, pk: int) -> HttpResponse:
     (a bust recorded on the desk), so the floor counts the tables before a deal is agreed."""
     tournament = tournament_get(pk)
     try:
-        deal, refusal = tournament_icm(tournament), None
+        deal, refusal = deal_offer(tournament), None
     except FloorError as error:
         deal, refusal = [], error.detail
     standings = tournament_standings(tournament, limit=0) if deal else None
