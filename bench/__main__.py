@@ -6,7 +6,7 @@ import platform
 import subprocess
 import sys
 
-from bench import bench_eval, bench_floor, bench_hands, bench_tournament
+from bench import bench_eval, bench_floor, bench_hands, bench_state, bench_tournament
 
 
 def main() -> None:
@@ -20,6 +20,9 @@ def main() -> None:
     print()
     print("== Whole hands with showdowns (bench/bench_hands.py) ==")
     bench_hands.main()
+    print()
+    print("== A hand's stored state: JSON, pickle or replay (bench/bench_state.py) ==")
+    bench_state.main()
     print()
     print("== Floor logic in memory, 10,000 entries (bench/bench_floor.py) ==")
     bench_floor.main()

@@ -51,8 +51,8 @@ class Hand(models.Model):
     engine_state = models.BinaryField(
         null=True,
         editable=False,
-        help_text="the engine's state at this version, signed (dealer/state_cache.py): the next "
-        "write starts from it instead of replaying the log",
+        help_text="the engine's state at this version, as JSON after a header "
+        "(dealer/state_cache.py): the next write starts from it instead of replaying the log",
     )
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

@@ -143,14 +143,6 @@ def test_a_stored_engine_state_that_cannot_be_trusted_is_ignored_and_the_log_rep
     assert unpack_state(_stored_engine_state(hand), hand.pk, 3) is not None  # written afresh
 
 
-def test_a_stored_engine_state_signed_with_another_key_is_ignored(
-    hand: Hand, settings: Any
-) -> None:
-    _call(hand, "a", 0)
-    settings.SECRET_KEY = "another key"
-    assert unpack_state(_stored_engine_state(hand), hand.pk, 1) is None
-
-
 def test_a_fix_to_the_hands_seats_in_the_admin_is_played_from_the_next_write(
     hand: Hand, replays: list[int]
 ) -> None:
