@@ -143,9 +143,12 @@ def _credentials(user: Any, auth: str) -> dict[str, str]:
     """The headers a tablet signs in with: an API token (`token`), or a session cookie with its
     CSRF token as the browser sends them (`session`)."""
     if auth == "token":
-        from rest_framework.authtoken.models import Token
+        from django.utils import timezone
 
-        return {"Authorization": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
+        from tournaments.services.access import device_sign_in
+
+        _, key = device_sign_in(user=user, label="bench tablet", now=timezone.now())
+        return {"Authorization": f"Token {key}"}
     cookie = _session_cookie(user)
     return {"Cookie": cookie, "X-CSRFToken": cookie.rsplit("=", 1)[1]}
 
@@ -157,7 +160,7 @@ def _session_cookie(user: Any) -> str:
 
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = "config.authentication.FloorBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     token = secrets.token_hex(16)  # a 32-character CSRF secret, sent back as X-CSRFToken

@@ -1,122 +1,122 @@
-"""The API's token authentication (REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"]).
+"""Who is signing in: the API's tokens, the sessions' user, and the client's address.
 
-A tablet or another API client signs in once for a token (`POST /api/auth/token/`,
-`tournaments/api/auth.py`) and sends `Authorization: Token <key>` on every request after: no
-session, no CSRF token. The tokens are Django REST framework's (`rest_framework.authtoken`): one
-per user, deleted to revoke (admin, "Tokens"), refused once the user is inactive. Browser pages
-keep the session: the tablet page, the dashboard, and the API called from them.
+A tablet or another API client signs in for a token (`POST /api/auth/token/`, with a device
+label; `tournaments/api/auth.py`) and sends `Authorization: Token <key>` on every request after:
+no session, no CSRF token. The tokens are django-rest-knox's: one per sign-in, so one per
+device; only a digest of the key is stored; each expires `API_TOKEN_HOURS` (12) after its last
+use (knox moves the expiry on at most every `MIN_REFRESH_INTERVAL`, one UPDATE). A director
+revokes them at /desk/access/; a user who is deactivated or leaves the dealer group loses them
+all at once (`tournaments.services.access`). Browser pages keep the session.
 
-A worker process remembers the tokens it has checked, with their users and the users' groups,
-for `API_TOKEN_CACHE_SECONDS` (30 by default): a tablet's writes then cost no query for the
-sign-in or the role check. Saving or deleting any user, token or group, or changing who is in
-a group, forgets them all in the process that made the change; the other workers find out when
-their entry expires. A tap on the tablet page (a session, not a token) has its user remembered
-the same way (`session_user`).
+Nothing about a user is remembered between requests: every request reads its token or its
+session's user from the database, with the dealer role in the same query (`tournaments.roles.
+in_dealer_group`), so a change to a user, a token or the dealer group holds for every web
+process at its next request, on the pages and the API alike. (Each process used to remember
+checked tokens and session users for 30 s; that saved about 1.3 ms of CPU per tablet write, but
+a removed dealer could keep writing from another process meanwhile.)
 
 This module is imported while DRF's settings load: it must not import DRF's views.
 """
 
 from __future__ import annotations
 
-import copy
-import time
-from functools import cache
-from typing import Any
+import binascii
+from hmac import compare_digest
+from typing import Any, cast
 
 from django.conf import settings
-from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user, get_user_model
-from django.contrib.auth.models import Group
-from django.db import connection
-from django.db.models import prefetch_related_objects
-from django.db.models.signals import m2m_changed, post_delete, post_save
-from rest_framework import authentication, exceptions
-from rest_framework.authtoken.models import Token
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
+from django.http import HttpRequest
+from django.utils import timezone
+from knox import auth as knox_auth
+from knox.crypto import hash_token
+from knox.models import get_token_model
+from knox.settings import CONSTANTS, knox_settings
+from rest_framework import exceptions
+from rest_framework.throttling import ScopedRateThrottle
 
-# key (a token's, or a session's user: `session_user`) -> (when to check again, the active user)
-_CHECKED: dict[str, tuple[float, Any]] = {}
-_CHECKED_MAX = 10_000  # a bound on memory; tokens are one per user
-
-
-def forget_checked_tokens(**_: Any) -> None:
-    """Every token is checked against the database again (a user or a token changed)."""
-    _CHECKED.clear()
+from tournaments.roles import DEALER_FLAG, in_dealer_group
 
 
-for _model in (settings.AUTH_USER_MODEL, Token, Group):
-    post_save.connect(forget_checked_tokens, sender=_model, weak=False)
-    post_delete.connect(forget_checked_tokens, sender=_model, weak=False)
-# A user added to or taken out of a group (the dealers'), from either side.
-m2m_changed.connect(forget_checked_tokens, sender=get_user_model().groups.through, weak=False)
+def client_address(request: HttpRequest) -> str | None:
+    """The address of the device sending `request`, for the sign-in lockouts (django-axes) and
+    the API's throttles (DRF's `NUM_PROXIES`, the same rule): behind `PROXY_COUNT` proxies, each
+    of which appends the address it saw to X-Forwarded-For, the one the outermost proxy saw;
+    with no proxy, the connection's."""
+    proxies = int(getattr(settings, "PROXY_COUNT", 0))
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if proxies > 0 and forwarded:
+        seen = [address.strip() for address in forwarded.split(",")]
+        return seen[-min(proxies, len(seen))] or None
+    return request.META.get("REMOTE_ADDR")
 
 
-@cache
-def _token_user_sql() -> tuple[str, list[Any]]:
-    user_model = get_user_model()
-    fields = list(user_model._meta.concrete_fields)
-    quote = connection.ops.quote_name
-    sql = (
-        f"SELECT {', '.join(f'u.{quote(f.column)}' for f in fields)} "
-        f"FROM {quote(Token._meta.db_table)} t "
-        f"JOIN {quote(user_model._meta.db_table)} u ON u.id = t.user_id WHERE t.key = %s"
-    )
-    return sql, fields
+class FloorBackend(ModelBackend):
+    """Django's sign-in by username and password; a session's user is read with the dealer role
+    in one query (`tournaments.roles`), as a token's is."""
+
+    def get_user(self, user_id: Any) -> Any:
+        users = get_user_model()._default_manager.annotate(**{DEALER_FLAG: in_dealer_group("pk")})
+        user = users.filter(pk=user_id).first()
+        return user if user is not None and self.user_can_authenticate(user) else None
 
 
-def _token_user(key: str) -> Any:
-    sql, fields = _token_user_sql()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [key])
-        row = cursor.fetchone()
-    if row is None:
+class TokenAuthentication(knox_auth.TokenAuthentication):
+    """knox's token check in one query (the token, its user and the user's dealer role), without
+    knox's read of all the user's other tokens on every request: expired tokens are deleted when
+    they are next sent, and when their user signs in again."""
+
+    def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
+        try:
+            key = token.decode("utf-8")
+            digest = hash_token(key)
+        except (UnicodeDecodeError, TypeError, binascii.Error) as error:
+            raise exceptions.AuthenticationFailed("Invalid token.") from error
+        candidates = (
+            get_token_model()
+            .objects.filter(token_key=key[: CONSTANTS.TOKEN_KEY_LENGTH])
+            .select_related("user")
+            .annotate(**{DEALER_FLAG: in_dealer_group("user_id")})
+        )
+        for auth_token in candidates:
+            if not compare_digest(digest, auth_token.digest):
+                continue
+            if auth_token.expiry is not None and auth_token.expiry < timezone.now():
+                auth_token.delete()
+                raise exceptions.AuthenticationFailed("The token has expired: sign in again.")
+            if knox_settings.AUTO_REFRESH and auth_token.expiry is not None:
+                self.renew_token(auth_token)
+            setattr(auth_token.user, DEALER_FLAG, getattr(auth_token, DEALER_FLAG))
+            return self.validate_user(auth_token)
         raise exceptions.AuthenticationFailed("Invalid token.")
-    user = get_user_model().from_db(connection.alias, [f.attname for f in fields], row)
-    if not user.is_active:
-        raise exceptions.AuthenticationFailed("User inactive or deleted.")
-    # Remembered with the user: the API's role check ("dealer" group) then costs no query.
-    prefetch_related_objects([user], "groups")
-    return user
 
 
-class TokenAuthentication(authentication.TokenAuthentication):
-    """DRF's token check, with the token's user read in one plain SQL query (the ORM's work for
-    this lookup cost more than the database's) and remembered for a while by each worker."""
+class SignInThrottle(ScopedRateThrottle):
+    """Sign-ins from one client (its address, `client_address`'s rule): `sign_in` in
+    REST_FRAMEWORK's rates (20 a minute), on every door: the sign-in page, the admin's and the
+    API's token endpoint. Per client, never per user: the one signing in is not known yet.
 
-    def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
-        now = time.monotonic()
-        checked = _CHECKED.get(key)
-        if checked is not None and checked[0] > now:
-            user = copy.copy(checked[1])  # a request may set attributes on its user
-        else:
-            user = _token_user(key)
-            lifetime = float(getattr(settings, "API_TOKEN_CACHE_SECONDS", 0))
-            if lifetime > 0:
-                if len(_CHECKED) >= _CHECKED_MAX:
-                    _CHECKED.clear()
-                _CHECKED[key] = (now + lifetime, copy.copy(user))
-        return user, Token(key=key, user=user)
+    A rate, not a lockout: the tablets of a venue behind one address (a NAT) share it, and a
+    dealer mistyping a password must not lock out the floor; the accounts themselves are locked
+    after failures (django-axes, per account)."""
+
+    scope = "sign_in"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-def session_user(request: Any) -> Any:
-    """The signed-in user of a browser request, remembered as a token's user is: a tablet's tap
-    (`dealer.views.tablet.record_action`) then reads neither the user nor the user's groups (the
-    dealers' role, `tournaments.roles`), as the API's writes do not. Remembered by the session's
-    user id and password hash, after Django's own sign-in check (`auth.get_user`: the session's
-    backend, an active user, the password hash), which decides whenever the user is not
-    remembered, or no more; forgotten as the tokens are."""
-    session = getattr(request, "session", None)
-    user_id = session.get(SESSION_KEY) if session is not None else None
-    if session is None or user_id is None:
-        return request.user
-    key = f"session {user_id} {session.get(HASH_SESSION_KEY, '')}"
-    now = time.monotonic()
-    checked = _CHECKED.get(key)
-    if checked is not None and checked[0] > now:
-        return copy.copy(checked[1])
-    user = get_user(request)
-    lifetime = float(getattr(settings, "API_TOKEN_CACHE_SECONDS", 0))
-    if user.is_authenticated and lifetime > 0:
-        prefetch_related_objects([user], "groups")
-        if len(_CHECKED) >= _CHECKED_MAX:
-            _CHECKED.clear()
-        _CHECKED[key] = (now + lifetime, copy.copy(user))
-    return user
+class _SignInDoor:
+    throttle_scope = "sign_in"
+
+
+def sign_in_wait(request: HttpRequest) -> float | None:
+    """None when this client may try to sign in now (and counts the try); else the seconds to
+    wait. For the pages' sign-in doors; the API's token endpoint uses `SignInThrottle` itself."""
+    throttle = SignInThrottle()
+    # DRF's throttle reads only the view's scope and the request's address: a page's will do.
+    door: Any = _SignInDoor()
+    if throttle.allow_request(cast(Any, request), door):
+        return None
+    return throttle.wait() or 60.0

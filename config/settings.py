@@ -6,10 +6,13 @@ The variables are listed in README.md ("Configuration").
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from config.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -37,17 +40,39 @@ def env_list(name: str, *, default: str) -> list[str]:
 
 # --- Core -----------------------------------------------------------------------------------
 
-DEBUG = env_bool("DEBUG", default=True)
+# Off unless asked for: `make run` (the development server) sets DEBUG=1. With DEBUG on, an error
+# shows Django's debug page with the settings, the database and Redis addresses.
+DEBUG = env_bool("DEBUG", default=False)
 
-_DEV_SECRET_KEY = "django-insecure-local-development-key-do-not-use-in-production"
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
-    SECRET_KEY = _DEV_SECRET_KEY
+# The key published in this repository: good for `make run` and the tests, refused by a
+# production start (config/production.py: gunicorn, the Celery worker) and by `check --deploy`.
+DEVELOPMENT_SECRET_KEY = "django-insecure-local-development-key-do-not-use-in-production"
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or DEVELOPMENT_SECRET_KEY
+# Older keys still accepted for signed values (sessions, password resets) while rotating.
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", default="")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default="127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default="")
+
+# --- HTTPS ----------------------------------------------------------------------------------
+
+# HTTPS=1: the service is reached over HTTPS through a TLS proxy that sets X-Forwarded-Proto
+# (docs/operations.md). Cookies are then sent over HTTPS only, browsers are told to use HTTPS
+# for the host (HSTS), plain HTTP is redirected, and Django's Referer check for HTTPS forms runs.
+# Only set it behind a proxy that overwrites X-Forwarded-Proto: the header is trusted.
+HTTPS = env_bool("HTTPS", default=False)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the proxy's and the orchestrator's health checks
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", default=True)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     # Serve static files through whitenoise under runserver too, as in production.
@@ -59,7 +84,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",  # API tokens for tablets and other clients (docs/api.md)
+    "knox",  # API tokens, one per device, stored as digests (config/authentication.py)
+    "axes",  # sign-in lockouts (the "--- Auth ---" section)
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
@@ -68,6 +94,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Every request's id (X-Request-ID), in its log lines and its answer (config/logs.py).
+    "config.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A poller's If-None-Match naming a remembered, current tag: 304 before anything else runs.
@@ -79,10 +107,15 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A view that meets a database outage answers 503 with Retry-After (config/outage.py).
+    "config.outage.OutageMiddleware",
+    # A sign-in refused by a lockout answers 429 (tournaments.views.sign_ins.lockout_response).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
-WSGI_APPLICATION = "config.wsgi.application"
+# runserver's (`make run`); gunicorn serves config.wsgi, which refuses unsafe settings.
+WSGI_APPLICATION = "config.devserver.application"
 ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
@@ -123,10 +156,26 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 CELERY_TIMEZONE = "UTC"
+# A task is acknowledged when it has run, not when a worker takes it: a worker that dies holding
+# it (killed, out of memory, machine lost) leaves it unacknowledged, and Redis hands it out again
+# once it has been unacknowledged for the visibility timeout. Live workers look for such tasks
+# every few seconds (the kombu default is an hour's timeout and a sweep every 100 s).
 CELERY_TASK_ACKS_LATE = True
-CELERY_TASK_TIME_LIMIT = 300
-CELERY_TASK_SOFT_TIME_LIMIT = 240
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+_visibility_timeout = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "60"))
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": _visibility_timeout,
+    "unacked_restore_interval": max(1, min(10, _visibility_timeout // 4)),
+    "unacked_restore_throttle": 1,
+}
+# The tasks are short (a level change is one locked row): a task still running at the visibility
+# timeout would be handed out a second time, so the limits stay well below it (keep
+# CELERY_VISIBILITY_TIMEOUT above the hard limit; docs/operations.md).
+CELERY_TASK_TIME_LIMIT = 30
+CELERY_TASK_SOFT_TIME_LIMIT = 20
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The worker and beat log through LOGGING below (JSON lines with the web's), not Celery's format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 if REDIS_URL:
     CACHES = {
@@ -168,6 +217,46 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Every sign-in (the sign-in page, the admin's, the API's token endpoint) asks django-axes first:
+# a locked account or client is refused before its password is hashed. Then the users' table,
+# with the dealer role read in the same query (config/authentication.py).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "config.authentication.FloorBackend",
+]
+# Five failed sign-ins lock the account (from any device) for 15 minutes, counted from the
+# lockout; a director unlocks at /desk/access/. One client's sign-ins are limited by a rate on
+# every door (`sign_in` below, config.authentication.SignInThrottle), not locked: the tablets of
+# a venue behind one address (a NAT) share it, and one dealer's typos must not lock out the
+# floor. On a network where every device has an address of its own, SIGN_IN_LOCK_DEVICES=1 also
+# locks a device after five failures on any accounts.
+AXES_FAILURE_LIMIT = int(os.environ.get("SIGN_IN_FAILURES", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("SIGN_IN_LOCK_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username"] + (
+    ["ip_address"] if env_bool("SIGN_IN_LOCK_DEVICES", default=False) else []
+)
+# axes.W006 asks for a lockout by address: a client is limited by the rate above instead.
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a locked client's tries write nothing
+AXES_LOCKOUT_CALLABLE = "tournaments.views.sign_ins.lockout_response"
+# The device is the client's address: `PROXY_COUNT` proxies (0: none) stand in front of the web
+# processes, each appending the address it saw to X-Forwarded-For; the same rule for the API's
+# throttles (REST_FRAMEWORK "NUM_PROXIES"). Set it behind a proxy, or every device is the proxy.
+PROXY_COUNT = int(os.environ.get("PROXY_COUNT", "0"))
+AXES_CLIENT_IP_CALLABLE = "config.authentication.client_address"
+AXES_VERBOSE = False  # no banner on every start; lockouts are still logged
+
+# API tokens (django-rest-knox): one per sign-in, i.e. per device, stored as a digest, expiring
+# `API_TOKEN_HOURS` after their last use; the expiry is moved on at most every 5 minutes (one
+# UPDATE per active tablet and 5 minutes).
+KNOX_TOKEN_MODEL = "knox.AuthToken"  # named by tournaments.Device's migration
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=float(os.environ.get("API_TOKEN_HOURS", "12"))),
+    "AUTO_REFRESH": True,
+    "MIN_REFRESH_INTERVAL": 300,
+    "AUTH_HEADER_PREFIX": "Token",
+}
+
 # --- Internationalization -------------------------------------------------------------------
 
 LANGUAGE_CODE = "en-us"
@@ -180,17 +269,22 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Hashed, compressed files once `collectstatic` has run (the image does: Dockerfile); before
+# that (`make run`, the tests) the files are served as they are, straight from static/.
+_MANIFEST = STATIC_ROOT / "staticfiles.json"
+_HASHED_STATIC = not DEBUG and _MANIFEST.exists()
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # Hashed, compressed files need `collectstatic`; local runs serve the files as they are.
     "staticfiles": {
         "BACKEND": (
-            "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if _HASHED_STATIC
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
         ),
     },
 }
+WHITENOISE_USE_FINDERS = not _HASHED_STATIC
+WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- API ------------------------------------------------------------------------------------
 
@@ -202,6 +296,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "config.authentication.TokenAuthentication",
     ],
+    # Password guessing costs CPU (a hash per try): the token endpoint takes 20 tries a minute
+    # from one client (`throttle_scope = "sign_in"`), on top of the lockouts ("--- Auth ---").
+    "DEFAULT_THROTTLE_RATES": {"sign_in": os.environ.get("SIGN_IN_RATE", "20/min")},
+    "NUM_PROXIES": PROXY_COUNT,
     # Closed by default: public read-only views open themselves explicitly.
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
@@ -209,10 +307,6 @@ REST_FRAMEWORK = {
     # Every error is {"code", "detail"} (DESIGN.md "Interfaces"; config/exceptions.py).
     "EXCEPTION_HANDLER": "config.exceptions.floor_exception_handler",
 }
-# How long a worker process trusts an API token it has checked (config/authentication.py): a
-# deleted token or a deactivated user is refused at once by the worker that made the change,
-# and by the others within this many seconds. 0 checks the database on every request.
-API_TOKEN_CACHE_SECONDS = float(os.environ.get("API_TOKEN_CACHE_SECONDS", "30"))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "FloorDesk API",
@@ -227,9 +321,7 @@ SPECTACULAR_SETTINGS = {
 
 # --- Logging --------------------------------------------------------------------------------
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-}
+# One line per record on standard error, with the request's id (config/logs.py): JSON lines for
+# a log collector, or text for a terminal (`LOG_FORMAT=text`, the default when DEBUG is on).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json").strip().lower()
+LOGGING = logging_config(log_format=LOG_FORMAT, level=os.environ.get("LOG_LEVEL", "INFO"))

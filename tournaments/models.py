@@ -479,3 +479,15 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%H:%M:%S} {self.action}"
+
+
+class Device(models.Model):
+    """The device an API token was given to, as its sign-in named it ("Table 3 tablet"). The
+    token itself is django-rest-knox's (a digest and an expiry, `config.authentication`); this
+    row names it, and gives the desk and the API an id for it that is not the digest."""
+
+    token = models.OneToOneField("knox.AuthToken", on_delete=models.CASCADE, related_name="device")
+    label = models.CharField(max_length=80, blank=True)
+
+    def __str__(self) -> str:
+        return self.label or f"device {self.pk}"

@@ -7,15 +7,28 @@
 - Who may **write to a table's hands**: a director, or a dealer assigned to that table (the
   floor assigns only members of the group).
 
-Each check costs no query when the user's groups were read with the user, as the API's token
-sign-in does.
+The dealer role is read from the database on every request, with the user (`in_dealer_group`:
+the token check and the session's backend in `config.authentication` annotate the user with it),
+so that each check costs no query of its own and every door sees a change at its next request.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import Group
+from django.db.models import Exists, OuterRef
+
 from tournaments.models import DEALER_GROUP, Table
+
+# The attribute a user read with its role carries: True when in the dealer group.
+DEALER_FLAG = "in_dealer_group"
+
+
+def in_dealer_group(user_field: str) -> Exists:
+    """Whether the user whose id is `user_field` (of the query's model) is a dealer, as a
+    subquery: read with the user, `is_dealer` then asks the database nothing more."""
+    return Exists(Group.objects.filter(user=OuterRef(user_field), name=DEALER_GROUP))
 
 
 def _signed_in(user: Any) -> bool:
@@ -28,7 +41,12 @@ def is_director(user: Any) -> bool:
 
 def is_dealer(user: Any) -> bool:
     """A member of the dealer group (directors are not dealers by this test)."""
-    return _signed_in(user) and any(group.name == DEALER_GROUP for group in user.groups.all())
+    if not _signed_in(user):
+        return False
+    known = getattr(user, DEALER_FLAG, None)
+    if known is not None:
+        return bool(known)
+    return any(group.name == DEALER_GROUP for group in user.groups.all())
 
 
 def may_see_tables(user: Any) -> bool:
@@ -41,3 +59,10 @@ def may_deal(user: Any, table: Table) -> bool:
     if is_director(user):
         return True
     return _signed_in(user) and table.dealer_id == user.pk and is_dealer(user)
+
+
+def may_see_hole_cards(user: Any, table: Table) -> bool:
+    """Cards a player has not shown at the table (hole cards entered, a mucked hand): those who
+    may deal its hands (directors and the table's dealer). Everyone else who may see the tables
+    reads them as "??" until the player shows them (`dealer.selectors.hide_hole_cards`)."""
+    return may_deal(user, table)

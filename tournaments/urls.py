@@ -15,12 +15,29 @@ from tournaments.views import (
     payouts,
     public,
     schedules,
+    sign_ins,
     tables,
 )
 
 director = [
     path("desk/", events.tournaments_page, name="tournament-list"),
     path("desk/schedules/", schedules.schedule_list, name="schedule-list"),
+    path("desk/access/", sign_ins.access_page, name="sign-ins"),
+    path(
+        "desk/access/devices/<int:pk>/revoke/",
+        sign_ins.device_revoke_page,
+        name="device-revoke",
+    ),
+    path(
+        "desk/access/users/<int:pk>/revoke/",
+        sign_ins.user_devices_revoke_page,
+        name="user-devices-revoke",
+    ),
+    path(
+        "desk/access/lockouts/<str:lockout_id>/unlock/",
+        sign_ins.lockout_unlock_page,
+        name="lockout-unlock",
+    ),
     path("desk/schedules/new/", schedules.schedule_create_page, name="schedule-create"),
     path("desk/schedules/<int:pk>/", schedules.schedule_edit_page, name="schedule-edit"),
     path("desk/t/<int:pk>/", events.dashboard, name="tournament-dashboard"),
@@ -81,7 +98,7 @@ public_pages = [
 
 urlpatterns = [
     path("", home.home, name="home"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", sign_ins.SignInView.as_view(), name="login"),
     path("signed-in/", home.after_login, name="after-login"),
     path("logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
     *director,

@@ -34,7 +34,6 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from config import request_time
-from config.authentication import session_user
 from config.conditional import conditional
 from dealer.cash import views as cash_views
 from dealer.cash.plan import OWED_FIELDS
@@ -56,6 +55,7 @@ from dealer.views import present
 from dealer.views.access import dealer_required, require_write, table_get
 from tournaments.errors import FloorError
 from tournaments.models import CashSeat, Entry, Table, Tournament
+from tournaments.roles import may_see_hole_cards
 from tournaments.selectors.tables import moves_after_hand, seats_waiting
 from tournaments.views.clock_display import clock_context
 
@@ -221,7 +221,7 @@ def tablet_context(
             ),
             "notice": notice,
             "waiting": [view for view in context["seats"] if view.waits],
-            "log": present.log_view(hand),
+            "log": present.log_view(hand, hole_cards=may_see_hole_cards(request.user, table)),
             "can_start": blocked is None,
             "start_refusal": blocked.detail if blocked else "",
             "structure_label": dict(Tournament.Structure.choices).get(structure, structure),
@@ -422,15 +422,15 @@ def _write(request: HttpRequest, table: Table, run: Any) -> HttpResponse:
 
 
 def signed_in(view: Any) -> Any:
-    """A tap: anonymous users go to the sign-in page. The user is the one the worker remembers
-    for the session (`config.authentication.session_user`, as for an API token): a tap reads
-    neither the user nor the user's groups. Who may write to the table's hands is then checked by
-    the service, on the table it locks with the hand (`tournaments.roles.may_deal`); whoever may
-    deal at a table may see the tablets (`dealer_required`), which is not checked again."""
+    """A tap: anonymous users go to the sign-in page. The session's user is read with the dealer
+    role in one query on every request (`config.authentication.FloorBackend`), as an API
+    token's is: a dealer taken out of the group is refused at once. Who may write to the
+    table's hands is then checked by the service, on the table it locks with the hand
+    (`tournaments.roles.may_deal`); whoever may deal at a table may see the tablets
+    (`dealer_required`), which is not checked again."""
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        request.user = session_user(request)
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         return view(request, *args, **kwargs)
@@ -548,7 +548,7 @@ def undo_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         "version": hand.version if hand else 0,
         "in_progress": hand is not None and hand.status == Hand.Status.IN_PROGRESS,
         "writable": can_write(request.user, table),
-        "log": present.log_view(hand),
+        "log": present.log_view(hand, hole_cards=may_see_hole_cards(request.user, table)),
         "undo_reasons": UNDO_REASONS,
         "client_id": uuid.uuid4().hex,
     }

@@ -1,13 +1,17 @@
 """API tokens: a tablet signs in once (`POST /api/auth/token/`) and sends `Authorization: Token
-<key>` after, with no session and no CSRF token; the permissions are the session's."""
+<key>` after, with no session and no CSRF token; the permissions are the session's. One token per
+sign-in (per device), stored as a digest, expiring when unused, checked on every request."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from knox.crypto import hash_token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from config import request_time
@@ -19,7 +23,7 @@ from tests.factories import (
     assign_dealer,
     seated_tournament,
 )
-from tournaments.models import Table
+from tournaments.models import Device, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -80,17 +84,65 @@ def test_a_dealers_token_writes_to_their_table_and_is_refused_on_another(tables)
     assert not HandEvent.objects.filter(hand=theirs["hand"]).exists()
 
 
-def test_the_same_user_gets_the_same_token_and_reads_with_it(tables):
+def test_each_sign_in_gets_a_token_of_its_own_with_its_device_and_expiry(tables):
     dealer = assign_dealer(tables[0])
     first = APIClient().post(
-        "/api/auth/token/", {"username": dealer.username, "password": "pw"}, format="json"
+        "/api/auth/token/",
+        {"username": dealer.username, "password": "pw", "device": "Table 1 tablet"},
+        format="json",
     )
     again = APIClient().post(
         "/api/auth/token/", {"username": dealer.username, "password": "pw"}, format="json"
     )
-    assert first.json() == again.json()
+    assert first.status_code == again.status_code == 200
+    assert first.json()["token"] != again.json()["token"]  # one per device
+    assert first.json()["expires"] is not None
+    assert Device.objects.get(pk=first.json()["device"]).label == "Table 1 tablet"
     tablet = sign_in(dealer.username)
     assert tablet.get(f"/api/tables/{tables[0].pk}/hands/").status_code == 200
+
+
+def test_only_a_digest_of_the_token_is_stored(tables):
+    dealer = assign_dealer(tables[0])
+    answer = APIClient().post(
+        "/api/auth/token/", {"username": dealer.username, "password": "pw"}, format="json"
+    )
+    key = answer.json()["token"]
+    stored = AuthToken.objects.get(user=dealer)
+    assert key not in (stored.digest, stored.token_key)
+    assert stored.digest == hash_token(key)
+
+
+def test_a_token_unused_for_its_lifetime_is_refused(tables, settings):
+    tablet = sign_in(assign_dealer(tables[0]).username)
+    AuthToken.objects.update(expiry=timezone.now() - timedelta(seconds=1))
+    response = tablet.get(f"/api/tables/{tables[0].pk}/hands/")
+    assert (response.status_code, response.json()["code"]) == (403, "authentication_failed")
+    assert not AuthToken.objects.exists()
+
+
+def test_an_active_token_moves_its_expiry_on_at_most_every_refresh_interval(tables):
+    tablet = sign_in(assign_dealer(tables[0]).username)
+    url = f"/api/tables/{tables[0].pk}/hands/"
+    issued = AuthToken.objects.get().expiry
+    with CaptureQueriesContext(connection) as context:
+        assert tablet.get(url).status_code == 200
+    assert not [q for q in context if q["sql"].startswith("UPDATE")]  # just issued: no write
+    AuthToken.objects.update(expiry=issued - timedelta(hours=1))
+    assert tablet.get(url).status_code == 200
+    assert AuthToken.objects.get().expiry > issued - timedelta(minutes=1)
+
+
+def test_signing_out_revokes_only_the_token_that_signs_out(tables):
+    dealer = assign_dealer(tables[0])
+    first, second = sign_in(dealer.username), sign_in(dealer.username)
+    assert first.delete("/api/auth/token/").status_code == 204
+    url = f"/api/tables/{tables[0].pk}/hands/"
+    assert first.get(url).status_code == 403
+    assert second.get(url).status_code == 200
+    session = APIClient()
+    session.force_login(dealer)
+    assert session.delete("/api/auth/token/").status_code == 403  # a session has no token
 
 
 def test_without_a_token_or_with_a_wrong_one_the_api_answers_403(tables):
@@ -138,67 +190,37 @@ def test_the_session_still_needs_its_csrf_token_on_writes(tables):
     assert "CSRF" in body["detail"]
 
 
-def token_queries(client: APIClient, url: str) -> int:
-    """How many queries read a token while `client` gets `url` (200)."""
+def sign_in_queries(client: APIClient, url: str) -> list[str]:
+    """The queries that read the user, the token or the groups while `client` gets `url`."""
     with CaptureQueriesContext(connection) as context:
         assert client.get(url).status_code == 200
-    return sum("authtoken_token" in query["sql"] for query in context.captured_queries)
+    return [q["sql"] for q in context if "auth_" in q["sql"] or "knox_" in q["sql"]]
 
 
-def test_a_checked_token_costs_no_query_until_its_time_is_up(tables, monkeypatch):
-    from config import authentication
-
-    tablet = sign_in(DirectorFactory().username)
-    url = f"/api/tables/{tables[0].pk}/hands/"
-    assert token_queries(tablet, url) == 1  # checked against the database, remembered
-    assert token_queries(tablet, url) == 0
-
-    clock = authentication.time.monotonic() + authentication.settings.API_TOKEN_CACHE_SECONDS + 1
-    monkeypatch.setattr(authentication.time, "monotonic", lambda: clock)
-    assert token_queries(tablet, url) == 1
-
-
-def test_a_deleted_token_is_refused_at_once_by_the_worker_that_deleted_it(tables):
-    from rest_framework.authtoken.models import Token
-
-    director = DirectorFactory()
-    tablet = sign_in(director.username)
-    assert start(tablet, tables[0])[0] == 201  # the token is remembered now
-    Token.objects.get(user=director).delete()  # as the admin's delete does
-    status, body = start(tablet, tables[1])
-    assert (status, body["code"]) == (403, "authentication_failed")
-
-
-def test_another_worker_refuses_a_deactivated_users_token_once_its_entry_expires(
-    tables, monkeypatch
-):
-    from config import authentication
-
-    dealer = assign_dealer(tables[0])
-    tablet = sign_in(dealer.username)
-    assert tablet.get(f"/api/tables/{tables[0].pk}/hands/").status_code == 200
-    remembered = dict(authentication._CHECKED)
-    dealer.is_active = False
-    dealer.save()  # this process forgets at once...
-    authentication._CHECKED.update(remembered)  # ...another worker still remembers the token
-    assert tablet.get(f"/api/tables/{tables[0].pk}/hands/").status_code == 200
-    clock = authentication.time.monotonic() + authentication.settings.API_TOKEN_CACHE_SECONDS + 1
-    monkeypatch.setattr(authentication.time, "monotonic", lambda: clock)
-    response = tablet.get(f"/api/tables/{tables[0].pk}/hands/")
-    assert (response.status_code, response.json()["code"]) == (403, "authentication_failed")
-
-
-def test_a_dealers_remembered_token_costs_no_query_for_the_role_either(tables):
+def test_a_token_and_its_users_role_cost_one_query_on_every_request(tables):
     tablet = sign_in(assign_dealer(tables[0]).username)
     url = f"/api/tables/{tables[0].pk}/hands/"
-    assert tablet.get(url).status_code == 200
-    with CaptureQueriesContext(connection) as context:
-        assert tablet.get(url).status_code == 200
-    sign_in_queries = [q["sql"] for q in context if "auth_" in q["sql"] or "authtoken" in q["sql"]]
-    assert sign_in_queries == []
+    assert len(sign_in_queries(tablet, url)) == 1
+    assert len(sign_in_queries(tablet, url)) == 1  # nothing remembered between requests
     plain = sign_in(UserFactory().username)  # the role is still checked: not a dealer
     assert plain.get(url).status_code == 403
-    assert plain.get(url).status_code == 403
+
+
+def test_a_session_and_its_users_role_cost_one_query_too(tables):
+    dealer = assign_dealer(tables[0])
+    browser = APIClient()
+    browser.force_login(dealer)
+    url = f"/api/tables/{tables[0].pk}/hands/"
+    assert len(sign_in_queries(browser, url)) == 1
+
+
+def test_a_revoked_token_is_refused_at_once(tables):
+    director = DirectorFactory()
+    tablet = sign_in(director.username)
+    assert start(tablet, tables[0])[0] == 201
+    AuthToken.objects.filter(user=director).delete()  # as the admin's delete does
+    status, body = start(tablet, tables[1])
+    assert (status, body["code"]) == (403, "authentication_failed")
 
 
 def test_a_dealer_taken_out_of_the_group_is_refused_at_once_by_this_process(tables):
@@ -210,4 +232,4 @@ def test_a_dealer_taken_out_of_the_group_is_refused_at_once_by_this_process(tabl
     assert tablet.get(url).status_code == 200  # remembered, with the dealer's groups
     dealer.groups.remove(Group.objects.get(name="dealer"))  # no save of the user: m2m only
     response = tablet.get(url)
-    assert (response.status_code, response.json()["code"]) == (403, "permission_denied")
+    assert (response.status_code, response.json()["code"]) == (403, "authentication_failed")

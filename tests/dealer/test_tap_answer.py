@@ -132,7 +132,7 @@ def test_a_tap_adds_its_line_to_the_log_and_the_first_entry_brings_the_log_and_u
     assert 'id="tablet-log"' not in second
     added = re.search(r'<ol hx-swap-oob="afterbegin:#tablet-log-list">(.*?)</ol>', second, re.S)
     assert added is not None
-    newest = present.log_view(hand_of(table))["entries"][0]
+    newest = present.log_view(hand_of(table), hole_cards=True)["entries"][0]
     assert newest["text"] == "Seat {} {} folds".format(*_actor_before(table))
     assert f">{newest['text']}</li>" in added.group(1)
 
@@ -169,7 +169,7 @@ def test_the_hands_end_and_a_resent_tap_answer_the_whole_tablet(dealing) -> None
 
 def test_a_tap_reads_only_the_hand_the_write_and_the_moves_after_the_hand(dealing) -> None:
     table, client = dealing
-    tap(client, table, "call")  # the worker now remembers the user, with their groups
+    tap(client, table, "call")
     hand = hand_of(table)
     data = {
         "client_id": uuid.uuid4().hex,
@@ -182,19 +182,23 @@ def test_a_tap_reads_only_the_hand_the_write_and_the_moves_after_the_hand(dealin
         response = client.post(reverse("deal-action", args=[table.pk]), data, headers=HTMX)
     assert response.status_code == 200
     sent = [q["sql"] for q in captured if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
-    # The hand, at the URL's table; the write: the hand locked and read, the entry stored (on
-    # SQLite an insert and an update); the players who move after the hand. Not the user nor
-    # their groups, the log, the tournament.
-    assert not [sql for sql in sent if "auth_" in sql], sent
+    # The session's user with the dealers' role, in one query (nothing is remembered between
+    # requests: a dealer taken out of the group is refused at once, config/authentication.py);
+    # the hand, at the URL's table; the write: the hand locked and read, the entry stored (on
+    # SQLite an insert and an update); the players who move after the hand. Not the user's
+    # groups apart, the log, the tournament.
+    users = [sql for sql in sent if "auth_" in sql]
+    assert len(users) == 1, sent
+    assert "in_dealer_group" in users[0]
     assert not [sql for sql in sent if 'FROM "tournaments_tournament"' in sql], sent
     reads_of_the_log = [sql for sql in sent if sql.startswith("SELECT") and "handevent" in sql]
     assert not reads_of_the_log, sent
-    assert len(sent) == (4 if connection.vendor == "postgresql" else 5), sent
+    assert len(sent) == (5 if connection.vendor == "postgresql" else 6), sent
 
 
 def test_a_dealer_taken_out_of_the_dealers_group_is_refused_at_the_next_tap(dealing) -> None:
     table, client = dealing
-    assert tap(client, table, "call").status_code == 200  # remembered with the group
+    assert tap(client, table, "call").status_code == 200
     assert table.dealer is not None
     table.dealer.groups.clear()  # the floor takes the account out of the group
     assert tap(client, table, "call").status_code == 403

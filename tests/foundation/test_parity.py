@@ -68,9 +68,12 @@ TWINS: dict[str, tuple[str, ...]] = {
     "cash-button-draw": ("api-cash-button-draw",),
     "cash-waitlist-add": ("api-cash-waitlist",),
     "cash-waitlist-remove": ("api-cash-waitlist-remove",),
+    "device-revoke": ("api-device",),
+    "user-devices-revoke": ("api-user-devices",),
+    "lockout-unlock": ("api-lockout",),
 }
 # page writes with no API twin, and why
-PAGE_ONLY = {"logout": "a browser's session ends; an API token is revoked by its owner"}
+PAGE_ONLY = {"logout": "a browser's session ends; an API token signs out with DELETE api-token"}
 # API writes with no page, and why
 API_ONLY: dict[str, str] = {}
 

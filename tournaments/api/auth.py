@@ -1,36 +1,228 @@
-"""API tokens for tablets and other API clients (checked by `config.authentication`)."""
+"""Sign-in for API tokens, sign-out, and the director's list of devices and lockouts.
+
+A tablet signs in with a username, a password and a device label, and gets a token of its own
+(`config.authentication`: stored as a digest, expiring when unused). Password guessing is
+bounded twice: a rate takes `sign_in` (20 a minute) tries from one client, whatever they are
+(`config.authentication.SignInThrottle`, on the pages' sign-in doors too); django-axes locks an
+account after 5 failures from anywhere, for 15 minutes (the "--- Auth ---" settings), before any
+password is hashed. Both answer 429 with Retry-After.
+"""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers
-from rest_framework.authtoken.models import Token
-from rest_framework.authtoken.serializers import AuthTokenSerializer
-from rest_framework.permissions import AllowAny
+from typing import Any, NoReturn
+
+from django.contrib.auth import authenticate, user_logged_in
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import exceptions, serializers, status
+from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 
-from tournaments.api.base import FloorApi
-from tournaments.api.errors import responses
+from config import request_time
+from config.authentication import SignInThrottle, TokenAuthentication
+from tournaments import selectors
+from tournaments.api.base import FloorApi, LazyAuthentication
+from tournaments.api.errors import ErrorSerializer, responses
+from tournaments.api.limits import MAX_ID
+from tournaments.selectors.access import lock_duration
+from tournaments.services.access import (
+    device_revoke,
+    device_sign_in,
+    lockout_unlock,
+    token_sign_out,
+    user_devices_revoke,
+)
+
+TAGS = ["auth"]
 
 
-class TokenApi(FloorApi):
-    """Sign in for an API token."""
+class SignInRefused(exceptions.APIException):
+    """429 with Retry-After (DRF's handler sets it from `wait`)."""
 
-    permission_classes = (AllowAny,)
-    authentication_classes = ()  # the password is the credential here: no session, no CSRF
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    default_code = "too_many_attempts"
+
+    def __init__(self, detail: str, *, wait: float, code: str = default_code) -> None:
+        super().__init__(detail, code)
+        self.wait = max(1, round(wait))
+
+
+class TokenInputSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+    device = serializers.CharField(
+        max_length=80,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text='what the token is for, shown on the director\'s desk: "Table 3 tablet"',
+    )
+
+
+class TokenOutputSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="send as `Authorization: Token <token>`; shown once")
+    expires = serializers.DateTimeField(
+        allow_null=True, help_text="moves on with each use: an unused token expires"
+    )
+    device = serializers.IntegerField(help_text="the device's id (`/api/auth/devices/<id>/`)")
+
+
+class SignedInWithToken(BasePermission):
+    message = "Sign out with the token to revoke: `Authorization: Token <key>`."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.method != "DELETE" or request.auth is not None
+
+
+_TOO_MANY = OpenApiResponse(
+    ErrorSerializer,
+    description="`too_many_attempts`: the account or the device is locked out after failed "
+    "sign-ins; `throttled`: too many sign-ins from this device. Retry-After says when to retry.",
+)
+
+
+class TokenApi(LazyAuthentication, FloorApi):
+    """Sign in for an API token (POST), or sign out (DELETE, with the token)."""
+
+    permission_classes = (AllowAny, SignedInWithToken)
+    # The password is the credential to sign in: no session, no CSRF. Signing out needs the token.
+    authentication_classes = (TokenAuthentication,)
+    throttle_scope = "sign_in"
+
+    def get_authenticate_header(self, request: Request) -> str:
+        return ""  # no token: 403, as everywhere in this API (not 401)
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        return [SignInThrottle()] if self.request.method == "POST" else []
+
+    def throttled(self, request: Request, wait: float | None) -> NoReturn:
+        minutes = max(1, round((wait or 60) / 60))
+        raise SignInRefused(
+            "Too many sign-ins from this device. "
+            f"Try again in {minutes} minute{'s' if minutes > 1 else ''}.",
+            wait=wait or 60,
+            code="throttled",
+        )
 
     @extend_schema(
-        tags=["auth"],
-        request=AuthTokenSerializer,
-        responses=responses(
-            inline_serializer("TokenOutput", {"token": serializers.CharField()}), 400
-        ),
+        tags=TAGS,
+        request=TokenInputSerializer,
+        responses={**responses(TokenOutputSerializer, 400), 429: _TOO_MANY},
     )
     def post(self, request: Request) -> Response:
-        """The user's API token (made on first use): send it as `Authorization: Token <key>`.
-        A wrong username or password, or an inactive user, answers 400 `invalid`."""
-        data = AuthTokenSerializer(data=request.data, context={"request": request})
+        """A new token for this device. A wrong username or password, or an inactive user,
+        answers 400 `invalid`; a locked account or device 429 `too_many_attempts`."""
+        data = TokenInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        token, _ = Token.objects.get_or_create(user=data.validated_data["user"])
-        return Response({"token": token.key})
+        django_request = request._request  # django-axes counts the failures on it
+        user = authenticate(
+            django_request,
+            username=data.validated_data["username"],
+            password=data.validated_data["password"],
+        )
+        if user is None:
+            if getattr(django_request, "axes_locked_out", False):
+                raise SignInRefused(
+                    selectors.sign_in_refusal(), wait=lock_duration().total_seconds()
+                )
+            raise serializers.ValidationError(
+                "Unable to sign in with that username and password.", code="authorization"
+            )
+        device, key = device_sign_in(
+            user=user, label=data.validated_data["device"], now=request_time.now()
+        )
+        user_logged_in.send(sender=type(user), request=django_request, user=user)
+        answer = {"token": key, "expires": device.token.expiry, "device": device.pk}
+        return Response(TokenOutputSerializer(answer).data)
+
+    @extend_schema(tags=TAGS, request=None, responses=responses(None, 403, status=204))
+    def delete(self, request: Request) -> Response:
+        """Sign out: the token sending this request stops working."""
+        token_sign_out(token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- the director's view: devices and lockouts ----------------------------------------------
+
+
+class DeviceOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    user = serializers.IntegerField(source="user_id")
+    username = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the wire name
+    created = serializers.DateTimeField()
+    expires = serializers.DateTimeField(allow_null=True)
+    last_used = serializers.DateTimeField(
+        allow_null=True, help_text="to within 5 minutes (when the expiry last moved on)"
+    )
+
+
+class DevicesFilterSerializer(serializers.Serializer):
+    user = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
+
+
+class DevicesApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        parameters=[DevicesFilterSerializer],
+        responses=responses(DeviceOutputSerializer(many=True), 400, 403),
+    )
+    def get(self, request: Request) -> Response:
+        """Directors: the devices signed in with a token that still works, by user."""
+        query = DevicesFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        rows = selectors.device_list(
+            now=request_time.now(), user_id=query.validated_data.get("user")
+        )
+        return Response(DeviceOutputSerializer(rows, many=True).data)
+
+
+class DeviceApi(FloorApi):
+    @extend_schema(tags=TAGS, responses=responses(None, 403, 404, status=204))
+    def delete(self, request: Request, pk: int) -> Response:
+        """Directors: the device's token stops working at once."""
+        device_revoke(device_id=pk, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class UserDevicesApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        responses=responses(
+            inline_serializer("DevicesRevokedOutput", {"revoked": serializers.IntegerField()}),
+            403,
+            404,
+            status=200,
+        ),
+    )
+    def delete(self, request: Request, pk: int) -> Response:
+        """Directors: every token of the user stops working at once; answers `{"revoked": n}`."""
+        revoked = user_devices_revoke(user_id=pk, actor=request.user)
+        return Response({"revoked": revoked})
+
+
+class LockoutOutputSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="`account:<username>` or `device:<address>`")
+    kind = serializers.ChoiceField(choices=["account", "device"])
+    name = serializers.CharField(help_text="the username, or the device's address")
+    failures = serializers.IntegerField()
+    last_failure = serializers.DateTimeField()
+    locked_until = serializers.DateTimeField()
+
+
+class LockoutsApi(FloorApi):
+    @extend_schema(tags=TAGS, responses=responses(LockoutOutputSerializer(many=True), 403))
+    def get(self, request: Request) -> Response:
+        """Directors: the accounts and devices locked out after failed sign-ins."""
+        rows = selectors.lockout_list(now=request_time.now())
+        return Response(LockoutOutputSerializer(rows, many=True).data)
+
+
+class LockoutApi(FloorApi):
+    @extend_schema(tags=TAGS, responses=responses(None, 403, 404, status=204))
+    def delete(self, request: Request, lockout_id: str) -> Response:
+        """Directors: the account or device may sign in again at once."""
+        lockout_unlock(lockout_id=lockout_id, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -20,6 +20,11 @@ T = "tournaments/<int:pk>/"
 
 urlpatterns = [
     path("auth/token/", auth.TokenApi.as_view(), name="api-token"),
+    path("auth/devices/", auth.DevicesApi.as_view(), name="api-devices"),
+    path("auth/devices/<int:pk>/", auth.DeviceApi.as_view(), name="api-device"),
+    path("auth/users/<int:pk>/devices/", auth.UserDevicesApi.as_view(), name="api-user-devices"),
+    path("auth/lockouts/", auth.LockoutsApi.as_view(), name="api-lockouts"),
+    path("auth/lockouts/<str:lockout_id>/", auth.LockoutApi.as_view(), name="api-lockout"),
     path("schedules/", schedules.SchedulesApi.as_view(), name="api-schedules"),
     path("schedules/<int:pk>/", schedules.ScheduleApi.as_view(), name="api-schedule"),
     path(

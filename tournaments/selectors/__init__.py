@@ -9,13 +9,22 @@ the API serializes; nothing else queries for them:
 - `tables`: the table plan, who the next hand deals in, who moves after a hand, and
   hand-for-hand's progress;
 - `desk`: the director's lists (entries, busts, count sheets, the audit log, levels, dealers);
-- `versions`: answers named and cached by the tournament's version.
+- `versions`: answers named and cached by the tournament's version;
+- `access`: sign-ins and devices (the live API tokens, the locked accounts and devices).
 
 The read layer sits below the services: a service may read through these, a selector never
 imports a service (`pyproject.toml`, import-linter), and a question a selector cannot answer is
 refused with a `tournaments.errors.FloorError`.
 """
 
+from tournaments.selectors.access import (
+    DeviceRow,
+    Lockout,
+    device_list,
+    devices_locked,
+    lockout_list,
+    sign_in_refusal,
+)
 from tournaments.selectors.clock import (
     ClockFeed,
     ClockTag,
@@ -69,8 +78,10 @@ __all__ = [
     "CACHE_SECONDS",
     "ClockFeed",
     "ClockTag",
+    "DeviceRow",
     "HandForHandBoard",
     "LevelRow",
+    "Lockout",
     "SeatView",
     "StandingRow",
     "Standings",
@@ -84,11 +95,14 @@ __all__ = [
     "count_sheet",
     "deal_offer",
     "dealer_choices",
+    "device_list",
+    "devices_locked",
     "entry_list",
     "hand_for_hand_board",
     "hand_for_hand_due",
     "level_list",
     "level_text",
+    "lockout_list",
     "moves_after_hand",
     "recent_busts",
     "results_rows",
@@ -96,6 +110,7 @@ __all__ = [
     "seat_lookup",
     "seated_entries",
     "seats_waiting",
+    "sign_in_refusal",
     "table_plan",
     "tournament_full",
     "tournament_head",
