@@ -5,18 +5,37 @@ PY := $(VENV)/bin/python
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 PYTEST_ARGS ?=
 
-.PHONY: install run test lint fmt bench clean
+.PHONY: install lock run test lint fmt bench clean
 
 install: $(VENV)/.installed
 
-# Re-installs whenever pyproject.toml changes.
-$(VENV)/.installed: pyproject.toml
+# Installs exactly the versions in the lock, each checked against its hash, then the project
+# itself; again whenever the lock changes. `pip check` fails when pyproject.toml asks for
+# something the lock lacks: run `make lock`.
+$(VENV)/.installed: requirements/lock.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --require-hashes -r requirements/lock.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m pip check
 	touch $@
 
+# Pins every dependency in pyproject.toml with its hashes, for every platform: lock.txt with the
+# dev extra (make, CI), prod.txt without it (the Dockerfile), held to the same versions as
+# lock.txt, so that CI tests what the image runs. Bounds stay in pyproject.toml;
+# `make lock UPGRADE=--upgrade` moves each pin to the newest version they allow.
+UPGRADE ?=
+LOCK_ARGS = --universal --python-version 3.11 --generate-hashes --quiet \
+	--custom-compile-command "make lock" $(UPGRADE)
+lock:
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	test -x $(VENV)/bin/uv || $(PY) -m pip install --quiet 'uv>=0.13,<0.14'
+	$(VENV)/bin/uv pip compile pyproject.toml --extra dev $(LOCK_ARGS) -o requirements/lock.txt
+	$(VENV)/bin/uv pip compile pyproject.toml $(LOCK_ARGS) -c requirements/lock.txt \
+		-o requirements/prod.txt
+
 # Migrates, loads the demo tournament, its logins (printed every time) and a demo cash table, serves.
+# The development server, and the only place DEBUG is on (with the published development key).
+run: export DEBUG = 1
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo

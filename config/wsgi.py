@@ -1,4 +1,7 @@
-"""WSGI entry point, for gunicorn: ``gunicorn config.wsgi``."""
+"""WSGI entry point, for gunicorn: ``gunicorn config.wsgi``.
+
+A production start: it refuses the development defaults (config/production.py).
+"""
 
 import os
 
@@ -7,3 +10,7 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 application = get_wsgi_application()
+
+from config.production import refuse_unsafe_start  # noqa: E402 - after Django is set up
+
+refuse_unsafe_start()

@@ -7,7 +7,7 @@ the task carries the level it expects, so a stale or repeated task does nothing.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from celery import current_app
@@ -55,8 +55,19 @@ def _schedule_announcement(
         return
     index, when = change
     pk = tournament.pk
+    eta = min(when, now + announce_horizon())
     # Sent by name: services do not import the task modules that call them.
-    transaction.on_commit(lambda: current_app.send_task(ANNOUNCE_TASK, args=(pk, index), eta=when))
+    transaction.on_commit(lambda: current_app.send_task(ANNOUNCE_TASK, args=(pk, index), eta=eta))
+
+
+def announce_horizon() -> timedelta:
+    """How far ahead a level change is sent to the workers. Redis hands a task that waits for its
+    time out again each visibility timeout (a worker holding it might have died), so a task sent
+    for a level's end an hour away would run once a minute of the level. A task sent at most half
+    a timeout ahead runs once: woken before the change, it sends the next hop itself
+    (`clock_announce_level`)."""
+    options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {}) or {}
+    return timedelta(seconds=float(options.get("visibility_timeout", 3600)) / 2)
 
 
 def _operate(
