@@ -15,7 +15,15 @@ The API's exception handler answers every error as `{"code", "detail"}` with the
 - DRF's own errors keep their status with their code: `parse_error` (malformed JSON, 400),
   `not_authenticated` / `permission_denied` (403), `not_found` (404), `method_not_allowed`, ...;
 - a database refusal that validation did not catch (a race on a unique row, a value out of a
-  column's range): 409 `conflict` or 400 `out_of_range`, logged, never a 500.
+  column's range): 409 `conflict` or 400 `out_of_range`, logged, never a 500;
+- the database not answering (`OperationalError`, `InterfaceError`): 503 `unavailable` with
+  `Retry-After`, logged once (pages get the same from `config.outage.OutageMiddleware`).
+
+Every 400 carries `errors`, as the schema says (`tournaments.api.errors`): the field errors, or
+`{"non_field_errors": [detail]}` for a problem of the whole request (malformed JSON, a value the
+rules refuse), so a client reads one shape.
+
+Outside DRF, `not_found` is Django's 404 handler: JSON under `/api/`, the HTML page elsewhere.
 
 Anything else is a bug and stays a 500.
 """
@@ -23,12 +31,14 @@ Anything else is a bug and stays a 500.
 from __future__ import annotations
 
 import logging
-from typing import Any
+import sys
+from typing import Any, TypeVar
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import DataError, IntegrityError
-from django.http import Http404
+from django.db import DataError, IntegrityError, InterfaceError, OperationalError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
@@ -37,6 +47,7 @@ from dealer.engine.errors import Conflict, DomainError, Forbidden, Invalid, NotF
 from dealer.services import StaleVersionError
 
 logger = logging.getLogger(__name__)
+AnyResponse = TypeVar("AnyResponse", bound=HttpResponseBase)
 
 STATUS_OF_KIND: dict[type[DomainError], int] = {
     Invalid: 400,
@@ -51,8 +62,89 @@ def status_of(error: DomainError) -> int:
     return STATUS_OF_KIND[kind_of(error)]
 
 
+API_PREFIX = "/api/"
+RETRY_AFTER_SECONDS = 5
+UNAVAILABLE_DETAIL = "The floor's database is not answering; try again in a few seconds."
+NOT_FOUND_DETAIL = "There is nothing at this address in the floor's API."
+
+
+def is_api_request(request: HttpRequest) -> bool:
+    """Under `/api/` an answer is JSON, whatever went wrong; elsewhere a page."""
+    return request.path_info.startswith(API_PREFIX)
+
+
+def is_outage(exc: BaseException) -> bool:
+    """The database is down or unreachable: the client should try again, it did nothing wrong."""
+    return isinstance(exc, OperationalError | InterfaceError)
+
+
+def unavailable(response: AnyResponse, exc: BaseException, path: str) -> AnyResponse:
+    """Make `response` the 503 of an outage: `Retry-After`, logged here once (Django's request
+    log would add a second line without the cause: `_has_been_logged` is its own flag)."""
+    logger.error("The database is not answering (%s): %s", path, exc)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response._has_been_logged = True  # type: ignore[attr-defined]
+    return response
+
+
+def unavailable_response(request: HttpRequest, exc: BaseException) -> HttpResponseBase:
+    """The 503 a page or a non-DRF API view answers during an outage."""
+    if is_api_request(request):
+        body = {"code": "unavailable", "detail": UNAVAILABLE_DETAIL}
+        return unavailable(JsonResponse(body, status=503), exc, request.path)
+    page = HttpResponse(
+        "<!doctype html><title>Try again</title>"
+        f"<h1>Try again in a few seconds</h1><p>{UNAVAILABLE_DETAIL}</p>",
+        status=503,
+    )
+    return unavailable(page, exc, request.path)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 404 handler (`handler404`): `{"code": "not_found", "detail"}` for an address
+    under `/api/` that no view answers (`/api/hands/abc/`), Django's page for the rest."""
+    if is_api_request(request):
+        return JsonResponse({"code": "not_found", "detail": NOT_FOUND_DETAIL}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+BAD_REQUEST_DETAIL = (
+    "The request could not be read: too many fields, too large, or a header the server "
+    "refuses. Send it again as the API describes it."
+)
+SERVER_ERROR_DETAIL = "Something went wrong on the server; it is logged. Try again."
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 400 handler (`handler400`): a request Django itself refused before any view
+    (too many fields, too large a body, a bad Host): JSON with `errors` under `/api/`, as every
+    400 of the API, Django's page for the rest."""
+    if is_api_request(request):
+        body = {
+            "code": "bad_request",
+            "detail": BAD_REQUEST_DETAIL,
+            "errors": {"non_field_errors": [BAD_REQUEST_DETAIL]},
+        }
+        return JsonResponse(body, status=400)
+    return defaults.bad_request(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponseBase:
+    """Django's 500 handler (`handler500`), for an error no view caught (one raised inside a
+    middleware, a session saved after the view): an outage is still a 503 with Retry-After,
+    and under `/api/` the answer is JSON."""
+    exc = sys.exc_info()[1]
+    if exc is not None and is_outage(exc):
+        return unavailable_response(request, exc)
+    if is_api_request(request):
+        return JsonResponse({"code": "server_error", "detail": SERVER_ERROR_DETAIL}, status=500)
+    return defaults.server_error(request)
+
+
 def _error(code: str, detail: str, status: int, **extra: Any) -> Response:
     set_rollback()
+    if status == 400:
+        extra.setdefault("errors", {"non_field_errors": [detail]})
     return Response({"code": code, "detail": detail, **extra}, status=status)
 
 
@@ -105,6 +197,9 @@ def floor_exception_handler(exc: Exception, context: dict[str, Any]) -> Response
     if isinstance(exc, DataError):
         logger.warning("API request refused by the database: %s", exc)
         return _error("out_of_range", "A value is out of the range the floor can store.", 400)
+    if is_outage(exc):
+        outage = _error("unavailable", UNAVAILABLE_DETAIL, 503)
+        return unavailable(outage, exc, context["request"].path)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(*exc.args)
     elif isinstance(exc, PermissionDenied):
@@ -115,4 +210,6 @@ def floor_exception_handler(exc: Exception, context: dict[str, Any]) -> Response
     codes = exc.get_codes()
     code = codes if isinstance(codes, str) else "error"
     response.data = {"code": code, "detail": str(exc.detail)}
+    if response.status_code == 400:  # parse_error
+        response.data["errors"] = {"non_field_errors": [str(exc.detail)]}
     return response

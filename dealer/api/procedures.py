@@ -10,7 +10,6 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -20,8 +19,8 @@ from dealer.models import Hand, HandEvent
 from dealer.selectors import ProcedureRow, procedure_log
 from dealer.services import hand_run_procedure, procedure_preview
 from tournaments.api.base import FloorApi
-from tournaments.api.errors import ErrorSerializer, responses
-from tournaments.api.results import CSVRenderer
+from tournaments.api.errors import ErrorSerializer, ValidationErrorSerializer, responses
+from tournaments.api.results import CSV_ROWS_AS_JSON, CsvExportApi
 from tournaments.spreadsheet import safe_cell
 
 TAGS = ["procedures"]
@@ -151,9 +150,7 @@ def procedure_rows(rows: Iterable[ProcedureRow]) -> Iterable[Sequence[str]]:
         )
 
 
-class ProcedureLogCsvApi(FloorApi):
-    renderer_classes = (CSVRenderer, JSONRenderer)
-
+class ProcedureLogCsvApi(CsvExportApi):
     @extend_schema(
         tags=TAGS,
         parameters=[s.ProcedureLogFilterSerializer],
@@ -162,7 +159,8 @@ class ProcedureLogCsvApi(FloorApi):
                 OpenApiTypes.STR,
                 description=",".join(CSV_HEADER) + "; newest first",
             ),
-            (400, "application/json"): ErrorSerializer,
+            (200, "application/json"): CSV_ROWS_AS_JSON,
+            (400, "application/json"): ValidationErrorSerializer,
             (403, "application/json"): ErrorSerializer,
         },
     )
@@ -175,10 +173,3 @@ class ProcedureLogCsvApi(FloorApi):
             list(procedure_rows(rows)),
             headers={"Content-Disposition": 'attachment; filename="procedures.csv"'},
         )
-
-    def handle_exception(self, exc: Exception) -> Response:
-        # Errors are JSON like everywhere else, whatever the client accepted.
-        response = super().handle_exception(exc)
-        self.request.accepted_renderer = JSONRenderer()
-        self.request.accepted_media_type = JSONRenderer.media_type
-        return response

@@ -285,7 +285,9 @@ class HandStateOutputSerializer(serializers.Serializer):
 class StaleVersionSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="`stale_version`")
     detail = serializers.CharField()
-    state = HandStateOutputSerializer(help_text="the hand as it is now")
+    state = HandStateOutputSerializer(
+        required=False, help_text="the hand as it is now: with `stale_version`, `hand_in_progress`"
+    )
 
 
 # --- outputs: history, events, procedures ----------------------------------------------------

@@ -11,6 +11,7 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from tournaments.api.errors import FloorAutoSchema
 from tournaments.api.permissions import IsDirector
 from tournaments.models import BlindSchedule, Tournament
 from tournaments.roles import is_director
@@ -32,6 +33,7 @@ class FloorApi(APIView):
 
     parser_classes = (FloorJSONParser, FormParser, MultiPartParser)
     permission_classes: Sequence[type[BasePermission]] = (IsDirector,)
+    schema = FloorAutoSchema()
 
 
 def get_tournament(request: Request, pk: int) -> Tournament:

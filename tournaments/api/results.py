@@ -9,12 +9,13 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.http.response import HttpResponseBase
 from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -27,7 +28,7 @@ from tournaments.api.base import (
     get_tournament,
     get_tournament_head,
 )
-from tournaments.api.errors import ErrorSerializer, responses
+from tournaments.api.errors import ErrorSerializer, ValidationErrorSerializer, responses
 from tournaments.api.fields import EntryStatusField
 from tournaments.api.limits import MAX_NAME, amount_field
 from tournaments.models import Tournament
@@ -200,6 +201,33 @@ class CSVRenderer(BaseRenderer):
         return buffer.getvalue().encode(self.charset)
 
 
+# `?format=json` (or `Accept: application/json`) answers a CSV file's rows as JSON.
+CSV_ROWS_AS_JSON = OpenApiResponse(
+    {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+    description="the same rows, header first, as JSON (`?format=json`)",
+)
+
+
+class CsvExportApi(FloorApi):
+    """A CSV file (or its rows as JSON); its errors are JSON like everywhere else."""
+
+    renderer_classes = (CSVRenderer, JSONRenderer)
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        # DRF answers an unknown `?format=` 404, as for a format suffix in the path: here it
+        # is a query parameter, and a wrong value is a field error.
+        try:
+            return super().perform_content_negotiation(request, force)
+        except Http404:
+            raise ValidationError({"format": ["Choose csv or json."]}) from None
+
+    def handle_exception(self, exc: Exception) -> Response:
+        response = super().handle_exception(exc)
+        self.request.accepted_renderer = JSONRenderer()
+        self.request.accepted_media_type = JSONRenderer.media_type
+        return response
+
+
 def results_csv_rows(tournament: Tournament) -> Iterable[Sequence[str]]:
     """The header, then `selectors.results_rows`, each cell safe to open in a spreadsheet."""
     yield CSV_HEADER
@@ -207,9 +235,7 @@ def results_csv_rows(tournament: Tournament) -> Iterable[Sequence[str]]:
         yield tuple(safe_cell(value) for value in row)
 
 
-class ResultsCsvApi(FloorApi):
-    renderer_classes = (CSVRenderer, JSONRenderer)
-
+class ResultsCsvApi(CsvExportApi):
     @extend_schema(
         tags=TAGS,
         responses={
@@ -218,6 +244,8 @@ class ResultsCsvApi(FloorApi):
                 description="place,name,entry_number,prize: the players still in (no place "
                 "yet) by chips, then everyone out by place",
             ),
+            (200, "application/json"): CSV_ROWS_AS_JSON,
+            (400, "application/json"): ValidationErrorSerializer,
             (403, "application/json"): ErrorSerializer,
             (404, "application/json"): ErrorSerializer,
         },
@@ -231,10 +259,3 @@ class ResultsCsvApi(FloorApi):
             list(results_csv_rows(tournament)),
             headers={"Content-Disposition": f'attachment; filename="{filename}"'},
         )
-
-    def handle_exception(self, exc: Exception) -> Response:
-        # Errors are JSON like everywhere else, whatever the client accepted.
-        response = super().handle_exception(exc)
-        self.request.accepted_renderer = JSONRenderer()
-        self.request.accepted_media_type = JSONRenderer.media_type
-        return response
