@@ -2,7 +2,9 @@
 
 Every write carries the client's id for this tap (made in the browser, kept when the request is
 retried) and the hand and version the dealer saw. A form checks only the shape of the input: an
-amount out of range or a card dealt twice is refused by the engine, in its own words.
+amount out of range or a card dealt twice is refused by the engine, in its own words. Numbers
+are bounded by what the columns hold (`tournaments.forms.MAX_ID`, `MAX_CHIPS`), so an absurd one
+is refused here rather than failing in the database.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from django import forms
 
 from dealer.engine.cards import RANKS, SUITS
+from tournaments.forms import MAX_CHIPS, MAX_ID, first_error, record_id
 
 CARD_CODES = [rank + suit for rank in RANKS for suit in SUITS]
 KNOWN_CARDS = frozenset(CARD_CODES)
@@ -49,8 +52,8 @@ class WriteForm(forms.Form):
     """What every write to a hand carries: the tap's id, the hand and the version shown."""
 
     client_id = forms.CharField(max_length=64)
-    hand = forms.IntegerField(min_value=1)
-    version = forms.IntegerField(min_value=0)
+    hand = record_id()
+    version = forms.IntegerField(min_value=0, max_value=MAX_CHIPS)
 
     def clean_client_id(self) -> str:
         value: str = self.cleaned_data["client_id"].strip()
@@ -59,10 +62,7 @@ class WriteForm(forms.Form):
         return value
 
     def first_error(self) -> str:
-        for errors in self.errors.values():
-            if errors:
-                return str(errors[0])
-        return "The request could not be read: reload the page."
+        return first_error(self)
 
 
 class ActionForm(WriteForm):
@@ -82,9 +82,9 @@ class ActionForm(WriteForm):
             raise forms.ValidationError(f"Unknown action '{action}': reload the page.")
         amount = data.get("amount")
         if size:
-            if kind not in SIZED or not size.isdigit():
+            if kind not in SIZED:
                 raise forms.ValidationError(f"Unknown action '{action}': reload the page.")
-            amount = int(size)
+            amount = self._size(size, action)
         elif kind in SIZED and amount is None:
             raise forms.ValidationError("Type the amount first, then tap the button.")
         data["kind"] = kind
@@ -92,6 +92,13 @@ class ActionForm(WriteForm):
         if kind in SHOWDOWN and data.get("seat") is None:
             raise forms.ValidationError("Pick the player who shows or mucks.")
         return data
+
+    def _size(self, size: str, action: str) -> int:
+        """The size a button carries ("raise:1700"), read as the typed amount is."""
+        if not size.isascii() or not size.isdigit():
+            raise forms.ValidationError(f"Unknown action '{action[:40]}': reload the page.")
+        amount: int = self.fields["amount"].clean(size)
+        return amount
 
 
 class ReasonedWriteForm(WriteForm):
@@ -134,7 +141,31 @@ class ProcedureForm(WriteForm):
 class StartForm(forms.Form):
     """The "Start next hand" button: the table's latest hand the dealer saw (0 for none yet)."""
 
-    last_hand = forms.IntegerField(min_value=0)
+    last_hand = forms.IntegerField(min_value=0, max_value=MAX_ID)
     # Cash tables: the plan the dealer was shown, and whether the offered player straddles.
     plan = forms.CharField(max_length=32, required=False)
     straddle = forms.BooleanField(required=False)
+
+
+class ProcedureSheetForm(forms.Form):
+    """The procedure sheet's question (`?trigger=`, `?seat=`): what happened, to which player."""
+
+    trigger = forms.CharField(max_length=60, required=False)
+    seat = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=20,
+        error_messages={"invalid": "Pick the player from the list."},
+    )
+
+
+class ProcedureLogFilterForm(forms.Form):
+    """The floor's procedure log filters: a table's number and a dealer."""
+
+    table = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_CHIPS,
+        error_messages={"invalid": "Pick a table from the list."},
+    )
+    dealer = record_id(required=False, error_messages={"invalid": "Pick a dealer from the list."})

@@ -1,7 +1,10 @@
 """Forms of the director dashboard: they parse what was typed; the services decide what is allowed.
 
 A form checks only the shape of the input (a number where a number is due, within what the
-columns can store). Floor rules (a schedule's blinds, payout tables, who may register) are the
+columns can store; text without NUL bytes, which PostgreSQL cannot store or compare). Every value
+a page reads from a request goes through a form field: a bare `int()` takes "²" for a digit and
+fails on it, and a number past a column's range fails in the database, both as a server error.
+Floor rules (a schedule's blinds, payout tables, who may register) are the
 services' business; their refusals are attached to the field they concern (`attach_refusal`).
 """
 
@@ -9,17 +12,38 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
-from django.forms import formset_factory
+from django.forms import BaseFormSet, formset_factory
 
 from tournaments.errors import FloorError
 from tournaments.models import BlindSchedule, ChipMove, Entry, Tournament, TournamentLevel
 from tournaments.selectors.clock import LEVEL_FIELDS
 from tournaments.services.counts import ChipCount
 
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
+
 AUTOFOCUS = {"autofocus": True}
+
+# What the columns can store on every database: chip counts are `integer` columns (PostgreSQL's
+# limit), row ids `bigint`.
+MAX_CHIPS = 2**31 - 1
+MAX_ID = 2**63 - 1
+
+
+def first_error(form: forms.BaseForm) -> str:
+    """The form's first refusal, to show at the top of a page."""
+    for errors in form.errors.values():
+        if errors:
+            return str(errors[0])
+    return "The request could not be read: reload the page."
+
+
+def record_id(**options: Any) -> forms.IntegerField:
+    """A row's id sent back by a page (a player picked, a table, a dealer)."""
+    return forms.IntegerField(min_value=1, max_value=MAX_ID, **options)
 
 
 def money(*, initial: str = "0", **options: Any) -> forms.DecimalField:
@@ -208,14 +232,42 @@ class LevelForm(forms.Form):
         }
 
 
-LevelFormSet = formset_factory(LevelForm, extra=0, can_delete=True, max_num=500)
+class BaseLevelFormSet(BaseFormSet):
+    default_error_messages: ClassVar[dict[str, str | _StrPromise]] = {
+        "missing_management_form": (
+            "The table of levels arrived incomplete: reload the page and enter the changes again."
+        ),
+    }
+
+
+MAX_LEVELS = 500
+# `absolute_max`: a posted count of a billion rows builds at most this many forms.
+LevelFormSet = formset_factory(
+    LevelForm,
+    formset=BaseLevelFormSet,
+    extra=0,
+    can_delete=True,
+    max_num=MAX_LEVELS,
+    absolute_max=MAX_LEVELS,
+)
 LEVELS_PREFIX = "levels"
+LEVEL_COUNT = forms.IntegerField(min_value=0, max_value=MAX_LEVELS)
+
+
+def formset_tampered(formset: BaseFormSet[Any]) -> bool:
+    """Whether a posted formset's count of rows is missing or not a count (the page answers 400
+    with the formset's sentence)."""
+    return formset.is_bound and not formset.management_form.is_valid()
 
 
 def levels_with_new_row(data: Mapping[str, Any], *, is_break: bool) -> dict[str, Any]:
-    """Posted schedule data with one more (empty) row at the end: a level or a break."""
+    """Posted schedule data with one more (empty) row at the end: a level or a break. A count of
+    rows that is not one is left as posted, for the formset to refuse."""
     copied: dict[str, Any] = {key: data[key] for key in data}
-    total = int(data.get(f"{LEVELS_PREFIX}-TOTAL_FORMS") or 0)
+    try:
+        total = LEVEL_COUNT.clean(data.get(f"{LEVELS_PREFIX}-TOTAL_FORMS") or 0)
+    except forms.ValidationError:
+        return copied
     copied[f"{LEVELS_PREFIX}-TOTAL_FORMS"] = str(total + 1)
     if is_break:
         copied[f"{LEVELS_PREFIX}-{total}-is_break"] = "True"
@@ -260,7 +312,12 @@ class RegisterForm(forms.Form):
 
 class BustsForm(forms.Form):
     """One hand's eliminations, posted as repeated `entry` and `stack` fields (one pair per row;
-    rows without a player are ignored)."""
+    rows without a player are ignored), each row's values parsed by `row_fields`."""
+
+    row_fields: ClassVar[dict[str, forms.Field]] = {
+        "entry": record_id(),
+        "stack": forms.IntegerField(min_value=0, max_value=MAX_CHIPS),
+    }
 
     def clean(self) -> dict[str, Any]:
         entries = self.data.getlist("entry") if hasattr(self.data, "getlist") else []
@@ -269,16 +326,27 @@ class BustsForm(forms.Form):
         for row, (entry, stack) in enumerate(zip(entries, stacks, strict=False), start=1):
             if not entry.strip():
                 continue
-            if not entry.strip().isdigit():
-                raise forms.ValidationError(f"Row {row}: pick a player from the list.")
-            if not stack.strip().isdigit():
-                raise forms.ValidationError(
-                    f"Row {row}: enter the chips the player started the hand with (a whole number)."
+            rows.append(
+                (
+                    self._number("entry", entry, f"Row {row}: pick a player from the list."),
+                    self._number(
+                        "stack",
+                        stack,
+                        f"Row {row}: enter the chips the player started the hand with "
+                        f"(a whole number, at most {MAX_CHIPS:,}).",
+                    ),
                 )
-            rows.append((int(entry), int(stack)))
+            )
         if not rows:
             raise forms.ValidationError("Pick at least one player who is out.")
         return {"rows": rows}
+
+    def _number(self, name: str, value: str, refusal: str) -> int:
+        try:
+            number: int = self.row_fields[name].clean(value)
+        except forms.ValidationError:
+            raise forms.ValidationError(refusal) from None
+        return number
 
 
 class CountSheetForm(forms.Form):
@@ -330,7 +398,7 @@ class AddTimeForm(forms.Form):
 
 
 class SetLevelForm(forms.Form):
-    index = forms.IntegerField(min_value=0, label="Level")
+    index = forms.IntegerField(min_value=0, max_value=MAX_LEVELS, label="Level")
 
 
 class HandForHandHandForm(forms.Form):
@@ -348,3 +416,54 @@ class DealForm(forms.Form):
     def expected_chips(self) -> list[int] | None:
         chips = self.cleaned_data.get("chips")
         return [int(n) for n in chips.split(",")] if chips else None
+
+
+# --- what the desk's and the public pages read from a link or a search box -------------------
+
+
+class SearchForm(forms.Form):
+    """A name typed in a search box (the desk's entries, the public seat lookup)."""
+
+    q = forms.CharField(
+        required=False,
+        max_length=80,
+        strip=False,
+        error_messages={"max_length": "Type at most 80 characters of the name."},
+    )
+
+    @classmethod
+    def query(cls, data: Mapping[str, Any]) -> tuple[str, str | None]:
+        """The query typed, or "" with the sentence saying why it is refused."""
+        form = cls(data)
+        if form.is_valid():
+            return form.cleaned_data["q"], None
+        return "", first_error(form)
+
+
+class SeatCardsForm(forms.Form):
+    """`?entry=`: one player's seat card (a late entry); none, every seated player's."""
+
+    entry = record_id(
+        required=False, error_messages={"invalid": "Pick a player from the entries list."}
+    )
+
+
+class TableDealerForm(forms.Form):
+    """A table's dealer (blank: none), and the page to go back to."""
+
+    dealer = record_id(required=False, error_messages={"invalid": "Pick a dealer from the list."})
+    next = forms.CharField(required=False, max_length=2000)
+
+
+class HandReopenForm(forms.Form):
+    """The desk's "Reopen" of a table's last hand: why, and the hand's version shown."""
+
+    reason = forms.CharField(required=False, max_length=2000)
+    version = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_CHIPS,
+        error_messages={"invalid": "This page is out of date: reload it and reopen the hand."},
+    )
+
+    def clean_reason(self) -> str:
+        return " ".join(self.cleaned_data["reason"].split())[:200]

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-MAX_CHIPS = 2**31 - 1  # a buy-in limit fits its column on every database
+MAX_CHIPS = 2**31 - 1  # chips (a buy-in, a stack, a limit) fit their column on every database
 
 
 class CashTableForm(forms.Form):
@@ -107,7 +107,7 @@ class CashTableForm(forms.Form):
 class CashSeatForm(forms.Form):
     seat = forms.IntegerField(min_value=1, max_value=10)
     player_name = forms.CharField(max_length=80)
-    buy_in = forms.IntegerField(min_value=0, max_value=10**12)
+    buy_in = forms.IntegerField(min_value=0, max_value=MAX_CHIPS)
     choice = forms.ChoiceField(
         choices=[
             ("wait_bb", "Wait for the big blind"),
@@ -130,7 +130,7 @@ class CashSeatActionForm(forms.Form):
             ("leave", "Leave"),
         ]
     )
-    amount = forms.IntegerField(min_value=0, max_value=10**12, required=False)
+    amount = forms.IntegerField(min_value=0, max_value=MAX_CHIPS, required=False)
 
 
 class WaitlistForm(forms.Form):

@@ -8,20 +8,19 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
+from dealer.forms import ProcedureLogFilterForm
 from dealer.selectors import procedure_log as procedure_log_rows
 from dealer.selectors import procedure_log_dealers
+from tournaments.forms import first_error
 from tournaments.models import Tournament
 from tournaments.views.access import director_required
 
 LIMIT = 200
-
-
-def _number(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() else None
 
 
 def _effect_label(effect: str) -> str:
@@ -34,11 +33,15 @@ def procedure_log(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     tables = list(tournament.tables.order_by("number"))
     filters: dict[str, int] = {"tournament": tournament.pk}
-    table_number = _number(request.GET.get("table"))
+    form = ProcedureLogFilterForm(request.GET)
+    refused = not form.is_valid()
+    if refused:
+        messages.error(request, first_error(form))
+    table_number = form.cleaned_data.get("table")
     table = next((t for t in tables if t.number == table_number), None)
     if table is not None:
         filters["table"] = table.pk
-    dealer_id = _number(request.GET.get("dealer"))
+    dealer_id = form.cleaned_data.get("dealer")
     if dealer_id is not None:
         filters["dealer"] = dealer_id
     # A table number that is not the tournament's matches no procedure (and has no export).
@@ -55,4 +58,4 @@ def procedure_log(request: HttpRequest, pk: int) -> HttpResponse:
         "dealer_id": dealer_id,
         "csv_url": csv_url,
     }
-    return render(request, "dealer/procedure_log.html", context)
+    return render(request, "dealer/procedure_log.html", context, status=400 if refused else 200)

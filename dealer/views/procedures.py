@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from dealer.engine.errors import EngineError
 from dealer.engine.triggers import TRIGGERS, Effect, Group, PlayerNeed, TriggerInfo, trigger_info
-from dealer.forms import ProcedureForm
+from dealer.forms import ProcedureForm, ProcedureSheetForm
 from dealer.models import Hand
 from dealer.services import can_write, hand_run_procedure, procedure_preview
 from dealer.views import tablet
@@ -60,11 +60,6 @@ def _details(info: TriggerInfo | None, values: Any, note: str = "") -> dict[str,
     if info.reason and note.strip():
         details["note"] = note.strip()
     return details
-
-
-def _seat(values: Any) -> int | None:
-    seat = str(values.get("seat", "") or "")
-    return int(seat) if seat.isdigit() else None
 
 
 def _asks(info: TriggerInfo, values: Any) -> dict[str, Any]:
@@ -112,8 +107,10 @@ def procedure_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     table = table_get(pk)
     hand = tablet.latest_hand(table)
     in_progress = hand is not None and hand.status == Hand.Status.IN_PROGRESS
-    trigger = request.GET.get("trigger", "")
-    seat = _seat(request.GET)
+    form = ProcedureSheetForm(request.GET)
+    refusal = None if form.is_valid() else form.errors.get("seat", form.errors.get("trigger"))
+    trigger = form.cleaned_data.get("trigger") or ""
+    seat = form.cleaned_data.get("seat")
     context: dict[str, Any] = {
         "table": table,
         "hand": hand,
@@ -127,8 +124,10 @@ def procedure_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         "remedy": None,
         "refusal": None,
     }
+    status = 200 if refusal is None else 400
     if not trigger or not in_progress or hand is None:
-        return render(request, "dealer/_procedure_sheet.html", context)
+        context["refusal"] = refusal[0] if refusal else None
+        return render(request, "dealer/_procedure_sheet.html", context, status=status)
     info = trigger_info(trigger)
     context["trigger_label"] = info.label if info else trigger
     context["players"] = [{"seat": s["seat"], "name": s.get("name", "")} for s in hand.seats]
@@ -138,7 +137,9 @@ def procedure_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     # The answers as the form sent them, for the confirm form's hidden fields.
     context["details"] = {key: request.GET.get(key, "") for key in details}
     context.update(_remedy(hand, trigger, seat, details))
-    return render(request, "dealer/_procedure_sheet.html", context)
+    if refusal:
+        context["refusal"] = refusal[0]
+    return render(request, "dealer/_procedure_sheet.html", context, status=status)
 
 
 @dealer_required

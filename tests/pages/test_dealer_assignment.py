@@ -75,4 +75,5 @@ def test_next_must_stay_on_this_site() -> None:
     response = director().post(
         reverse("table-dealer", args=[table.pk]), {"dealer": "", "next": "https://evil.example/"}
     )
-    assert response["Location"] == "/"
+    # Back to the table's own page instead (tests/security/test_form_regressions.py: "-1" too).
+    assert response["Location"] == reverse("table-list", args=[tournament.pk])

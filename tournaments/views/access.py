@@ -11,6 +11,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from tournaments.errors import FloorError
 from tournaments.models import Entry, Tournament
@@ -51,3 +52,13 @@ def entry_get(tournament: Tournament, pk: int) -> Entry:
 def report_refusal(request: HttpRequest, error: FloorError) -> None:
     """Show a service's refusal at the top of the next page, in its own words."""
     messages.error(request, error.detail)
+
+
+def safe_next(request: HttpRequest, url: str | None, *, default: str) -> str:
+    """Where a form's `next` leads back to: a path on this site, else `default`. Django's check
+    alone lets a relative "-1" through, which `redirect()` then takes for a URL's name."""
+    if url and url.startswith("/"):
+        allowed = {request.get_host()}
+        if url_has_allowed_host_and_scheme(url, allowed, require_https=request.is_secure()):
+            return url
+    return default

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from config import request_time
 from tournaments import selectors
 from tournaments.errors import FloorError
-from tournaments.forms import RegisterForm, attach_refusal
+from tournaments.forms import RegisterForm, SearchForm, attach_refusal
 from tournaments.models import Entry, Tournament
 from tournaments.services.entries import entry_addon, entry_rebuy, entry_register, entry_unregister
 from tournaments.services.form_tokens import FormSentTwiceError
@@ -54,7 +54,9 @@ def entries_page(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _registered(entry))
             return redirect("entry-list", pk=pk)
-    query = request.GET.get("q", "")
+    query, refusal = SearchForm.query(request.GET)
+    if refusal:
+        messages.error(request, refusal)
     context = {
         "tournament": tournament,
         "tab": "entries",
@@ -63,7 +65,7 @@ def entries_page(request: HttpRequest, pk: int) -> HttpResponse:
         "entries": selectors.entry_list(tournament, query),
         "before_start": tournament.status in NOT_STARTED,
     }
-    return render(request, "desk/entries.html", context)
+    return render(request, "desk/entries.html", context, status=400 if refusal else 200)
 
 
 def _registered(entry: Entry) -> str:

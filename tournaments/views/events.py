@@ -19,6 +19,7 @@ from tournaments.forms import (
     TournamentForm,
     attach_refusal,
     filled_levels,
+    formset_tampered,
     levels_with_new_row,
     tournament_level_formset,
 )
@@ -120,9 +121,10 @@ def settings_page(request: HttpRequest, pk: int) -> HttpResponse:
         "form": form,
         "formset": formset,
         "level_rows": list(zip(level_labels(formset), formset.forms, strict=True)),
-        "show_level_errors": bool(data) and not adding,
+        "show_level_errors": (bool(data) and not adding) or formset_tampered(formset),
     }
-    return render(request, "desk/settings.html", context)
+    status = 400 if formset_tampered(formset) else 200
+    return render(request, "desk/settings.html", context, status=status)
 
 
 @director_required

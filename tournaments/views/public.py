@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -18,6 +19,7 @@ from django.template.loader import render_to_string
 from config import request_time
 from config.conditional import conditional
 from tournaments.errors import FloorError
+from tournaments.forms import SearchForm
 from tournaments.models import Tournament
 from tournaments.selectors import (
     cached,
@@ -74,14 +76,16 @@ def payout_rows(places: list[dict[str, Any]], players_left: int) -> list[dict[st
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
     """Standings, seat lookup and payouts; the standings part polls `public-state`."""
     tournament = public_tournament_get(pk)
-    query = request.GET.get("q", "")
+    query, refusal = SearchForm.query(request.GET)
+    if refusal:
+        messages.error(request, refusal)
     context = {
         **_state(tournament, all_places=False),
         "query": query,
         "seats": seat_lookup(tournament, query) if query else None,
         "poll_seconds": POLL_SECONDS,
     }
-    return render(request, "public/standings.html", context)
+    return render(request, "public/standings.html", context, status=400 if refusal else 200)
 
 
 def state(request: HttpRequest, pk: int) -> HttpResponseBase:
@@ -105,10 +109,12 @@ def state(request: HttpRequest, pk: int) -> HttpResponseBase:
 
 
 def seat(request: HttpRequest, pk: int) -> HttpResponse:
-    """Seat lookup by name (htmx partial): table and seat of the players whose name matches."""
+    """Seat lookup by name (htmx partial): table and seat of the players whose name matches. A
+    refused query answers 200 with the sentence, which htmx swaps in as it would not a 400."""
     tournament = public_tournament_get(pk)
-    query = request.GET.get("q", "")
-    context = {"tournament": tournament, "query": query, "seats": seat_lookup(tournament, query)}
+    query, refusal = SearchForm.query(request.GET)
+    seats = seat_lookup(tournament, query) if not refusal else []
+    context = {"tournament": tournament, "query": query, "seats": seats, "refusal": refusal}
     return render(request, "public/_seats.html", context)
 
 

@@ -20,6 +20,7 @@ from tournaments.forms import (
     ScheduleNameForm,
     attach_refusal,
     filled_levels,
+    formset_tampered,
     levels_with_new_row,
 )
 from tournaments.models import BlindSchedule
@@ -116,6 +117,7 @@ def _render_editor(
         "name_form": name_form,
         "formset": formset,
         "rows": rows,
-        "show_errors": validate,
+        "show_errors": validate or formset_tampered(formset),
     }
-    return render(request, "desk/schedule_form.html", context)
+    status = 400 if formset_tampered(formset) else 200
+    return render(request, "desk/schedule_form.html", context, status=status)

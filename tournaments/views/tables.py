@@ -9,9 +9,9 @@ token: sent twice, the plan is carried out once."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from dealer.models import Hand
@@ -19,6 +19,7 @@ from dealer.services import hand_reopen
 from tournaments import selectors
 from tournaments.balancing import Plan
 from tournaments.errors import FloorError
+from tournaments.forms import HandReopenForm, SeatCardsForm, TableDealerForm, first_error
 from tournaments.models import Entry, Table
 from tournaments.services.tables import (
     pending_moves,
@@ -27,7 +28,12 @@ from tournaments.services.tables import (
     tournament_confirm_moves,
     tournament_draw_seats,
 )
-from tournaments.views.access import director_required, report_refusal, tournament_get
+from tournaments.views.access import (
+    director_required,
+    report_refusal,
+    safe_next,
+    tournament_get,
+)
 from tournaments.views.form_tokens import FIELD, report_form_refusal, submit_once
 
 
@@ -56,23 +62,27 @@ def tables_page(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def assign_dealer(request: HttpRequest, table_pk: int) -> HttpResponse:
-    """Give a table (tournament or cash) its dealer; back to the page the form was on."""
+    """Give a table (tournament or cash) its dealer; back to the page the form was on (else the
+    table's own page)."""
     table = get_object_or_404(Table, pk=table_pk)
-    raw = request.POST.get("dealer", "")
-    try:
-        dealer_id = int(raw) if raw else None
-    except ValueError:
-        dealer_id = -1
-    try:
-        table_assign_dealer(table=table, dealer_id=dealer_id, actor=request.user)
-    except FloorError as error:
-        messages.error(request, error.detail)
+    form = TableDealerForm(request.POST)
+    form.is_valid()
+    if "dealer" in form.errors:
+        messages.error(request, str(form.errors["dealer"][0]))
     else:
-        messages.success(request, f"{table}: dealer {'assigned' if dealer_id else 'removed'}.")
-    back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-        back = "/"
-    return redirect(back)
+        dealer_id = form.cleaned_data["dealer"]
+        try:
+            table_assign_dealer(table=table, dealer_id=dealer_id, actor=request.user)
+        except FloorError as error:
+            messages.error(request, error.detail)
+        else:
+            done = "assigned" if dealer_id else "removed"
+            messages.success(request, f"{table}: dealer {done}.")
+    if table.tournament_id is not None:
+        default = reverse("table-list", args=[table.tournament_id])
+    else:
+        default = reverse("cash-table", args=[table.pk])
+    return HttpResponseRedirect(safe_next(request, form.cleaned_data.get("next"), default=default))
 
 
 def _plan_lines(plan: Plan) -> list[dict[str, object]]:
@@ -141,11 +151,11 @@ def reopen_hand(request: HttpRequest, pk: int, hand_pk: int) -> HttpResponse:
     hand = get_object_or_404(
         Hand.objects.only("pk", "number", "table_id"), pk=hand_pk, table__tournament=tournament
     )
-    reason = " ".join(request.POST.get("reason", "").split())[:200]
-    try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = -1
+    form = HandReopenForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, first_error(form))
+        return redirect("table-list", pk=pk)
+    reason, version = form.cleaned_data["reason"], form.cleaned_data["version"]
     try:
         submit_once(
             request,
@@ -174,6 +184,10 @@ def seat_cards(request: HttpRequest, pk: int) -> HttpResponse:
     """One card per seated player (name, table, seat in big type), ready to print; `?entry=`
     prints one player's card (a late entry)."""
     tournament = tournament_get(pk)
-    entry = request.GET.get("entry", "")
-    cards = selectors.seat_cards(tournament, int(entry) if entry.isdigit() else None)
+    form = SeatCardsForm(request.GET)
+    if not form.is_valid():
+        messages.error(request, first_error(form))
+        context = {"tournament": tournament, "cards": []}
+        return render(request, "desk/seat_cards.html", context, status=400)
+    cards = selectors.seat_cards(tournament, form.cleaned_data["entry"])
     return render(request, "desk/seat_cards.html", {"tournament": tournament, "cards": cards})
