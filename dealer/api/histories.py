@@ -1,5 +1,6 @@
 """Hand histories as PHH files (docs/phh.md, "Exporting"): one hand, a table's session, a
-tournament. Who: directors and dealers, as for reading a hand.
+tournament. A history holds every hole card dealt, shown or not: a hand's or a table's is for
+directors and the table's dealer, a tournament's for directors.
 
 The history is TOML (`application/x-toml`), sent as a file to save (Content-Disposition); a
 session or a tournament is streamed, hand by hand. Errors are JSON `{"code", "detail"}` like
@@ -15,7 +16,7 @@ from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 
@@ -26,6 +27,7 @@ from tournaments.api.base import get_tournament
 from tournaments.api.errors import ErrorSerializer, ValidationErrorSerializer
 from tournaments.api.limits import MAX_INT
 from tournaments.models import Table
+from tournaments.roles import is_director, may_see_hole_cards
 
 TAGS = ["histories"]
 MEDIA_TYPE = "application/x-toml"
@@ -81,6 +83,18 @@ class HistoryApi(DealerApi):
         return JSONRenderer(), JSONRenderer.media_type
 
 
+# A history holds every hole card dealt, shown or not (`tournaments.roles.may_see_hole_cards`).
+HOLE_CARDS_REFUSAL = (
+    "Hand histories show the players' hole cards: only directors and the table's dealer may "
+    "download them."
+)
+
+
+def _check_may_see_hole_cards(request: Request, table: Table) -> None:
+    if not may_see_hole_cards(request.user, table):
+        raise PermissionDenied(HOLE_CARDS_REFUSAL)
+
+
 def _attachment(filename: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{filename}"'}
 
@@ -116,6 +130,7 @@ class HandPhhApi(HistoryApi):
         )
         if hand is None:
             raise NotFound("There is no such hand.")
+        _check_may_see_hole_cards(request, hand.table)
         text = hand_phh(hand)
         filename = f"{_prefix(hand.table)}-hand-{hand.number}.phh"
         return HttpResponse(text, content_type=CONTENT_TYPE, headers=_attachment(filename))
@@ -145,6 +160,7 @@ class TablePhhApi(HistoryApi):
         """A table's session as PHH: its completed hands, `since` to `until` (hand numbers, both
         included, optional). Void hands and the hand in progress are left out."""
         table = get_table(pk)
+        _check_may_see_hole_cards(request, table)
         query = SessionQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         since, until = query.validated_data.get("since"), query.validated_data.get("until")
@@ -170,5 +186,7 @@ class TournamentPhhApi(HistoryApi):
         """A tournament's hands as PHH, table by table in table order: every completed hand.
         Void hands and hands in progress are left out."""
         tournament = get_tournament(request, pk)
+        if not is_director(request.user):
+            raise PermissionDenied(HOLE_CARDS_REFUSAL)
         parts = tournament_phh_stream(tournament)
         return _stream(parts, f"tournament-{tournament.pk}.phhs")

@@ -24,6 +24,7 @@ from config.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional
 from config.exceptions import status_of
 from dealer.api import serializers as s
 from dealer.models import Hand, HandEvent
+from dealer.selectors import hide_hole_cards
 from dealer.services import (
     check_writer,
     hand_record_action,
@@ -36,6 +37,7 @@ from tournaments.api.errors import ErrorSerializer, responses
 from tournaments.api.permissions import IsDirectorOrDealer
 from tournaments.errors import FloorError
 from tournaments.models import Table
+from tournaments.roles import may_see_hole_cards
 
 TAGS = ["hands"]
 
@@ -331,12 +333,17 @@ class HandEventsApi(DealerApi):
         },
     )
     def get(self, request: Request, pk: int) -> Response:
-        """The hand's log, oldest first: every action, undo and procedure, who and when."""
+        """The hand's log, oldest first: every action, undo and procedure, who and when. Cards
+        no player has shown (hole cards dealt, a muck) read "??" except for directors and the
+        table's dealer."""
         hand = get_hand(pk)
-        events = (
+        events = list(
             HandEvent.objects.filter(hand=hand)
             .select_related("actor")
             .defer("response")
             .order_by("seq")
         )
+        if not may_see_hole_cards(request.user, hand.table):
+            for event in events:
+                event.payload = hide_hole_cards(event.payload)
         return Response(s.HandEventOutputSerializer(events, many=True).data)

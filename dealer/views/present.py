@@ -22,6 +22,7 @@ from django.utils.safestring import SafeString
 from dealer.engine.cards import RANKS, SUITS
 from dealer.hand_log import split_undone
 from dealer.models import Hand, HandEvent
+from dealer.selectors import hide_hole_cards
 from tournaments.models import Table
 
 SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
@@ -553,14 +554,16 @@ def log_line(event: LogEntry | HandEvent, hand: Hand, *, cancelled: bool = False
     }
 
 
-def log_view(hand: Hand | None, limit: int = 8) -> dict[str, Any]:
+def log_view(hand: Hand | None, limit: int = 8, *, hole_cards: bool) -> dict[str, Any]:
     """The hand's latest entries (newest first), each marked if a later undo cancelled it, and
-    the entry an undo would cancel now."""
+    the entry an undo would cancel now. Without `hole_cards` (a viewer who may not see them:
+    `tournaments.roles.may_see_hole_cards`) the cards no player has shown read "??"."""
     if hand is None:
         return {"entries": [], "undoable": None}
     # Not the answers stored for resends (a whole state each), and no model instances.
     events = [
-        LogEntry(*row) for row in hand.events.order_by("seq").values_list("seq", "kind", "payload")
+        LogEntry(seq, kind, payload if hole_cards else hide_hole_cards(payload))
+        for seq, kind, payload in hand.events.order_by("seq").values_list("seq", "kind", "payload")
     ]
     # A reopening is no entry of the hand: an undo cancels the entry before it (as the services
     # replay the log).
