@@ -28,7 +28,7 @@ from tests.factories import (
 )
 from tournaments.models import AuditEvent, ChipMove, Entry, Table
 from tournaments.selectors.books import chips_check
-from tournaments.services.entries import entry_set_chips
+from tournaments.services.entries import entry_addon, entry_set_chips
 
 pytestmark = pytest.mark.django_db
 
@@ -191,6 +191,61 @@ def test_reopening_an_all_in_that_busted_a_player_brings_them_back_without_place
     assert short.live_hand_id == tablet.state["hand"]
     assert sum(chips(table).values()) == 1500 + 20000
     assert before_end != {s: c for s, c in chips(table).items() if s != short.seat}
+    books_balance(table)
+
+
+def test_bug_a_reopened_hand_that_takes_a_players_stack_leaves_their_later_add_on_in_play() -> None:
+    # Found by the floor-and-tablets state machine: a player won a hand, took the add-on, and the
+    # hand was reopened and corrected so that they lost their whole stack in it. The hand's
+    # result came off their chips (the add-on stayed, as the ledger adds to the floor's changes)
+    # but the end busted them because the hand left them with nothing: busted holding 1,000.
+    table, dealer, director = three_players(addon_chips=1000)
+    short = Entry.objects.filter(table=table).order_by("seat").first()
+    assert short is not None
+    entry_set_chips(entry=short, chips=1500, note="re-count")
+    tablet = start(dealer, table)
+    seats = {tablet.state[k] for k in ("button_seat", "small_blind_seat", "big_blind_seat")}
+    caller = max(seats - {short.seat})
+    holes = {short.seat: ["As", "Ad"], caller: ["4c", "5d"]}
+
+    def play_to_the_end() -> None:
+        boards = iter([["2c", "7d", "9h"], ["Js"], ["3s"]])
+        while tablet.state["phase"] != "complete":
+            state = tablet.state
+            if state["phase"] == "dealing":
+                tablet.ok(kind="deal_board", cards=next(boards))
+            elif state["phase"] == "showdown":
+                seat = state["next_to_show"]
+                tablet.ok(kind="show", seat=seat, cards=holes[seat])
+            else:
+                actor = state["legal"]["actor"]
+                if actor == short.seat:
+                    tablet.ok(kind="all_in", seat=actor)
+                elif actor == caller:
+                    tablet.ok(kind="check" if state["legal"]["can_check"] else "call", seat=actor)
+                else:
+                    tablet.ok(kind="fold", seat=actor)
+
+    play_to_the_end()
+    short.refresh_from_db()
+    won = short.chips
+    assert won > 1500
+    entry_addon(entry=short, now=T0)
+    assert Entry.objects.get(pk=short.pk).chips == won + 1000
+
+    # The cards were entered the wrong way round: reopened, the shows taken back and redone.
+    floor = Tablet(director, tablet.state)
+    reopened = floor.reopen("the hole cards were entered the wrong way round")
+    assert reopened.status_code == 200, reopened.json()
+    tablet.state = reopened.json()
+    while any(p["shown"] for p in tablet.state["players"]):
+        assert tablet.undo("Wrong cards").status_code == 200
+    holes[short.seat], holes[caller] = holes[caller], holes[short.seat]
+    play_to_the_end()
+
+    short.refresh_from_db()
+    # Lost the 1,500 the hand started with; the add-on bought after it is still in play.
+    assert (short.status, short.chips, short.finishing_place) == ("active", 1000, None)
     books_balance(table)
 
 

@@ -4,9 +4,9 @@ The dealer's services own the hand; these own what it changes on the floor. A ha
 marks its entries as in the hand (`Entry.live_hand`): the floor waits for it before changing
 their chips or seats. Its end writes each player's result to the chip ledger as a difference
 from the hand's start (so a change the floor made meanwhile is added to, never overwritten),
-busts the players left with nothing, carries out the moves that waited for the hand, and counts
-the table's hand-for-hand hand. Reopening a finished hand reverses all of that through the
-ledger.
+busts the players left with nothing (by the hand and by the books), carries out the moves that
+waited for the hand, and counts the table's hand-for-hand hand. Reopening a finished hand
+reverses all of that through the ledger.
 
 Locks: the tournament row first, then the table's, then the entries' (the floor's own writes
 take the same order).
@@ -88,7 +88,20 @@ def entries_hand_end(
             actor=actor,
             hand=hand,
         )
-        busts = [Bust(entry_id=r.entry_id, starting_stack=r.start) for r in results if not r.finish]
+        # Out: left with nothing by the hand AND by the books. A player the hand cleaned out
+        # may hold chips the floor gave since the hand began (an add-on bought before a
+        # finished hand was reopened and corrected): they play on with those.
+        cleaned_out = [r for r in results if not r.finish]
+        left = dict(
+            Entry.objects.filter(pk__in=[r.entry_id for r in cleaned_out]).values_list(
+                "pk", "chips"
+            )
+        )
+        busts = [
+            Bust(entry_id=r.entry_id, starting_stack=r.start)
+            for r in cleaned_out
+            if left.get(r.entry_id) == 0
+        ]
         if busts:
             entries_bust(tournament=tournament, busts=busts, now=now, actor=actor, hand=hand)
     # A misdeal is dealt again with the same button, blinds and players: the moves that wait
