@@ -88,11 +88,16 @@ def state(table: Table) -> dict[str, Any]:
 
 
 def tap(page: Any, name: str | re.Pattern[str], *, within: str = "#tablet") -> None:
-    """Tap a button and wait until the tablet shows the new state."""
+    """Tap a button and wait until the tablet shows the tap's answer: its POST answered and
+    swapped in. Not just any new ETag: the tablet's own poll may redraw it meanwhile (the
+    floor started hand-for-hand), and the test would read the table before the tap's write."""
     before = page.get_attribute("#tablet", "data-etag")
-    page.locator(within).get_by_role("button", name=name).first.click()
+    with page.expect_response(lambda response: response.request.method == "POST"):
+        page.locator(within).get_by_role("button", name=name).first.click()
     page.wait_for_function(
-        "old => document.querySelector('#tablet').dataset.etag !== old", arg=before
+        "old => document.querySelector('#tablet').dataset.etag !== old"
+        " && !document.querySelector('.htmx-request')",
+        arg=before,
     )
 
 
