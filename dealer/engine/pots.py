@@ -32,6 +32,7 @@ def side_pots(
     folded: Sequence[bool],
     all_in: Sequence[bool],
     dead: int = 0,
+    behind: Sequence[int] | None = None,
 ) -> tuple[Pot, ...]:
     """Layer the contributions into the main pot and side pots (RULES.md 6.3).
 
@@ -39,6 +40,12 @@ def side_pots(
     contribution. Pot k takes each player's contribution between level k-1 and level k; it is won
     by the non-folded players who reached level k. Dead money joins the main pot, and adjacent pots
     with the same contenders merge. An all-in player wins only what they paid into (S0, S3, S4).
+
+    While betting goes on (`behind`: each player's chips not yet in), a pot is also contested by
+    the players still in who can still reach its level with their chips: "players only compete
+    for the pot(s) that they have contributed to" (S3) is true at the showdown, but before it a
+    player yet to act is a contender for every pot they can still pay into. When the betting is
+    over every contender has reached the level, and the two readings agree.
     """
     live = [i for i in range(len(contributions)) if not folded[i]]
     if not live:
@@ -50,7 +57,12 @@ def side_pots(
     previous = 0
     for level in levels:
         amount = sum(min(c, level) - min(c, previous) for c in contributions)
-        eligible = tuple(i for i in live if contributions[i] >= level)
+        eligible = tuple(
+            i
+            for i in live
+            if contributions[i] >= level
+            or (behind is not None and not all_in[i] and contributions[i] + behind[i] >= level)
+        )
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(amount=pots[-1].amount + amount, eligible=eligible)
         elif amount > 0 or not pots:

@@ -108,8 +108,9 @@ class HandState:
         return tuple(s - p.stack for s, p in zip(self.stacks, self.setup.players, strict=True))
 
     def pots(self) -> tuple[Pot, ...]:
-        """Main and side pots as they stand (RULES.md 6.3)."""
-        return side_pots(self.contributed, self.folded, self.all_in, self.dead)
+        """Main and side pots as they stand (RULES.md 6.3), each with the players still in who
+        have reached it or can still pay into it with the chips they have behind."""
+        return side_pots(self.contributed, self.folded, self.all_in, self.dead, self.stacks)
 
     def in_hand(self) -> tuple[int, ...]:
         """Players who have not folded."""

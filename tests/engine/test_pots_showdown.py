@@ -194,3 +194,45 @@ def test_board_dealt_without_card_entry_is_revealed_at_the_showdown_to_settle() 
     state = apply(state, show(1))
     assert state.phase == Phase.COMPLETE
     assert state.awards[0].winners == (0,)
+
+
+# --- who can win a pot while betting goes on (issue 13) ----------------------------------------
+
+
+def test_s3_after_the_blinds_every_player_still_in_can_win_the_pot() -> None:
+    # S3: "All other players are competing for BOTH pots" / "players only compete for the pot(s)
+    # that they have contributed to": at the showdown. While betting, a player yet to act is a
+    # contender for every pot they can still pay into; the blinds alone do not make the big
+    # blind its only contender (the tablet showed "seats that can win it: 3" after the blinds).
+    (pot,) = side_pots(
+        contributions=[0, 50, 100, 0], folded=[False] * 4, all_in=[False] * 4, behind=[1000] * 4
+    )
+    assert pot.eligible == (0, 1, 2, 3)
+
+
+def test_s3_a_short_stack_all_in_contends_only_for_the_main_pot_while_others_can_still_pay() -> (
+    None
+):
+    # Seat 0 all-in for 300; seat 1 bet 1000; seat 2 has not acted, with 5000 behind; seat 3 has
+    # 500 behind in all: it can reach the main pot's layer, not the side pot's.
+    main, side = side_pots(
+        contributions=[300, 1000, 0, 0],
+        folded=[False] * 4,
+        all_in=[True, False, False, False],
+        behind=[0, 4000, 5000, 500],
+    )
+    assert main.amount == 600
+    assert main.eligible == (0, 1, 2, 3)
+    assert side.amount == 700
+    assert side.eligible == (1, 2)
+
+
+def test_s3_at_the_showdown_only_players_who_paid_a_layer_win_it() -> None:
+    # Everyone still in has matched or is all-in: the chips behind change nothing.
+    main, side = side_pots(
+        contributions=[300, 1000, 1000],
+        folded=[False] * 3,
+        all_in=[True, False, False],
+        behind=[0, 4000, 9000],
+    )
+    assert (main.eligible, side.eligible) == ((0, 1, 2), (1, 2))

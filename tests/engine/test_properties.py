@@ -206,7 +206,9 @@ def above_every_live_level(contributed: Sequence[int], out: Sequence[bool]) -> i
 def reference_pots(
     contributed: Sequence[int], out: Sequence[bool], stacks: Sequence[int], dead: int
 ) -> list[RefPot]:
-    """RULES.md 6.3 written out literally: levels, layers, eligibility, dead money, merging.
+    """RULES.md 6.3 written out literally: levels, layers, eligibility, dead money, merging;
+    while betting goes on, a player still in with chips behind also contends for every layer
+    they can still pay up to (docs/rules.md, "Pots").
 
     RULES.md does not say where chips above the highest live level go (folded players' antes or
     blinds when every live player is all-in for less); the engine keeps them in the top pot
@@ -221,7 +223,12 @@ def reference_pots(
     below = 0
     for level in sorted(levels):
         amount = sum(min(c, level) - min(c, below) for c in contributed)
-        eligible = frozenset(i for i in live if contributed[i] >= level)
+        # Reached the level, or can still reach it with the chips behind (while betting).
+        eligible = frozenset(
+            i
+            for i in live
+            if contributed[i] >= level or (stacks[i] > 0 and contributed[i] + stacks[i] >= level)
+        )
         layers.append(RefPot(amount, eligible))
         below = level
     layers[0] = RefPot(layers[0].amount + dead, layers[0].eligible)
