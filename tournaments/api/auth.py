@@ -98,12 +98,8 @@ class TokenApi(LazyAuthentication, FloorApi):
         return [SignInThrottle()] if self.request.method == "POST" else []
 
     def throttled(self, request: Request, wait: float | None) -> NoReturn:
-        minutes = max(1, round((wait or 60) / 60))
         raise SignInRefused(
-            "Too many sign-ins from this device. "
-            f"Try again in {minutes} minute{'s' if minutes > 1 else ''}.",
-            wait=wait or 60,
-            code="throttled",
+            selectors.sign_in_rate_refusal(wait or 60), wait=wait or 60, code="throttled"
         )
 
     @extend_schema(

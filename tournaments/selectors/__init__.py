@@ -23,6 +23,7 @@ from tournaments.selectors.access import (
     device_list,
     devices_locked,
     lockout_list,
+    sign_in_rate_refusal,
     sign_in_refusal,
 )
 from tournaments.selectors.clock import (
@@ -110,6 +111,7 @@ __all__ = [
     "seat_lookup",
     "seated_entries",
     "seats_waiting",
+    "sign_in_rate_refusal",
     "sign_in_refusal",
     "table_plan",
     "tournament_full",

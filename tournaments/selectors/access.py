@@ -60,6 +60,14 @@ def sign_in_refusal() -> str:
     )
 
 
+def sign_in_rate_refusal(wait: float) -> str:
+    """The one sentence a client over the sign-in rate answers (`SignInThrottle`), on the pages
+    and the API; `wait`: the seconds until it may try again."""
+    minutes = max(1, round(wait / 60))
+    plural = "s" if minutes > 1 else ""
+    return f"Too many sign-ins from this device. Try again in {minutes} minute{plural}."
+
+
 def devices_locked() -> bool:
     """Whether a device (a client address) is locked out too (SIGN_IN_LOCK_DEVICES=1)."""
     return "ip_address" in getattr(settings, "AXES_LOCKOUT_PARAMETERS", ["username"])

@@ -33,11 +33,7 @@ TOO_MANY = 429
 def too_many_sign_ins(request: HttpRequest, wait: float) -> HttpResponse:
     """The sign-in page again, 429: this client tried to sign in too often (a rate per client,
     `config.authentication.SignInThrottle`)."""
-    minutes = max(1, round(wait / 60))
-    detail = (
-        "Too many sign-ins from this device. "
-        f"Try again in {minutes} minute{'s' if minutes > 1 else ''}."
-    )
+    detail = selectors.sign_in_rate_refusal(wait)
     form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
     context = {"form": form, "locked_out": detail, "next": request.POST.get("next", "")}
     response = render(request, "registration/login.html", context, status=TOO_MANY)
