@@ -94,6 +94,29 @@ def finished_hand(client: APIClient, table: Table) -> Tablet:
     return tablet
 
 
+def all_in_to_the_end(
+    tablet: Tablet, short: int | None, caller: int, holes: dict[int | None, list[str]]
+) -> None:
+    """Play the hand out: `short` goes all-in, `caller` checks or calls, everyone else folds;
+    the board is dealt and the hands shown with `holes`."""
+    boards = iter([["2c", "7d", "9h"], ["Js"], ["3s"]])
+    while tablet.state["phase"] != "complete":
+        state = tablet.state
+        if state["phase"] == "dealing":
+            tablet.ok(kind="deal_board", cards=next(boards))
+        elif state["phase"] == "showdown":
+            seat = state["next_to_show"]
+            tablet.ok(kind="show", seat=seat, cards=holes[seat])
+        else:
+            actor = state["legal"]["actor"]
+            if actor == short:
+                tablet.ok(kind="all_in", seat=actor)
+            elif actor == caller:
+                tablet.ok(kind="check" if state["legal"]["can_check"] else "call", seat=actor)
+            else:
+                tablet.ok(kind="fold", seat=actor)
+
+
 def books_balance(table: Table) -> None:
     assert table.tournament is not None
     assert chips_check(table.tournament) == []
@@ -157,24 +180,7 @@ def test_reopening_an_all_in_that_busted_a_player_brings_them_back_without_place
     tablet = start(dealer, table)
     seats = {tablet.state[k] for k in ("button_seat", "small_blind_seat", "big_blind_seat")}
     winner = max(seats - {short.seat})
-    other = min(seats - {short.seat})
-    holes = {short.seat: ["4c", "5d"], winner: ["As", "Ad"]}
-    boards = iter([["2c", "7d", "9h"], ["Js"], ["3s"]])
-    while tablet.state["phase"] != "complete":
-        state = tablet.state
-        if state["phase"] == "dealing":
-            tablet.ok(kind="deal_board", cards=next(boards))
-        elif state["phase"] == "showdown":
-            seat = state["next_to_show"]
-            tablet.ok(kind="show", seat=seat, cards=holes[seat])
-        else:
-            actor = state["legal"]["actor"]
-            if actor == short.seat:
-                tablet.ok(kind="all_in", seat=actor)
-            elif actor == other:
-                tablet.ok(kind="fold", seat=actor)
-            else:
-                tablet.ok(kind="check" if state["legal"]["can_check"] else "call", seat=actor)
+    all_in_to_the_end(tablet, short.seat, winner, {short.seat: ["4c", "5d"], winner: ["As", "Ad"]})
     short.refresh_from_db()
     assert (short.status, short.finishing_place, short.chips) == ("busted", 3, 0)
     assert short.prize is not None
@@ -208,25 +214,7 @@ def test_bug_a_reopened_hand_that_takes_a_players_stack_leaves_their_later_add_o
     caller = max(seats - {short.seat})
     holes = {short.seat: ["As", "Ad"], caller: ["4c", "5d"]}
 
-    def play_to_the_end() -> None:
-        boards = iter([["2c", "7d", "9h"], ["Js"], ["3s"]])
-        while tablet.state["phase"] != "complete":
-            state = tablet.state
-            if state["phase"] == "dealing":
-                tablet.ok(kind="deal_board", cards=next(boards))
-            elif state["phase"] == "showdown":
-                seat = state["next_to_show"]
-                tablet.ok(kind="show", seat=seat, cards=holes[seat])
-            else:
-                actor = state["legal"]["actor"]
-                if actor == short.seat:
-                    tablet.ok(kind="all_in", seat=actor)
-                elif actor == caller:
-                    tablet.ok(kind="check" if state["legal"]["can_check"] else "call", seat=actor)
-                else:
-                    tablet.ok(kind="fold", seat=actor)
-
-    play_to_the_end()
+    all_in_to_the_end(tablet, short.seat, caller, holes)
     short.refresh_from_db()
     won = short.chips
     assert won > 1500
@@ -241,7 +229,7 @@ def test_bug_a_reopened_hand_that_takes_a_players_stack_leaves_their_later_add_o
     while any(p["shown"] for p in tablet.state["players"]):
         assert tablet.undo("Wrong cards").status_code == 200
     holes[short.seat], holes[caller] = holes[caller], holes[short.seat]
-    play_to_the_end()
+    all_in_to_the_end(tablet, short.seat, caller, holes)
 
     short.refresh_from_db()
     # Lost the 1,500 the hand started with; the add-on bought after it is still in play.
