@@ -33,9 +33,18 @@ class Kind(StrEnum):
     # Board cards that were dealt but not entered ("flop dealt") are entered later, for example
     # at the showdown, where the pots need the whole board.
     REVEAL_BOARD = "reveal_board"
+    # The card ledger (RULES.md 8, docs/rules.md "Every card has one place"): what the dealer-error
+    # procedures do to cards. BURN names the burn card(s) of the next board deal: an exposed hole
+    # card (S2), the extra card dealt around (R), cards entered by the dealer, or none at all.
+    # SET_ASIDE takes cards out of play, until the deal of street `amount` or (None) for the rest
+    # of the hand. PREMATURE records board cards of street `amount` turned too soon (S2).
+    BURN = "burn"
+    SET_ASIDE = "set_aside"
+    PREMATURE = "premature"
 
 
 BETTING_KINDS = frozenset({Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE, Kind.ALL_IN})
+LEDGER_KINDS = frozenset({Kind.BURN, Kind.SET_ASIDE, Kind.PREMATURE})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -111,8 +120,34 @@ def misdeal(reason: str = "") -> Action:
     return Action(kind=Kind.MISDEAL, reason=reason)
 
 
-def take_back_board(reason: str = "") -> Action:
-    return Action(kind=Kind.TAKE_BACK_BOARD, reason=reason)
+def take_back_board(reason: str = "", *, keep_burn: bool = True) -> Action:
+    """Take the last street's board cards back. `keep_burn=False` when the street's burn was
+    missed (R): the burn counted for it never happened, so the redeal burns again. Otherwise its
+    burn stays and the redeal takes no new one (S2, S4). Stored as `amount=0` for a missed burn."""
+    return Action(kind=Kind.TAKE_BACK_BOARD, reason=reason, amount=None if keep_burn else 0)
+
+
+def burn(cards: tuple[Card | None, ...], player: int | None = None, reason: str = "") -> Action:
+    """The burn card(s) of the next board deal; `()` for a deal with no burn. With `player`, the
+    card is taken from that player's hand (an exposed hole card becomes the burn, S2)."""
+    return Action(kind=Kind.BURN, cards=cards, player=player, reason=reason)
+
+
+def set_aside(
+    cards: tuple[Card | None, ...],
+    back: int | None = None,
+    player: int | None = None,
+    reason: str = "",
+) -> Action:
+    """Cards out of play: until the deal of street `back` (1 flop .. 3 river), when they are
+    shuffled back into the stub, or for the rest of the hand (None: a boxed card, S2; R). With
+    `player`, the card is taken from that player's hand."""
+    return Action(kind=Kind.SET_ASIDE, cards=cards, amount=back, player=player, reason=reason)
+
+
+def premature(cards: tuple[Card | None, ...], street: int, reason: str = "") -> Action:
+    """Board cards of `street` (1 flop, 2 turn, 3 river) turned before its betting round (S2)."""
+    return Action(kind=Kind.PREMATURE, cards=cards, amount=street, reason=reason)
 
 
 def reveal_board(cards: tuple[Card | None, ...]) -> Action:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from functools import cache
 
 from dealer.engine.cards import Card, DeckKind, is_in_deck
 from dealer.engine.errors import RuleViolation
+from dealer.engine.ledger import Entry, card_places, refusal
 from dealer.engine.ranking import Ranker
 from dealer.engine.rules import Game, Rules
 from dealer.engine.state import HandState
@@ -32,18 +34,18 @@ def _ranker(kind: DeckKind, flush_over_full: bool, trips_over_straight: bool) ->
     )
 
 
-def seen_cards(state: HandState) -> set[Card]:
-    """Every known card already on the board or in a hand."""
-    seen = {c for c in state.board if c is not None}
-    for hole in state.holes:
-        seen.update(c for c in hole or () if c is not None)
-    for shown in state.shown:
-        seen.update(shown or ())
-    return seen
+def seen_cards(state: HandState) -> dict[Card, Entry]:
+    """Every entered card that left the stub (a hand, the board, a burn, set aside), with where
+    it is (ledger.py): none of them can be dealt or entered again."""
+    return card_places(state)
 
 
-def check_cards_fit(rules: Rules, cards: tuple[Card | None, ...], seen: set[Card]) -> None:
-    """Refuse a card from outside the game's deck or one already seen elsewhere in the hand."""
+def check_cards_fit(
+    rules: Rules, cards: tuple[Card | None, ...], seen: Mapping[Card, Entry] | Collection[Card]
+) -> None:
+    """Refuse a card from outside the game's deck, or one already elsewhere in the hand: in play
+    (`duplicate_card`) or out of play (`card_out_of_play`: a burn card, an exposed card waiting to
+    be the burn, a card set aside)."""
     kind = deck_kind_for(rules)
     fresh: set[Card] = set()
     for card in cards:
@@ -53,6 +55,12 @@ def check_cards_fit(rules: Rules, cards: tuple[Card | None, ...], seen: set[Card
             raise RuleViolation(
                 f"{card} is not in the 36-card Texas 6+ deck.", code="card_not_in_deck"
             )
-        if card in seen or card in fresh:
+        if card in fresh:
             raise RuleViolation(f"{card} is already in play in this hand.", code="duplicate_card")
+        if card in seen:
+            entry = seen[card] if isinstance(seen, Mapping) else None
+            code, why = ("duplicate_card", "is already in play in this hand")
+            if entry is not None:
+                code, why = refusal(entry)
+            raise RuleViolation(f"{card} {why}.", code=code)
         fresh.add(card)

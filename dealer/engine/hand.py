@@ -7,10 +7,12 @@ understands. Nothing here mutates a state, reads a clock or draws a random numbe
 from __future__ import annotations
 
 from dealer.engine import betting, showdown
-from dealer.engine.actions import BETTING_KINDS, Action, Kind
+from dealer.engine.actions import BETTING_KINDS, LEDGER_KINDS, Action, Kind
+from dealer.engine.card_moves import ledger_action
 from dealer.engine.cards import Card
 from dealer.engine.errors import RuleViolation
 from dealer.engine.game import check_cards_fit, seen_cards
+from dealer.engine.ledger import stub_count
 from dealer.engine.pots import uncalled_excess
 from dealer.engine.rules import ActionThreshold, FlShortAllin, Structure
 from dealer.engine.setup import HandSetup
@@ -108,7 +110,9 @@ def apply(state: HandState, action: Action) -> HandState:
     elif kind == Kind.MISDEAL:
         new = _misdeal(state)
     elif kind == Kind.TAKE_BACK_BOARD:
-        new = _take_back_board(state)
+        new = _take_back_board(state, keep_burn=action.amount != 0)
+    elif kind in LEDGER_KINDS:
+        new = ledger_action(state, action)
     elif kind == Kind.REVEAL_BOARD:
         new = _replace(_reveal_board(state, action.cards), log=(*state.log, action))
         return showdown.settle_if_done(new)
@@ -340,6 +344,7 @@ def _deal_board(state: HandState, cards: tuple[Card | None, ...]) -> HandState:
             f"The {street} is {due} card{'s' if due > 1 else ''}, not {len(cards)}.",
             code="wrong_card_count",
         )
+    state = _burn_and_return(state, state.street + 1)
     _check_new_cards(state, cards)
     state = _replace(
         state,
@@ -354,9 +359,35 @@ def _deal_board(state: HandState, cards: tuple[Card | None, ...]) -> HandState:
         acted=(-1,) * state.player_count,
         aggressor=None,
     )
+    _check_stub(state)
     if state.street == 3 and not _betting_possible(state):
         return showdown.begin(state)
     return _open_round(state, first=0)
+
+
+def _burn_and_return(state: HandState, street: int) -> HandState:
+    """Before a board deal: cards set aside until this street go back into the stub (S2: shuffled
+    with it), then the burn: the card named for it (an exposed hole card, S2), none when this
+    deal is a redeal that keeps its first burn (S2, S4) or when the dealer said so, else one
+    unseen card (S4: burn one card before the flop, the turn and the river)."""
+    aside = tuple(item for item in state.aside if item[1] != street)
+    if state.skip_burn == street:
+        burned: tuple[Card | None, ...] = ()
+    elif state.next_burn is not None:
+        burned = state.next_burn
+    else:
+        burned = (None,)
+    skip = 0 if state.skip_burn == street else state.skip_burn
+    return _replace(state, aside=aside, burns=state.burns + burned, next_burn=None, skip_burn=skip)
+
+
+def _check_stub(state: HandState) -> None:
+    if stub_count(state) < 0:
+        raise RuleViolation(
+            "There are not enough cards left in the stub for this deal: check the burn and "
+            "set-aside cards entered.",
+            code="stub_empty",
+        )
 
 
 def _reveal_board(state: HandState, cards: tuple[Card | None, ...]) -> HandState:
@@ -387,14 +418,6 @@ def _betting_possible(state: HandState) -> bool:
 def _deal_hole(state: HandState, player: int, cards: tuple[Card | None, ...]) -> HandState:
     if len(cards) != 2:
         raise RuleViolation("A hold'em hand is two hole cards.", code="wrong_card_count")
-    known = state.holes[player]
-    if known is not None and any(
-        a is not None and b is not None and a != b for a, b in zip(known, cards, strict=True)
-    ):
-        raise RuleViolation(
-            f"{state.seat_name(player).capitalize()}'s hole cards were entered differently.",
-            code="cards_conflict",
-        )
     # The player's own cards (entered or already shown) may be entered again.
     others = _replace(
         state,
@@ -402,7 +425,26 @@ def _deal_hole(state: HandState, player: int, cards: tuple[Card | None, ...]) ->
         shown=replace_at(state.shown, player, None),
     )
     _check_new_cards(others, cards)
-    return _replace(state, holes=replace_at(state.holes, player, cards))
+    return _replace(state, holes=replace_at(state.holes, player, _merged(state, player, cards)))
+
+
+def _merged(
+    state: HandState, player: int, cards: tuple[Card | None, ...]
+) -> tuple[Card | None, ...]:
+    """The player's hand with the cards entered now: a card entered before and not given again
+    fills an unknown place (hole cards have no order); with no place left, the two entries
+    disagree."""
+    hand = list(cards)
+    for card in state.holes[player] or ():
+        if card is None or card in hand:
+            continue
+        if None not in hand:
+            raise RuleViolation(
+                f"{state.seat_name(player).capitalize()}'s hole cards were entered differently.",
+                code="cards_conflict",
+            )
+        hand[hand.index(None)] = card
+    return tuple(hand)
 
 
 def _check_new_cards(state: HandState, cards: tuple[Card | None, ...]) -> None:
@@ -468,7 +510,7 @@ def _misdeal(state: HandState) -> HandState:
     )
 
 
-def _take_back_board(state: HandState) -> HandState:
+def _take_back_board(state: HandState, *, keep_burn: bool = True) -> HandState:
     """RULES.md 8: the last street's board cards go back to be dealt again (S2, S4; R burns).
 
     Allowed while nobody has bet, checked, shown or mucked since they were dealt: the hand is
@@ -495,7 +537,12 @@ def _take_back_board(state: HandState) -> HandState:
     replayed = start_hand(state.setup)
     for action in entries[: deals[-1]] + later:
         replayed = apply(replayed, action)
-    return _replace(replayed, log=state.log)
+    # The cards set aside until this deal went back into the stub with it and stay there.
+    replayed = _replace(replayed, log=state.log, aside=state.aside)
+    if keep_burn:
+        # S2, S4: the cards go back, the burn stays and the redeal takes no new one.
+        return _replace(replayed, burns=state.burns, next_burn=None, skip_burn=state.street)
+    return replayed  # R: the burn was missed, so the redeal burns (the burn is not counted)
 
 
 def _board_in_force(log: tuple[Action, ...]) -> list[Action]:

@@ -22,8 +22,16 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from dealer.engine.actions import Action, deal_hole, kill, misdeal, take_back_board
-from dealer.engine.cards import Card, CardError, parse_cards
+from dealer.engine.actions import (
+    Action,
+    kill,
+    misdeal,
+    premature,
+    set_aside,
+    take_back_board,
+)
+from dealer.engine.actions import burn as burn_action
+from dealer.engine.cards import Card, CardError, parse_cards_unknown
 from dealer.engine.errors import RuleViolation
 from dealer.engine.hand import apply, threshold_passed
 from dealer.engine.rules import ActionThreshold, EarlyExposedMisdeal
@@ -256,40 +264,70 @@ def _dead_hand(case: _Case, rule: str, why: str, option: str | None = None) -> R
 # --- hole cards -----------------------------------------------------------------------------------
 
 
-def _forget_hole_card(case: _Case) -> tuple[Action, ...]:
-    """If the player's hole cards were entered, forget the replaced one (or both when unsaid)."""
-    if case.player is None:
-        return ()
-    known = case.state.holes[case.player]
-    if known is None or all(card is None for card in known):
-        return ()
-    card = case.details.get("card")
-    try:
-        exposed = card if isinstance(card, Card) else parse_cards(str(card))[0] if card else None
-    except (CardError, IndexError) as error:
-        raise RuleViolation(f"'{card}' is not a card.", code="bad_details") from error
-    if exposed in known:
-        cleared = tuple(None if c == exposed else c for c in known)
+def _named_cards(case: _Case) -> tuple[Card | None, ...]:
+    """The cards the dealer named (`details["cards"]`, or `"card"` for one), as many as the
+    trigger concerns (`TriggerInfo.cards`): unknown ones are None ("??" or not given). Refused
+    when they are not cards or when there are more of them."""
+    count = TRIGGERS[case.trigger].cards
+    value = case.details.get("cards", case.details.get("card"))
+    if value is None or value == "":
+        return (None,) * count
+    if isinstance(value, Card):
+        cards: tuple[Card | None, ...] = (value,)
     else:
-        cleared = (None,) * len(known)
-    return (deal_hole(case.player, cleared),)
+        text = " ".join(str(item) for item in value) if isinstance(value, list) else str(value)
+        try:
+            cards = parse_cards_unknown(text)
+        except CardError as error:
+            raise RuleViolation(f"'{text}' is not a card: {error}", code="bad_details") from error
+    if len(cards) > count:
+        raise RuleViolation(
+            f"Name at most {count} card{'s' if count > 1 else ''} for this procedure.",
+            code="bad_details",
+        )
+    return cards + (None,) * (count - len(cards))
+
+
+def _owner(case: _Case, card: Card | None) -> int | None:
+    """The player concerned: the one named, else the one whose entered hand holds the card."""
+    if case.player is not None or card is None:
+        return case.player
+    for player, hole in enumerate(case.state.holes):
+        if hole is not None and card in hole:
+            return player
+    return None
 
 
 def _replace(
-    case: _Case, rule: str, steps: list[str], option: str | None = None, title: str = ""
+    case: _Case,
+    rule: str,
+    steps: list[str],
+    option: str | None = None,
+    title: str = "",
+    actions: tuple[Action, ...] = (),
 ) -> Remedy:
-    actions = _forget_hole_card(case)
-    if actions:
-        steps = [*steps, f"Enter the new hole card of {case.who} once it is known."]
+    """A card replaced: `actions` record where the replaced card goes (the ledger)."""
     label = TRIGGER_LABELS[case.trigger]
+    entered = case.player is not None and any(case.state.holes[case.player] or ())
+    if entered and any(action.player is not None for action in actions):
+        steps = [*steps, f"Enter the new hole card of {case.who} once it is known."]
     return case.make(
         title or f"Replace the card: {label.lower()}",
         steps,
         Effect.REPLACE_CARD,
-        actions=actions,
+        actions=_checked(case, actions),
         rule=rule,
         option=option,
     )
+
+
+def _checked(case: _Case, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The remedy's actions, refused now if the engine would refuse them (a card named that is
+    already elsewhere, ...), so the preview says so before the dealer confirms."""
+    state = case.state
+    for action in actions:
+        state = apply(state, action)
+    return actions
 
 
 def _exposed_steps(case: _Case) -> list[str]:
@@ -310,7 +348,13 @@ def _exposed_replaced(case: _Case, rule: str, option: str | None) -> Remedy:
             ["The deal is over: this procedure is for a card exposed on the deal.", _floor()],
         )
     first = [_too_late(case)] if case.late else []
-    return _replace(case, rule, [*first, *_exposed_steps(case)], option)
+    (card,) = _named_cards(case)
+    player = _owner(case, card)
+    if player is not None and player != case.player:
+        case = dataclasses.replace(case, player=player)
+    # S2: the exposed card leaves the hand and lies face up on the stub: the flop's burn.
+    action = burn_action((card,), player=player, reason=TRIGGER_LABELS[case.trigger])
+    return _replace(case, rule, [*first, *_exposed_steps(case)], option, actions=(action,))
 
 
 def _floor() -> str:
@@ -364,7 +408,13 @@ def _boxed_steps(which: str) -> list[str]:
 
 
 def _boxed(case: _Case) -> Remedy:
-    return _replace(case, "S2; R", _boxed_steps("the"))
+    (card,) = _named_cards(case)
+    player = _owner(case, card) if case.state.street == 0 else None
+    if player is not None and player != case.player:
+        case = dataclasses.replace(case, player=player)
+    # R: scrap paper, out of play for the rest of the hand.
+    action = set_aside((card,), None, player=player, reason=TRIGGER_LABELS[case.trigger])
+    return _replace(case, "S2; R", _boxed_steps("the"), actions=(action,))
 
 
 def _two_boxed(case: _Case) -> Remedy:
@@ -377,7 +427,10 @@ def _two_boxed(case: _Case) -> Remedy:
         else "Boxed cards are not a misdeal at this table (r_misdeal_triggers=false)."
     )
     steps = [first, *_boxed_steps("each")]
-    return _replace(case, "S2; R", steps, _options(case, "r_misdeal_triggers", "action_threshold"))
+    cards = tuple(card for card in _named_cards(case) if card is not None) or (None, None)
+    action = set_aside(cards, None, reason=TRIGGER_LABELS[case.trigger])
+    option = _options(case, "r_misdeal_triggers", "action_threshold")
+    return _replace(case, "S2; R", steps, option, actions=(action,))
 
 
 def _joker_up(case: _Case) -> Remedy:
@@ -463,10 +516,12 @@ def _extra_around(case: _Case) -> Remedy:
         "Use it as the burn card for the flop.",
         "The hand goes on; this is not a misdeal (R).",
     ]
+    action = burn_action(_named_cards(case), reason=TRIGGER_LABELS[case.trigger])
     return case.make(
         "Take back the extra card",
         steps,
         Effect.REPLACE_CARD,
+        actions=_checked(case, (action,)),
         rule="R",
     )
 
@@ -541,13 +596,21 @@ def _taken_back(case: _Case, street: int) -> bool:
     return True
 
 
-def _reshuffle(case: _Case, title: str, steps: list[str], rule: str, option: str | None) -> Remedy:
+def _reshuffle(
+    case: _Case,
+    title: str,
+    steps: list[str],
+    rule: str,
+    option: str | None,
+    *,
+    keep_burn: bool = True,
+) -> Remedy:
     steps = [*steps, "Take the cards back on the tablet, then enter the cards dealt now."]
     return case.make(
         title,
         steps,
         Effect.RESHUFFLE_BOARD,
-        actions=(take_back_board(TRIGGER_LABELS[case.trigger]),),
+        actions=(take_back_board(TRIGGER_LABELS[case.trigger], keep_burn=keep_burn),),
         rule=rule,
         option=option,
     )
@@ -619,7 +682,24 @@ def _premature_flop(case: _Case) -> Remedy:
         "Deal three new flop cards with no new burn: the first burn card stays.",
         _not_entered(),
     ]
-    return _play_on(case, "S2, S4", steps, _options(case, "redeal_cut"), "Premature flop")
+    option = _options(case, "redeal_cut")
+    return _set_aside(case, 1, steps, "S2, S4", option, "Premature flop")
+
+
+def _set_aside(
+    case: _Case, street: int, steps: list[str], rule: str, option: str, title: str
+) -> Remedy:
+    """Premature board cards: out of play now, back into the stub for a later deal (S2)."""
+    cards = _named_cards(case)
+    action = premature(cards, street, reason=TRIGGER_LABELS[case.trigger])
+    return case.make(
+        title,
+        steps,
+        Effect.SET_ASIDE,
+        actions=_checked(case, (action,)),
+        rule=rule,
+        option=option,
+    )
 
 
 def _premature_turn(case: _Case) -> Remedy:
@@ -635,7 +715,7 @@ def _premature_turn(case: _Case) -> Remedy:
         _not_entered(),
     ]
     option = _options(case, "premature_river_burn", "redeal_cut")
-    return _play_on(case, "S2; R", steps, option, "Premature turn")
+    return _set_aside(case, 2, steps, "S2; R", option, "Premature turn")
 
 
 def _premature_river(case: _Case) -> Remedy:
@@ -650,7 +730,7 @@ def _premature_river(case: _Case) -> Remedy:
         _not_entered(),
     ]
     option = _options(case, "premature_river_burn", "redeal_cut")
-    return _play_on(case, "S2; R", steps, option, "Premature river")
+    return _set_aside(case, 3, steps, "S2; R", option, "Premature river")
 
 
 def _either(burn: str | None, steps: Mapping[str, str]) -> list[str]:
@@ -674,13 +754,15 @@ def _burn(case: _Case) -> Remedy:
         return _play_on(case, "S4; R", steps, title="Fix the burn")
     name = state.street_name
     if _taken_back(case, state.street):
+        keep = burn != "missed"  # a missed burn was never made: the redeal burns (R)
         again = {
             "missed": f"Put the {name} cards back on top of the stub in the order dealt, burn "
             f"the top card and deal the {name} again.",
             "double": f"Put the {name} cards back on top of the stub in the order dealt, with "
             f"the second burn card on top of them, and deal the {name} again with no new burn.",
         }
-        return _reshuffle(case, f"Deal the {name} again", _either(burn, again), "R", None)
+        title = f"Deal the {name} again"
+        return _reshuffle(case, title, _either(burn, again), "R", None, keep_burn=keep)
     steps = [f"Betting on the {name} has started: the cards stand (R)."]
     if state.street < 3:
         later = {
@@ -688,6 +770,17 @@ def _burn(case: _Case) -> Remedy:
             "double": "Deal the next street with no burn.",
         }
         steps += ["Deal the later cards as they would have come.", *_either(burn, later)]
+        if burn is not None:
+            # The next street's burns as R says: two for a missed one, none after a double.
+            burned: tuple[Card | None, ...] = (None, None) if burn == "missed" else ()
+            action = burn_action(burned, reason=TRIGGER_LABELS[case.trigger])
+            return case.make(
+                f"The {name} stands",
+                steps,
+                Effect.SET_ASIDE,
+                actions=_checked(case, (action,)),
+                rule="R",
+            )
     return _play_on(case, "R", steps, title=f"The {name} stands")
 
 
@@ -704,7 +797,20 @@ def _exposed_before_flop(case: _Case) -> Remedy:
         "Burn and deal the flop as usual.",
         _not_entered(),
     ]
-    return _play_on(case, "R", steps, _options(case, "redeal_cut"), "Reshuffle the stub")
+    option = _options(case, "redeal_cut")
+    cards = tuple(card for card in _named_cards(case) if card is not None)
+    if not cards:
+        return _play_on(case, "R", steps, option, "Reshuffle the stub")
+    # Out of play until the flop, when they go back into the stub before it is dealt.
+    action = set_aside(cards, 1, reason=TRIGGER_LABELS[case.trigger])
+    return case.make(
+        "Reshuffle the stub",
+        steps,
+        Effect.SET_ASIDE,
+        actions=_checked(case, (action,)),
+        rule="R",
+        option=option,
+    )
 
 
 # --- the floor's decisions ----------------------------------------------------------------------

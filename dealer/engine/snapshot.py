@@ -136,6 +136,10 @@ def state_to_json(state: HandState) -> dict[str, Any]:
             for a in state.awards
         ],
         "log": [_action_to_json(a) for a in state.log],
+        "burns": _text(state.burns),
+        "next_burn": _maybe_text(state.next_burn),
+        "aside": [[_text((card,)), back] for card, back in state.aside],
+        "skip_burn": state.skip_burn,
     }
 
 
@@ -335,6 +339,7 @@ _STATE_KEYS = frozenset(
     | {"full_level", "last_full_raise", "raise_count", "capped", "acted", "actor", "aggressor"}
     | {"river_aggressor", "pl_preflop_extra", "board", "holes", "shown", "mucked", "claims"}
     | {"turn_actions", "chip_actions", "awards", "log"}
+    | {"burns", "next_burn", "aside", "skip_burn"}
 )
 
 
@@ -389,4 +394,25 @@ def state_from_json(data: object) -> HandState:
         chip_actions=_int(f["chip_actions"]),
         awards=_each(f["awards"], _award),
         log=_each(f["log"], _action),
+        burns=_some_cards(f["burns"]),
+        next_burn=_maybe_some_cards(f["next_burn"]),
+        aside=_each(f["aside"], _aside_entry),
+        skip_burn=_street(f["skip_burn"]),
     )
+
+
+def _aside_entry(value: object) -> tuple[Card | None, int | None]:
+    if type(value) is not list or len(value) != 2:
+        raise _refuse(f"{value!r:.40} is not a card set aside")
+    cards = _some_cards(value[0])
+    back = _maybe_int(value[1])
+    if len(cards) != 1 or (back is not None and not 1 <= back <= 3):
+        raise _refuse(f"{value!r:.40} is not a card set aside")
+    return cards[0], back
+
+
+def _street(value: object) -> int:
+    street = _int(value)
+    if not 0 <= street <= 3:
+        raise _refuse(f"street {street}")
+    return street

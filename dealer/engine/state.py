@@ -70,6 +70,15 @@ class HandState:
     chip_actions: int  # of those, the ones that put chips in
     awards: tuple[Award, ...]
     log: tuple[Action, ...]
+    # The card ledger (ledger.py): cards that left the stub other than to a hand or the board.
+    burns: tuple[Card | None, ...] = ()  # burned so far, in order; None = not seen
+    next_burn: tuple[Card | None, ...] | None = None  # the next deal's burn; None = one unseen card
+    aside: tuple[
+        tuple[Card | None, int | None], ...
+    ] = ()  # out of play, back at the deal of street
+    skip_burn: int = (
+        0  # the street whose deal takes no burn (a redeal keeps its first burn), 0 none
+    )
 
     # --- derived views -------------------------------------------------------------------
     @property

@@ -101,7 +101,8 @@ class TriggerInfo:
     """What the dealer is asked before the remedy: see the module docstring.
 
     `reason`: the dealer may add a note, kept as the reason of the engine action (floor
-    decisions, where the trigger itself does not say what happened).
+    decisions, where the trigger itself does not say what happened). `cards`: how many cards
+    the dealer may name (optional: the card ledger then knows which cards left play).
     """
 
     label: str
@@ -109,6 +110,7 @@ class TriggerInfo:
     player: PlayerNeed = PlayerNeed.NONE
     question: Question | None = None
     reason: bool = False
+    cards: int = 0
 
 
 _H, _S, _B, _F = Group.HOLE_CARDS, Group.STUB, Group.BOARD, Group.FLOOR
@@ -139,13 +141,19 @@ ACTED = Question(
 # In pick-list order within each group.
 TRIGGERS: Mapping[Trigger, TriggerInfo] = {
     Trigger.FIRST_HOLE_CARD_EXPOSED: TriggerInfo(
-        label="First hole card of the deal exposed by the dealer", group=_H, player=_MAY
+        label="First hole card of the deal exposed by the dealer",
+        group=_H,
+        player=_MAY,
+        cards=1,
     ),
     Trigger.SECOND_HOLE_CARD_EXPOSED: TriggerInfo(
-        label="Second hole card of the deal exposed by the dealer", group=_H, player=_MAY
+        label="Second hole card of the deal exposed by the dealer",
+        group=_H,
+        player=_MAY,
+        cards=1,
     ),
     Trigger.OTHER_HOLE_CARD_EXPOSED: TriggerInfo(
-        label="One other hole card exposed by the dealer", group=_H, player=_MAY
+        label="One other hole card exposed by the dealer", group=_H, player=_MAY, cards=1
     ),
     Trigger.TWO_OR_MORE_EXPOSED_ON_DEAL: TriggerInfo(
         label="Two or more hole cards exposed on the deal", group=_H
@@ -160,7 +168,10 @@ TRIGGERS: Mapping[Trigger, TriggerInfo] = {
         question=COUNT,
     ),
     Trigger.EXTRA_CARD_DEALT_AROUND: TriggerInfo(
-        label="One extra card dealt around (first player got a third)", group=_H, player=_MAY
+        label="One extra card dealt around (first player got a third)",
+        group=_H,
+        player=_MAY,
+        cards=1,
     ),
     # The player is needed only after the action threshold, when that hand is killed.
     Trigger.TWO_OR_MORE_EXTRA_CARDS: TriggerInfo(
@@ -178,30 +189,30 @@ TRIGGERS: Mapping[Trigger, TriggerInfo] = {
         label="An eligible player dealt out", group=_H, player=_MAY
     ),
     Trigger.BOXED_CARD: TriggerInfo(
-        label="A boxed card (face up in the stub)", group=_S, player=_MAY
+        label="A boxed card (face up in the stub)", group=_S, player=_MAY, cards=1
     ),
     Trigger.TWO_OR_MORE_BOXED_CARDS: TriggerInfo(
-        label="Two or more boxed cards in the deal", group=_S
+        label="Two or more boxed cards in the deal", group=_S, cards=4
     ),
     Trigger.JOKER_FACE_UP: TriggerInfo(label="A joker turned face up", group=_S),
     Trigger.JOKER_FACE_DOWN: TriggerInfo(
         label="A joker dealt face down to a player", group=_S, player=_MUST, question=ACTED
     ),
     Trigger.CARDS_EXPOSED_BEFORE_FLOP: TriggerInfo(
-        label="Stub cards exposed before the flop", group=_S
+        label="Stub cards exposed before the flop", group=_S, cards=5
     ),
     Trigger.MISSED_OR_DOUBLE_BURN: TriggerInfo(
         label="A burn card missed, or two burned", group=_S, question=BURN
     ),
     Trigger.FLOP_TOO_MANY_CARDS: TriggerInfo(label="The flop has too many cards", group=_B),
     Trigger.PREMATURE_FLOP: TriggerInfo(
-        label="Flop dealt before the preflop betting was over", group=_B
+        label="Flop dealt before the preflop betting was over", group=_B, cards=3
     ),
     Trigger.PREMATURE_TURN: TriggerInfo(
-        label="Turn dealt before the flop betting was over", group=_B
+        label="Turn dealt before the flop betting was over", group=_B, cards=1
     ),
     Trigger.PREMATURE_RIVER: TriggerInfo(
-        label="River dealt before the turn betting was over", group=_B
+        label="River dealt before the turn betting was over", group=_B, cards=1
     ),
     Trigger.FLOOR_MISDEAL: TriggerInfo(label="Misdeal (floor decision)", group=_F, reason=True),
     Trigger.FLOOR_DEAD_HAND: TriggerInfo(
@@ -228,6 +239,7 @@ class Effect(StrEnum):
     DEAD_HAND = "dead_hand"  # the player's hand is killed, his chips stay in the pot (R)
     REPLACE_CARD = "replace_card"  # hole cards corrected (replaced, taken back, added); no chips
     RESHUFFLE_BOARD = "reshuffle_board"  # entered board cards taken back to be dealt again
+    SET_ASIDE = "set_aside"  # cards out of play or burned: the ledger records where they are
     NONE = "none"  # play goes on; nothing to record
 
     @property
@@ -241,5 +253,6 @@ _EFFECT_SENTENCES: Mapping[Effect, str] = {
     Effect.DEAD_HAND: "The player's hand is dead: the chips put in stay in the pot.",
     Effect.REPLACE_CARD: "A card is replaced: the chips do not move.",
     Effect.RESHUFFLE_BOARD: "The board cards entered are taken back to be dealt again.",
+    Effect.SET_ASIDE: "The cards out of play are recorded: they cannot be dealt or shown.",
     Effect.NONE: "Play goes on: the procedure is logged for the floor.",
 }

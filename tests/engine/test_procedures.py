@@ -23,6 +23,7 @@ from dealer.engine import (
 )
 from dealer.engine.cards import parse_cards
 from dealer.engine.hand import threshold_passed
+from dealer.engine.ledger import stub_count
 from dealer.engine.phh import PhhError, state_to_phh
 from dealer.engine.procedures import TRIGGER_LABELS, Effect, Remedy, Trigger, remedy
 from dealer.engine.triggers import TRIGGERS, Group, PlayerNeed
@@ -161,6 +162,16 @@ def assert_nothing_recorded(state: HandState, remedy_: Remedy, effect: Effect) -
     assert carried_out(state, remedy_) is state
 
 
+def assert_cards_recorded(state: HandState, remedy_: Remedy, effect: Effect, kind: Kind) -> None:
+    """The remedy records where the cards went (the ledger), and no chip moves."""
+    assert remedy_.effect == effect
+    assert [action.kind for action in remedy_.actions] == [kind]
+    after = carried_out(state, remedy_)
+    assert after.stacks == state.stacks
+    assert after.pot_total == state.pot_total
+    assert stub_count(after) < stub_count(state)  # the cards left the stub
+
+
 def text(remedy_: Remedy) -> str:
     return " ".join(remedy_.steps)
 
@@ -188,7 +199,7 @@ def test_r_no_misdeal_after_the_threshold_play_goes_on(trigger: Trigger) -> None
 def test_r_two_boxed_cards_after_the_threshold_are_each_replaced() -> None:
     state = play(hand(), "c c")
     found = remedy(state, Trigger.TWO_OR_MORE_BOXED_CARDS)
-    assert_nothing_recorded(state, found, Effect.REPLACE_CARD)
+    assert_cards_recorded(state, found, Effect.REPLACE_CARD, Kind.SET_ASIDE)
     assert "scrap paper" in text(found)
 
 
@@ -224,7 +235,7 @@ def test_r_only_triggers_need_r_misdeal_triggers(trigger: Trigger) -> None:
 def test_r_two_boxed_cards_without_r_triggers_are_scrap_paper() -> None:
     state = play(hand(r_misdeal_triggers=False), "c")
     found = remedy(state, Trigger.TWO_OR_MORE_BOXED_CARDS)
-    assert_nothing_recorded(state, found, Effect.REPLACE_CARD)
+    assert_cards_recorded(state, found, Effect.REPLACE_CARD, Kind.SET_ASIDE)
     assert "r_misdeal_triggers=false" in (found.option or "")
 
 
@@ -260,14 +271,14 @@ def test_x6_early_exposed_card_follows_early_exposed_misdeal(
         assert_void(state, found)
         assert found.steps[0] == "Take the exposed card back."
     else:
-        assert_nothing_recorded(state, found, Effect.REPLACE_CARD)
+        assert_cards_recorded(state, found, Effect.REPLACE_CARD, Kind.BURN)
         assert "burn card for the flop" in text(found)
 
 
 def test_s2_other_exposed_card_is_replaced_and_becomes_the_burn() -> None:
     state = hand()
     found = remedy(state, Trigger.OTHER_HOLE_CARD_EXPOSED, player=2)
-    assert_nothing_recorded(state, found, Effect.REPLACE_CARD)
+    assert_cards_recorded(state, found, Effect.REPLACE_CARD, Kind.BURN)
     assert found.steps == (
         "Finish the deal; seat 3 may not keep the exposed card.",
         "Give seat 3 the top card of the stub in its place.",
@@ -302,7 +313,10 @@ def test_r_card_a_player_exposes_himself_still_plays() -> None:
 def test_s2_boxed_card_or_joker_face_up_is_scrap_paper(trigger: Trigger) -> None:
     state = play(hand(), "c c c")  # never a misdeal, before or after the threshold
     found = remedy(state, trigger)
-    assert_nothing_recorded(state, found, Effect.REPLACE_CARD)
+    if trigger == Trigger.BOXED_CARD:  # a card of the deck leaves play; a joker is not one
+        assert_cards_recorded(state, found, Effect.REPLACE_CARD, Kind.SET_ASIDE)
+    else:
+        assert_nothing_recorded(state, found, Effect.REPLACE_CARD)
     assert "scrap paper" in text(found)
     assert "The next card in the stub takes its place." in found.steps
 
@@ -397,7 +411,7 @@ def test_r_one_extra_card_around_is_taken_back_as_the_burn() -> None:
     found = remedy(state, Trigger.EXTRA_CARD_DEALT_AROUND)
     assert found.player == 0  # the first player dealt got the third card
     assert found.rule == "R"
-    assert_nothing_recorded(state, found, Effect.REPLACE_CARD)
+    assert_cards_recorded(state, found, Effect.REPLACE_CARD, Kind.BURN)
     assert "burn card for the flop" in text(found)
 
 
@@ -452,17 +466,17 @@ def test_x18_redeal_cut_decides_the_cut_of_every_redeal(cut: bool, words: str) -
         assert f"redeal_cut={str(cut).lower()}" in (found.option or ""), trigger
 
 
-def test_s2_premature_flop_was_never_entered_so_nothing_changes() -> None:
+def test_s2_premature_flop_is_set_aside_and_redealt_after_the_betting() -> None:
     state = play(hand(), "c c")  # preflop betting unfinished
     found = remedy(state, Trigger.PREMATURE_FLOP)
-    assert_nothing_recorded(state, found, Effect.NONE)
+    assert_cards_recorded(state, found, Effect.SET_ASIDE, Kind.PREMATURE)
     assert found.steps[:2] == (
         "Set the flop cards aside: they are not in play.",
         "Finish the preflop betting.",
     )
     assert "no new burn" in text(found)
     # The dealer finishes the betting and enters the new flop as usual.
-    assert play(state, "c x | /2c 3c 4c").street == 1
+    assert play(carried_out(state, found), "c x | /2c 3c 4c").street == 1
 
 
 def test_premature_flop_after_the_preflop_betting_is_just_the_flop() -> None:
@@ -481,7 +495,7 @@ def test_s2_premature_turn_the_next_card_is_the_turn_and_the_river_is_reshuffled
 ) -> None:
     state = play(hand(premature_river_burn=burn), "c c c x | /As Kd 7c | b20")
     found = remedy(state, Trigger.PREMATURE_TURN)
-    assert_nothing_recorded(state, found, Effect.NONE)
+    assert_cards_recorded(state, found, Effect.SET_ASIDE, Kind.PREMATURE)
     assert found.steps[0].startswith("Take the card out of play; it stays out")
     assert "it would have been the river" in found.steps[2]
     assert river in found.steps
@@ -495,7 +509,7 @@ def test_s2_premature_turn_the_next_card_is_the_turn_and_the_river_is_reshuffled
 def test_s2_premature_river_is_shuffled_back(burn: bool, river: str) -> None:
     state = play(hand(premature_river_burn=burn), "c c c x | /As Kd 7c | x x x x | /2h | x")
     found = remedy(state, Trigger.PREMATURE_RIVER)
-    assert_nothing_recorded(state, found, Effect.NONE)
+    assert_cards_recorded(state, found, Effect.SET_ASIDE, Kind.PREMATURE)
     assert found.steps[1] == "Finish the turn betting."
     assert river in found.steps
 
@@ -520,8 +534,15 @@ def test_r_burn_error_found_before_the_streets_betting_is_corrected() -> None:
 def test_r_burn_error_found_after_the_streets_betting_stands() -> None:
     state = play(hand(), "c c c x | /As Kd 7c | x")
     found = remedy(state, Trigger.MISSED_OR_DOUBLE_BURN, details={"burn": "double"})
-    assert_nothing_recorded(state, found, Effect.NONE)
+    assert found.effect == Effect.SET_ASIDE
+    assert [action.kind for action in found.actions] == [Kind.BURN]
     assert found.steps[-1] == "Deal the next street with no burn."
+    # The ledger follows: the turn comes with no burn, so one burn card in all (the flop's).
+    after = play(carried_out(state, found), "x x x | /2h")
+    assert len(after.burns) == 1
+    missed = remedy(state, Trigger.MISSED_OR_DOUBLE_BURN, details={"burn": "missed"})
+    after = play(carried_out(state, missed), "x x x | /2h")
+    assert len(after.burns) == 3  # R: burn two cards before the next street
 
 
 def test_r_burn_error_before_the_flop_is_fixed_at_the_stub() -> None:
@@ -579,8 +600,9 @@ def test_every_trigger_has_a_remedy_whose_actions_apply(trigger: Trigger) -> Non
             Effect.RESHUFFLE_BOARD: [Kind.TAKE_BACK_BOARD],
             Effect.NONE: [],
         }
-        if found.effect == Effect.REPLACE_CARD:
-            assert kinds in ([], [Kind.DEAL_HOLE])
+        if found.effect in (Effect.REPLACE_CARD, Effect.SET_ASIDE):
+            # The ledger records where the cards went; no chip moves.
+            assert kinds in ([], [Kind.BURN], [Kind.SET_ASIDE], [Kind.PREMATURE])
             assert after.stacks == state.stacks
         else:
             assert kinds == expected[found.effect], (script, found)
