@@ -9,6 +9,7 @@ from dealer.engine.actions import Action, Kind
 from dealer.engine.cards import Card, CardError, parse_cards_unknown
 from dealer.engine.errors import RuleViolation
 from dealer.engine.hand import threshold_passed
+from dealer.engine.ledger import stub_count
 from dealer.engine.state import STREET_NAMES
 
 
@@ -104,4 +105,22 @@ def state_snapshot(state: HandState, seats: list[dict[str, Any]]) -> dict[str, A
         "finishing_stacks": None
         if state.finishing_stacks is None
         else {str(seat_of[i]): s for i, s in enumerate(state.finishing_stacks)},
+        "cards": _ledger(state),
+    }
+
+
+def _ledger(state: HandState) -> dict[str, Any]:
+    """The card ledger beside the board: the stub's count, the burns, and the cards out of
+    play (an exposed card waiting to be the burn, premature cards set aside, boxed cards)."""
+    return {
+        "stub": stub_count(state),
+        "burned": len(state.burns),
+        "burn_cards": [str(card) for card in state.burns if card is not None],
+        "next_burn": _cards(state.next_burn) or [],
+        "out": [
+            {"card": "??" if card is None else str(card), "back": STREET_NAMES[back]}
+            for card, back in state.aside
+            if back is not None
+        ],
+        "dead": ["??" if card is None else str(card) for card, back in state.aside if back is None],
     }

@@ -124,6 +124,40 @@ def card_views(codes: Iterable[str] | None) -> list[CardView]:
     return [CardView(str(c)) for c in codes or ()]
 
 
+@dataclass(frozen=True, slots=True)
+class LedgerView:
+    """The cards out of play, in the dealer's words, under the board (the engine's ledger)."""
+
+    burned: int
+    stub: int
+    notes: tuple[str, ...]  # "Next burn: 7d (exposed)", "Out of play: 2h, back for the river"
+    out_of_play: list[str]  # card codes the picker disables
+
+
+def ledger_view(cards: dict[str, Any] | None) -> LedgerView | None:
+    if not cards:
+        return None
+    notes = []
+    known = [code for code in cards.get("next_burn", ()) if code != "??"]
+    if cards.get("next_burn"):
+        shown = ", ".join(known) if known else "a card"
+        notes.append(f"Next burn: {shown} (taken from a hand or named)")
+    for item in cards.get("out", ()):
+        notes.append(f"Out of play: {item['card']}, back into the stub for the {item['back']}")
+    dead = cards.get("dead", ())
+    if dead:
+        notes.append(f"Out of play for the hand: {', '.join(dead)}")
+    out = [*known, *cards.get("burn_cards", ())]
+    out += [item["card"] for item in cards.get("out", ()) if item["card"] != "??"]
+    out += [code for code in dead if code != "??"]
+    return LedgerView(
+        burned=cards.get("burned", 0),
+        stub=cards.get("stub", 0),
+        notes=tuple(notes),
+        out_of_play=out,
+    )
+
+
 def deck_rows(game: str, used: Iterable[str]) -> list[list[SafeString]]:
     """The card picker: one row per suit, aces first; cards already on the table disabled. Each
     card's checkbox comes rendered (`dealer/_pick.html`)."""

@@ -59,6 +59,9 @@ def _details(info: TriggerInfo | None, values: Any, note: str = "") -> dict[str,
             details[info.question.key] = answer
     if info.reason and note.strip():
         details["note"] = note.strip()
+    cards = str(values.get("cards") or "").strip()[:40]
+    if info.cards and cards:
+        details["cards"] = cards  # the engine reads them: a bad card is its refusal
     return details
 
 
@@ -69,6 +72,8 @@ def _asks(info: TriggerInfo, values: Any) -> dict[str, Any]:
         "ask_player": info.player is not PlayerNeed.NONE,
         "player_required": info.player is PlayerNeed.REQUIRED,
         "asks_reason": info.reason,
+        "ask_cards": info.cards,
+        "cards_value": str(values.get("cards") or "")[:40],
         "question": None
         if question is None
         else {

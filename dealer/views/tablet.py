@@ -150,6 +150,8 @@ def hand_regions(
     used = [c.code for c in board if c.known]
     for player in snapshot.get("players", ()) if snapshot else ():
         used += [c for c in player.get("shown") or () if c != "??"]
+    ledger = present.ledger_view(snapshot.get("cards") if snapshot else None)
+    used += ledger.out_of_play if ledger else []
     phase = snapshot.get("phase") if snapshot else None
     seats = present.seat_views(table, snapshot, seated_now)
     if table.tournament_id is not None and in_progress and hand is not None:
@@ -171,6 +173,7 @@ def hand_regions(
         "board_unknown": any(not card.known for card in board),
         "board_unknown_count": sum(1 for card in board if not card.known),
         "pots": present.pot_views(snapshot) if snapshot else [],
+        "ledger": ledger,
         "pot_total": snapshot.get("pot_total", 0) if snapshot else 0,
         "bar": present.action_bar(snapshot, structure) if snapshot and in_progress else None,
         "due": snapshot.get("board_cards_due", 0) if snapshot and in_progress else 0,

@@ -11,6 +11,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from dealer import services
+from dealer.engine.errors import RuleViolation
 from dealer.engine.triggers import TRIGGERS, Effect, Group, PlayerNeed, Trigger
 from dealer.models import Hand, HandEvent, ProcedureLog
 from dealer.services import hand_record_action, hand_run_procedure, hand_start, procedure_preview
@@ -263,3 +264,54 @@ def test_the_page_and_the_api_preview_give_the_same_remedy(trigger: Trigger) -> 
         "option": remedy["option"] or "",
     }
     assert sheet.context["effect_text"] == Effect(remedy["effect"]).sentence
+
+
+def test_s2_exposed_card_named_on_the_page_or_api_is_the_burn_and_refused_on_the_flop() -> None:
+    """S2: "The exposed card will be used as the first burn card": the tablet and the API name
+    the card alike, and a flop that holds it is refused with a sentence."""
+    page_table, api_table, page, api = _page_and_api_tables()
+    seat = hand_of(page_table).state["players"][2]["seat"]
+    sheet = page.get(
+        reverse("deal-procedures", args=[page_table.pk]),
+        {"trigger": "other_hole_card_exposed", "seat": seat, "cards": "7d"},
+    )
+    assert sheet.context["ask_cards"] == 1
+    assert sheet.context["details"] == {"cards": "7d"}
+    _page_write(page, page_table, "other_hole_card_exposed", seat=seat, cards="7d")
+    _api_write(api, api_table, "other_hole_card_exposed", seat=seat, details={"cards": "7d"})
+    assert _what_it_did(page_table) == _what_it_did(api_table)
+    state = hand_of(page_table).state
+    assert state["cards"]["next_burn"] == ["7d"]
+    hand = hand_of(page_table)
+    version = hand.version
+    for n in range(4):  # call, call, call, check: the flop is due
+        kind = "check" if n == 3 else "call"
+        hand_record_action(hand=hand, action={"kind": kind}, client_id=f"c{n}", version=version)
+        version += 1
+    with pytest.raises(RuleViolation) as refused:
+        hand_record_action(
+            hand=hand,
+            action={"kind": "deal_board", "cards": ["7d", "As", "Kc"]},
+            client_id="flop",
+            version=version,
+        )
+    assert refused.value.code == "card_out_of_play"
+    answer = hand_record_action(
+        hand=hand,
+        action={"kind": "deal_board", "cards": ["2d", "As", "Kc"]},
+        client_id="flop2",
+        version=version,
+    ).answer
+    assert answer["cards"]["burn_cards"] == ["7d"]
+    assert answer["cards"]["burned"] == 1
+
+
+def test_a_card_that_is_not_a_card_on_the_sheet_is_refused_with_a_sentence() -> None:
+    table, dealer = setup_table(players=4)
+    hand_start(table=table)
+    sheet = signed_in(dealer).get(
+        reverse("deal-procedures", args=[table.pk]),
+        {"trigger": "boxed_card", "cards": "7x"},
+    )
+    assert sheet.status_code == 200
+    assert "not a card" in sheet.context["refusal"]
