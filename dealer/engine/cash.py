@@ -194,6 +194,14 @@ class _Ring:
                 return seat
         return None
 
+    def before(self, start: int, wanted: Callable[[int], bool]) -> int | None:
+        """The first seat strictly counter-clockwise before `start` that is wanted."""
+        for step in range(1, self.count + 1):
+            seat = (start - 1 - step) % self.count + 1
+            if wanted(seat):
+                return seat
+        return None
+
     def between(self, start: int, end: int, seat: int) -> bool:
         """Whether `seat` lies strictly clockwise between `start` and `end`."""
         return 0 < (seat - start) % self.count < (end - start) % self.count or (
@@ -216,9 +224,11 @@ def plan_hand(
 ) -> CashPlan:
     """Plan the next hand at a cash table (RULES.md 2-4).
 
-    The button moves (`button_mode=moving`, S2) to the next player who may be dealt in; the small
-    blind is the next settled player and the big blind the next player back at the table, so a
-    player waiting for the big blind gets it. Or the big blind moves one player on
+    The button moves (`button_mode=moving`, S2) to the next player who may be dealt in, passing
+    over anyone who owes and sat in the last hand's zone (S2 "He must wait until the Button
+    passes"); the small blind is the next settled player and the big blind the next player back
+    at the table, so a player waiting for the big blind gets it. Out of a heads-up hand the big
+    blind moves first and the others fall in behind it. Or the big blind moves one player on
     (`button_mode=dead`, T 32), the small blind sits where the big blind was and the button where
     the small blind was, either possibly empty. Heads-up follows `heads_up_button_posts`, never
     making the same player post the big blind twice in a row (T 34). A player who owes may not
@@ -281,23 +291,85 @@ class _Table:
 
 
 def _moving_positions(table: _Table, first_button: int | None) -> tuple[int, int, int]:
-    """Moving button (S2 "always moves forward"; R 2a)."""
-    ring, present, settled = table.ring, table.present, table.settled
-    if table.last is None:
+    """Moving button (S2 "always moves forward and the blinds are adjusted"; R 2a).
+
+    A player who owes and sits in the last hand's zone may not come in until the button has
+    passed them (S2 "must wait until the Button passes"): the button and the blinds move on as if
+    the seat were empty, so nobody posts the same blind twice running. Out of a heads-up hand the
+    big blind leads instead, so that nobody posts it twice running (T 34).
+    """
+    ring, present, last = table.ring, table.present, table.last
+    if last is None:
         assert first_button is not None
         button = (
             first_button
             if first_button in present
             else ring.after(first_button, present.__contains__)
         )
-    else:
-        could = {s for s in settled | table.ready if not table.by_seat[s].skip_button}
-        button = ring.after(_anchor(ring, table.last), (could or settled).__contains__)
+        assert button is not None
+        return _blinds_after(table, button, set())
+    held = _held(table, last)
+    if not table.restart and _was_heads_up(last):
+        layout = _behind_big_blind(table, last, held)
+        if layout is not None:
+            return layout
+    could = _may_take_button(table, held)
+    button = ring.after(_anchor(ring, last), (could or table.settled).__contains__)
     assert button is not None
-    small = ring.after(button, settled.__contains__)
+    return _blinds_after(table, button, held)
+
+
+def _was_heads_up(last: Positions) -> bool:
+    """Whether the last hand was heads-up: its button posted one of the blinds."""
+    return last.button is not None and last.button in (last.small_blind, last.big_blind)
+
+
+def _blinds_after(table: _Table, button: int, held: set[int]) -> tuple[int, int, int]:
+    """The small blind is the next settled player, the big blind the next player back at the
+    table (so a player waiting for the big blind gets it), the held seats counted as empty."""
+    small = table.ring.after(button, table.settled.__contains__)
     assert small is not None
-    big = ring.after(small, present.__contains__)
+    big = table.ring.after(small, (table.present - held).__contains__)
     assert big is not None
+    return button, small, big
+
+
+def _held(table: _Table, last: Positions) -> set[int]:
+    """Players who owe and sit strictly inside the last hand's zone, from its button to its big
+    blind (S2 "may not sit down in the middle of the blinds"; A9 for returners). Heads-up with the
+    button on the big blind (S0), the zone runs from the small blind."""
+    if last.big_blind is None:
+        return set()
+    start = _anchor(table.ring, last)
+    if start == last.big_blind:
+        if last.small_blind is None:
+            return set()
+        start = last.small_blind
+    return {s for s in table.ready if table.ring.between(start, last.big_blind, s)}
+
+
+def _may_take_button(table: _Table, held: set[int]) -> set[int]:
+    """Who the button may move onto: a player dealt in this hand, not held, not skipping it."""
+    return {s for s in (table.settled | table.ready) - held if not table.by_seat[s].skip_button}
+
+
+def _behind_big_blind(
+    table: _Table, last: Positions, held: set[int]
+) -> tuple[int, int, int] | None:
+    """Out of a heads-up hand, a third player comes in: the big blind goes to the next player
+    after the last one (a player who owes may take it as their entry), the small blind to the
+    settled player before it, the button to the player before that (T 34: nobody posts the big
+    blind twice running). None when that leaves only two players: heads-up goes on."""
+    ring = table.ring
+    if last.big_blind is None:
+        return None
+    big = ring.after(last.big_blind, (table.present - held).__contains__)
+    small = None if big is None else ring.before(big, table.settled.__contains__)
+    if big is None or small is None:
+        return None
+    button = ring.before(small, _may_take_button(table, held).__contains__)
+    if button is None or button in (small, big):
+        return None
     return button, small, big
 
 
@@ -482,6 +554,8 @@ def _button_passed(table: _Table, button: int) -> tuple[int, ...]:
     if table.last is None:
         return ()
     start = _anchor(table.ring, table.last)
+    if start == button:  # the button stayed (a heads-up transition): it passed nobody
+        return ()
     return tuple(
         sorted(
             seat

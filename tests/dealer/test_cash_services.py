@@ -277,8 +277,9 @@ def test_new_player_between_the_button_and_the_big_blind_waits_then_posts() -> N
             "reason": "Between the button and the big blind: comes in once the button has passed.",
         }
     ]
-    hand = deal(table)  # the button moves on to seat 4, which posts its entry big blind
-    assert posted(hand) == {4: (2, 0), 5: (1, 0), 7: (2, 0)}
+    hand = deal(table)  # the button passes seat 4 (S2), which posts its entry big blind
+    assert (hand.button_seat, hand.big_blind_seat) == (5, 1)
+    assert posted(hand) == {4: (2, 0), 7: (1, 0), 1: (2, 0)}
     assert not seat_of(table, 4).new
 
 

@@ -185,15 +185,16 @@ def test_s2_new_player_between_the_button_and_the_big_blind_is_not_dealt_in() ->
     assert where(plan) == (3, 5, 7)
     assert 4 not in plan.dealt
     assert waiting(plan) == {4: "between_blinds"}
-    # The button moves on to the next player who may be dealt in: seat 4, who posts the entry
-    # big blind on the button (R: under a moving button a player may post on the button).
+    # S2 "He must wait until the Button passes": the button moves past seat 4 as if it were
+    # empty (giving it the button would make seats 5 and 7 post the same blinds again), and seat
+    # 4, now behind the button, posts the entry big blind.
     plan = story.deal()
-    assert where(plan) == (4, 5, 7)
-    assert posts(plan) == {4: (2, 0), 5: (1, 0), 7: (2, 0)}
+    assert where(plan) == (5, 7, 1)
+    assert posts(plan) == {4: (2, 0), 7: (1, 0), 1: (2, 0)}
     assert why(plan, 4).startswith("entry")
     plan = story.deal()  # seat 4 plays on, owing nothing
-    assert where(plan) == (5, 7, 1)
-    assert posts(plan) == {7: (1, 0), 1: (2, 0)}
+    assert where(plan) == (7, 1, 3)
+    assert posts(plan) == {1: (1, 0), 3: (2, 0)}
 
 
 def test_s2_option3_new_player_outside_the_blinds_posts_a_big_blind_at_once() -> None:
@@ -235,11 +236,11 @@ def test_s2_option1_waiting_player_not_dealt_in_until_the_big_blind_reaches_them
 def test_s2_option2_let_the_button_pass_then_post() -> None:
     story = Story("1 3 5 7", button=1)
     story.deal()  # button 1, blinds 3, 5
-    story.sit(4, choice="button_pass")  # rather than post on the button next hand
+    story.sit(4, choice="button_pass")  # waits for the button whatever the seat
     plan = story.deal()
     assert where(plan) == (3, 5, 7)
     assert waiting(plan) == {4: "button_must_pass"}
-    plan = story.deal()  # the button passes seat 4 (with "post" it would have been seat 4's)
+    plan = story.deal()  # the button passes seat 4 (with "post" seat 4 would be dealt in now)
     assert where(plan) == (5, 7, 1)
     assert waiting(plan) == {4: "button_must_pass"}
     plan = story.deal()
@@ -247,12 +248,14 @@ def test_s2_option2_let_the_button_pass_then_post() -> None:
     assert posts(plan) == {1: (1, 0), 3: (2, 0), 4: (2, 0)}
 
 
-def test_s2_post_choice_takes_the_button_where_button_pass_waits() -> None:
+def test_s2_post_choice_comes_in_as_the_button_passes_where_button_pass_waits_a_hand() -> None:
     story = Story("1 3 5 7", button=1)
     story.deal()
     story.sit(4, choice="post")
     story.deal()
-    assert where(story.deal()) == (4, 5, 7)
+    plan = story.deal()  # the button passes seat 4, which posts at once (option 2 waits on)
+    assert where(plan) == (5, 7, 1)
+    assert 4 in plan.dealt
 
 
 # --- missed blinds -----------------------------------------------------------------------------
@@ -307,9 +310,9 @@ def test_player_sitting_out_for_orbits_owes_one_set_of_blinds() -> None:
     assert story.seats[4].missed_small
     story.back(4)
     story.deal()  # seat 4 between the button and the big blind: waits
-    plan = story.deal()  # then the button, posting BB live + SB dead
-    assert where(plan) == (4, 5, 6)
-    assert posts(plan) == {4: (2, 1), 5: (1, 0), 6: (2, 0)}
+    plan = story.deal()  # the button passes it (S2), and it posts BB live + SB dead
+    assert where(plan) == (5, 6, 1)
+    assert posts(plan) == {4: (2, 1), 6: (1, 0), 1: (2, 0)}
 
 
 def test_s2_missed_blinds_a_blind_passing_a_sitting_out_seat_is_a_miss() -> None:
@@ -327,7 +330,7 @@ def test_s2_missed_blinds_a_blind_passing_a_sitting_out_seat_is_a_miss() -> None
     assert story.seats[5].missed_small
 
 
-def test_s2_x12_returner_posts_at_once_and_may_take_the_button() -> None:
+def test_s2_x12_returner_posts_at_once_when_the_button_has_passed() -> None:
     story = Story("1 3 5 7", button=7)
     story.deal()  # button 7, blinds 1, 3
     story.away(5)
@@ -336,8 +339,8 @@ def test_s2_x12_returner_posts_at_once_and_may_take_the_button() -> None:
     plan = story.deal()  # button 3; seat 5 sits between it and the big blind (1)
     assert where(plan) == (3, 7, 1)
     assert waiting(plan) == {5: "between_blinds"}
-    plan = story.deal()  # the button moves to the next player who may be dealt in: seat 5
-    assert where(plan) == (5, 7, 1)
+    plan = story.deal()  # the button passes seat 5 as if it were empty; seat 5 posts (A9)
+    assert where(plan) == (7, 1, 3)
     assert posts(plan)[5] == (2, 1)
 
 
@@ -353,7 +356,7 @@ def test_s0_missing_the_big_blind_also_misses_the_small_blind_and_the_button() -
     plan = story.deal()
     assert where(plan) == (3, 7, 1)
     assert waiting(plan) == {5: "button_must_pass"}
-    plan = story.deal()  # S0: the button too goes past seat 5 (S2 gives it the button here)
+    plan = story.deal()  # S0: still out (S2 would deal seat 5 in here, posting)
     assert where(plan) == (7, 1, 3)
     assert waiting(plan) == {5: "button_must_pass"}
     plan = story.deal()  # the button has passed: seat 5 is in (here the big blind reaches it)
@@ -361,7 +364,7 @@ def test_s0_missing_the_big_blind_also_misses_the_small_blind_and_the_button() -
     assert posts(plan) == {3: (1, 0), 5: (2, 0)}
 
 
-def test_x12_s2_the_same_return_posts_at_once_on_the_button() -> None:
+def test_x12_s2_the_same_return_posts_the_hand_the_button_passes() -> None:
     story = Story("1 3 5 7", button=7)
     story.deal()
     story.away(5)
@@ -370,9 +373,9 @@ def test_x12_s2_the_same_return_posts_at_once_on_the_button() -> None:
     plan = story.deal()
     assert where(plan) == (3, 7, 1)
     assert waiting(plan) == {5: "between_blinds"}
-    plan = story.deal()
-    assert where(plan) == (5, 7, 1)
-    assert posts(plan) == {5: (2, 1), 7: (1, 0), 1: (2, 0)}
+    plan = story.deal()  # S0 would keep seat 5 out one hand more (the test above)
+    assert where(plan) == (7, 1, 3)
+    assert posts(plan) == {5: (2, 1), 1: (1, 0), 3: (2, 0)}
 
 
 def test_s0_returner_may_instead_wait_for_the_big_blind_and_owes_nothing_then() -> None:
@@ -398,8 +401,9 @@ def sb_only(profile: str = "casino_cash", **options: Any) -> tuple[Story, CashPl
     assert plan.after.missed_small == (3,)
     assert plan.after.missed_big == ()
     story.back(3)
-    plan = story.deal()  # the button moves on to seat 3, who posts what the policy asks
-    assert where(plan) == (3, 5, 7)
+    plan = story.deal()  # seat 3 sat in the last zone: the button passes it; it posts now
+    assert where(plan) == (5, 7, 1)
+    assert 3 in plan.dealt
     return story, plan
 
 
