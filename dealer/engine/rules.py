@@ -236,11 +236,23 @@ TOURNAMENT_DEFAULTS: dict[str, Any] = {
     "fl_headsup_uncapped": False,
 }
 
+# Keys that follow the game (over the profile's and the mode's values) unless the caller
+# overrides them: Texas 6+ plays by S0, whose fixed limit allows "a maximum of 4 bets ... during
+# any betting round" with no heads-up exception (X8), and whose button draw goes to "that player
+# who receives the card of maximum value first" (X5).
+SIXPLUS_DEFAULTS: dict[str, Any] = {
+    "fl_headsup_uncapped": False,
+    "draw_tiebreak": DrawTiebreak.DEAL_ORDER,
+}
+
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 
 
 def make_rules(profile: str = "casino_cash", overrides: Mapping[str, Any] | None = None) -> Rules:
-    """Build the rules from a profile plus single-key overrides, refusing anything invalid."""
+    """Build the rules from a profile plus single-key overrides, refusing anything invalid.
+
+    The mode's defaults (`TOURNAMENT_DEFAULTS`), then the game's (`SIXPLUS_DEFAULTS`), go over
+    the profile's values; every key the caller overrides wins over all of them."""
     if profile not in PROFILES:
         names = ", ".join(sorted(PROFILES))
         raise ConfigError(
@@ -254,6 +266,8 @@ def make_rules(profile: str = "casino_cash", overrides: Mapping[str, Any] | None
     mode = overrides.get("mode", values.get("mode", Mode.CASH))
     if mode == Mode.TOURNAMENT:
         values.update(TOURNAMENT_DEFAULTS)
+    if overrides.get("game", values.get("game", Game.HOLDEM)) == Game.SIXPLUS:
+        values.update(SIXPLUS_DEFAULTS)
     values.update(overrides)
     for key, value in values.items():
         values[key] = _check_value(key, value)
