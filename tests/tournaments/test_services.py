@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from dealer.engine.cards import parse_cards
 from tournaments.errors import FloorError, FloorInvalid
 from tournaments.models import AuditEvent, ButtonDraw, Entry, Table, Tournament
 from tournaments.selectors import seat_lookup, tournament_payouts, tournament_standings
@@ -484,3 +485,21 @@ def test_rp8_players_out_on_the_same_hand_for_hand_hand_share_the_place() -> Non
     a.refresh_from_db()
     b.refresh_from_db()
     assert a.finishing_place == b.finishing_place == 4
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_s0_sixplus_final_table_button_is_redrawn_from_the_36_card_deck(seed: int) -> None:
+    """S0: Texas 6+ plays with 36 cards, 6 to ace: the final table's button draw deals from that
+    deck too (it used the 52-card deck), and ties go to the card dealt first."""
+    tournament = running(18, game="sixplus", structure="fixed_limit")
+    entries = seated(tournament)
+    for entry in entries[:5] + entries[9:13]:
+        entries_bust(
+            tournament=tournament, busts=[Bust(entry_id=entry.pk, starting_stack=1)], now=NOW
+        )
+    tournament_confirm_moves(tournament=tournament, rng=random.Random(seed))
+    draw = ButtonDraw.objects.filter(table__tournament=tournament).order_by("-pk").first()
+    assert draw is not None
+    assert len(draw.seats) == 9
+    assert all(card.rank >= 6 for card in parse_cards(draw.cards)), draw.cards
+    assert draw.tiebreak == "deal_order"

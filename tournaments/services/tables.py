@@ -301,7 +301,7 @@ def _final_table(tournament: Tournament, rng: random.Random, actor: Any) -> None
         table.is_broken = True
         table.save(update_fields=["is_broken"])
     rules = tournament_rules(tournament)
-    table_draw_button(table=final, rng=rng, tiebreak=rules.draw_tiebreak)
+    table_draw_button(table=final, rng=rng, tiebreak=rules.draw_tiebreak, deck=deck_kind_for(rules))
     audit_record(
         tournament=tournament,
         actor=actor,
