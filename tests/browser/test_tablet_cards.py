@@ -1,0 +1,52 @@
+"""The card ledger on the tablet in Chromium: an exposed hole card named on the procedure sheet
+becomes the flop's burn (S2), the felt says so, and the picker will not deal it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from dealer.models import ProcedureLog
+from tests.browser.conftest import screenshot
+from tests.browser.test_tablet import deal_table, pick, sign_in, state, tap
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_s2_exposed_card_named_on_the_sheet_is_the_burn_and_cannot_be_picked(
+    tablet: Any, live_server: Any
+) -> None:
+    table, _ = deal_table()
+    sign_in(tablet, live_server, table)
+    tap(tablet, "Start next hand")
+    seat = state(table)["players"][3]["seat"]
+
+    tablet.get_by_role("button", name=re.compile("Procedures")).click()
+    tablet.wait_for_selector("text=Procedures: what happened?")
+    tablet.get_by_role("button", name="One other hole card exposed by the dealer").click()
+    tablet.locator("#sheet").get_by_text(re.compile(rf"^{seat}\b")).first.click()
+    cards = tablet.get_by_test_id("procedure-cards")
+    cards.fill("7x")
+    cards.press("Enter")  # a typo is refused in the preview, not on confirming
+    tablet.wait_for_selector("text=is not a card")
+    tablet.get_by_test_id("procedure-cards").fill("7d")
+    tablet.get_by_test_id("procedure-cards").press("Enter")
+    tablet.wait_for_selector("text=burn card for the flop")
+    screenshot(tablet, "tablet-procedure-card", full_page=False)
+    tap(tablet, re.compile("^Done: log it"), within="#sheet")
+    assert ProcedureLog.objects.get(table=table).trigger == "other_hole_card_exposed"
+    assert state(table)["cards"]["next_burn"] == ["7d"]
+    ledger = tablet.get_by_test_id("card-ledger")
+    assert "Next burn: 7d" in ledger.inner_text()
+
+    while state(table)["phase"] == "betting":  # everyone calls, the big blind checks
+        tap(tablet, re.compile(r"^(Call|Check)"))
+    tablet.wait_for_selector("text=Deal the flop")
+    assert tablet.get_by_role("checkbox", name="7 of diamonds", exact=True).is_disabled()
+    pick(tablet, "King of hearts", "9 of clubs", "4 of diamonds")
+    tap(tablet, re.compile(r"^Enter the flop"))
+    assert state(table)["cards"]["burn_cards"] == ["7d"]
+    assert "Burned 1" in tablet.get_by_test_id("card-ledger").inner_text()
+    screenshot(tablet, "tablet-card-ledger", full_page=False)
