@@ -253,6 +253,27 @@ class AwardOutputSerializer(serializers.Serializer):
     hands = serializers.ListField(child=serializers.CharField())
 
 
+class CardOutOutputSerializer(serializers.Serializer):
+    card = serializers.CharField(help_text="`??` when the dealer did not name it")
+    back = serializers.CharField(help_text="the street whose deal shuffles it back into the stub")
+
+
+class CardLedgerOutputSerializer(serializers.Serializer):
+    stub = serializers.IntegerField(help_text="cards left in the stub")
+    burned = serializers.IntegerField(help_text="burn cards so far, named or not")
+    burn_cards = serializers.ListField(
+        child=serializers.CharField(), help_text="the burn cards the dealer named"
+    )
+    next_burn = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="the next deal's burn when it is already known (an exposed hole card, S2)",
+    )
+    out = CardOutOutputSerializer(many=True, help_text="cards set aside until a later street")
+    dead = serializers.ListField(
+        child=serializers.CharField(), help_text="cards out for the rest of the hand (boxed)"
+    )
+
+
 class HandStateOutputSerializer(serializers.Serializer):
     hand = serializers.IntegerField(help_text="the hand's id")
     table = serializers.IntegerField(help_text="the table's number")
@@ -280,6 +301,7 @@ class HandStateOutputSerializer(serializers.Serializer):
     finishing_stacks = serializers.DictField(
         child=serializers.IntegerField(), allow_null=True, help_text="seat to chips, at the end"
     )
+    cards = CardLedgerOutputSerializer(help_text="the card ledger: burns and cards out of play")
 
 
 class StaleVersionSerializer(serializers.Serializer):
