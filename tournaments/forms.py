@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from django import forms
 from django.forms import BaseFormSet, formset_factory
 
+from dealer.engine.rule_text import OPTION_WORDS
 from tournaments.errors import FloorError
 from tournaments.models import BlindSchedule, ChipMove, Entry, Tournament, TournamentLevel
 from tournaments.selectors.clock import LEVEL_FIELDS
+from tournaments.selectors.rules import OptionRow, RulesView
 from tournaments.services.counts import ChipCount
 
 if TYPE_CHECKING:
@@ -84,6 +86,22 @@ def _number_text(value: Decimal) -> str:
     return f"{value.normalize():f}"
 
 
+# The Texas 6+ ranking options a new tournament or cash table may choose (RULES.md 1); the
+# engine refuses them for hold'em with its own sentence.
+SIXPLUS_OPTIONS = ("sixplus_flush_beats_full_house", "sixplus_trips_beat_straight")
+
+
+def sixplus_field(key: str) -> forms.BooleanField:
+    """A Texas 6+ ranking option as a tick box, in the rules' own words."""
+    words = OPTION_WORDS[key]
+    return forms.BooleanField(required=False, label=words.title, help_text="Texas 6+ only.")
+
+
+def sixplus_overrides(data: Mapping[str, Any]) -> dict[str, bool]:
+    """The 6+ options ticked, as rule overrides (the ones left unticked are the default)."""
+    return {key: True for key in SIXPLUS_OPTIONS if data.get(key)}
+
+
 class TournamentForm(forms.Form):
     """A tournament's settings (`with_schedule`: creation, which copies a blind schedule)."""
 
@@ -129,14 +147,19 @@ class TournamentForm(forms.Form):
     icm_enabled = forms.BooleanField(
         required=False, initial=True, label="ICM deal calculator at the final table"
     )
+    sixplus_flush_beats_full_house = sixplus_field("sixplus_flush_beats_full_house")
+    sixplus_trips_beat_straight = sixplus_field("sixplus_trips_beat_straight")
 
     def __init__(
         self, *args: Any, with_schedule: bool = True, locked: Collection[str] = (), **kwargs: Any
     ) -> None:
-        """`locked`: settings shown disabled with the reason; their stored value is kept."""
+        """`locked`: settings shown disabled with the reason; their stored value is kept. The
+        6+ ranking options are offered at creation; afterwards the Rules page changes them."""
         super().__init__(*args, **kwargs)
         if not with_schedule:
             del self.fields["schedule"]
+            for key in SIXPLUS_OPTIONS:
+                del self.fields[key]
         for name in locked:
             if name in self.fields:
                 self.fields[name].disabled = True
@@ -145,7 +168,8 @@ class TournamentForm(forms.Form):
     @classmethod
     def initial_from(cls, tournament: Tournament) -> dict[str, Any]:
         """The form's initial values from a stored tournament."""
-        values = {name: getattr(tournament, name) for name in cls.base_fields if name != "schedule"}
+        names = [n for n in cls.base_fields if n != "schedule" and n not in SIXPLUS_OPTIONS]
+        values = {name: getattr(tournament, name) for name in names}
         values["payout_percentages"] = ", ".join(
             _number_text(Decimal(str(p))) for p in tournament.payout_percentages or ()
         )
@@ -169,8 +193,65 @@ class TournamentForm(forms.Form):
         return shares
 
     def settings(self) -> dict[str, Any]:
-        """The settings for `tournament_create` / `tournament_update` (no schedule)."""
-        return {k: v for k, v in self.cleaned_data.items() if k != "schedule"}
+        """The settings for `tournament_create` / `tournament_update` (no schedule); the 6+
+        options ticked at creation as rule overrides."""
+        data = self.cleaned_data
+        skip = {"schedule", *SIXPLUS_OPTIONS}
+        values = {k: v for k, v in data.items() if k not in skip}
+        chosen = sixplus_overrides(data)
+        if chosen:
+            values["rule_overrides"] = chosen
+        return values
+
+
+# --- the rules editor -----------------------------------------------------------------------
+
+
+def _option_field(option: OptionRow) -> forms.Field:
+    """The control of one rule option: a list of its values, a tick box or a number."""
+    common: dict[str, Any] = {"label": option.title, "disabled": not option.editable}
+    if option.kind == "yes_no":
+        return forms.BooleanField(required=False, **common)
+    if option.kind == "number":
+        return forms.IntegerField(min_value=option.low, max_value=option.high, **common)
+    return forms.ChoiceField(choices=[(c.value, c.label) for c in option.choices], **common)
+
+
+class RulesForm(forms.Form):
+    """The rules editor (`view`: `tournaments.selectors.rules.rules_view`): the profile, and a
+    control for every option the target may change. `shown_profile` is the profile the page
+    showed, so that the options changed from it carry over to a newly picked profile. Options
+    the target fixes (the game, the mode, the structure, a straddle in a tournament) are not
+    fields or are disabled; with `locked`, every field is."""
+
+    profile = forms.ChoiceField(label="Profile")
+    shown_profile = forms.CharField(required=False, max_length=30, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, view: RulesView, locked: bool = False, **kwargs: Any) -> None:
+        kwargs.setdefault(
+            "initial", {"profile": view.profile, "shown_profile": view.profile, **view.values}
+        )
+        super().__init__(*args, **kwargs)
+        profile = self.fields["profile"]
+        assert isinstance(profile, forms.ChoiceField)
+        profile.choices = [(p.name, p.label) for p in view.profiles]
+        profile.disabled = locked
+        self.option_keys: list[str] = []
+        for option in view.options:
+            if option.key in ("mode", "game", "structure"):
+                continue
+            field = _option_field(option)
+            field.disabled = field.disabled or locked
+            self.fields[option.key] = field
+            self.option_keys.append(option.key)
+
+    def option_values(self) -> dict[str, Any]:
+        """Every option's value as the page sent it (a disabled one: as it was shown)."""
+        return {key: self.cleaned_data[key] for key in self.option_keys}
+
+    def shown(self) -> str:
+        """The profile the page showed (the one picked when it did not say)."""
+        return str(self.cleaned_data.get("shown_profile") or self.cleaned_data["profile"])
 
 
 # --- blind schedules ------------------------------------------------------------------------

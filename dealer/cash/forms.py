@@ -7,6 +7,8 @@ from typing import Any
 
 from django import forms
 
+from tournaments.forms import sixplus_field, sixplus_overrides
+
 MAX_CHIPS = 2**31 - 1  # chips (a buy-in, a stack, a limit) fit their column on every database
 
 
@@ -75,6 +77,8 @@ class CashTableForm(forms.Form):
     straddle_allowed = forms.ChoiceField(
         required=False, choices=[("", "The profile's"), ("yes", "Allowed"), ("no", "Not allowed")]
     )
+    sixplus_flush_beats_full_house = sixplus_field("sixplus_flush_beats_full_house")
+    sixplus_trips_beat_straight = sixplus_field("sixplus_trips_beat_straight")
 
     OPTION_KEYS = (
         "missed_blind_policy",
@@ -86,11 +90,13 @@ class CashTableForm(forms.Form):
     )
 
     def values(self) -> dict[str, Any]:
-        """The service's arguments: the game, and the rule options chosen as overrides."""
+        """The service's arguments: the game, and the rule options chosen as overrides (the
+        engine refuses the 6+ ranking options for hold'em, in its own words)."""
         data = self.cleaned_data
         overrides: dict[str, Any] = {key: data[key] for key in self.OPTION_KEYS if data.get(key)}
         if data.get("straddle_allowed"):
             overrides["straddle_allowed"] = data["straddle_allowed"] == "yes"
+        overrides.update(sixplus_overrides(data))
         fields = ("number", "name", "rule_profile", "game", "structure", "small_blind")
         values = {key: data[key] for key in fields}
         values.update(

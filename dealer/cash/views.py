@@ -20,11 +20,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from dealer.cash import selectors as cash_selectors
 from dealer.cash import services as cash_services
 from dealer.cash.forms import CashSeatActionForm, CashSeatForm, CashTableForm, WaitlistForm
+from dealer.engine.rule_text import profile_words
 from dealer.services import can_write
 from dealer.views.access import dealer_required, require_write
 from tournaments import selectors
 from tournaments.errors import FloorError
 from tournaments.models import Table
+from tournaments.selectors.rules import rules_lines, rules_summary
 from tournaments.views.access import report_refusal
 
 
@@ -70,7 +72,8 @@ def cash_table_list(request: HttpRequest) -> HttpResponse:
                 messages.success(request, f"{table} is open: seat the players.")
                 return redirect("cash-table", pk=table.pk)
     tables = cash_selectors.cash_table_list()
-    return render(request, "dealer/cash_tables.html", {"tables": tables, "form": form})
+    rows = [(t, *rules_summary(t.rule_profile, t.rule_overrides)) for t in tables]
+    return render(request, "dealer/cash_tables.html", {"rows": rows, "form": form})
 
 
 # --- one table's seats --------------------------------------------------------------------------
@@ -92,6 +95,9 @@ def cash_table_page(request: HttpRequest, pk: int) -> HttpResponse:
         "cash": True,
         "cash_plan": view.next_hand,
         "cash_plan_error": view.next_hand_refusal.detail if view.next_hand_refusal else "",
+        "rule_words": rules_lines(table),
+        "rules_profile": profile_words(table.rule_profile).label,
+        "house_rules": len(table.rule_overrides or {}),
     }
     return render(request, "dealer/cash_table.html", context)
 

@@ -29,6 +29,8 @@ TWINS: dict[str, tuple[str, ...]] = {
     "login": ("api-token",),
     "tournament-list": ("api-tournaments",),
     "tournament-settings": ("api-tournament",),
+    "tournament-rules": ("api-tournament-rules",),
+    "cash-table-rules": ("api-cash-table-rules",),
     "tournament-open": ("api-tournament-open-registration",),
     "tournament-finish": ("api-tournament-finish",),
     "schedule-create": ("api-schedules",),

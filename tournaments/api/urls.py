@@ -12,6 +12,7 @@ from tournaments.api import (
     entries,
     events,
     results,
+    rules,
     schedules,
     tables,
 )
@@ -41,6 +42,7 @@ urlpatterns = [
     ),
     path(T + "finish/", events.TournamentFinishApi.as_view(), name="api-tournament-finish"),
     path(T + "deal/", events.TournamentDealApi.as_view(), name="api-tournament-deal"),
+    path(T + "rules/", rules.TournamentRulesApi.as_view(), name="api-tournament-rules"),
     path(T + "entries/", entries.EntriesApi.as_view(), name="api-entries"),
     path(
         "entries/<int:pk>/unregister/",

@@ -17,6 +17,7 @@ from tournaments.errors import FloorError, FloorInvalid, from_value_error
 from tournaments.models import BlindLevel, BlindSchedule, Entry, Tournament, TournamentLevel
 from tournaments.payouts import PayoutError, PayoutTable
 from tournaments.selectors.clock import LEVEL_FIELDS, clock_state, levels_as_clock
+from tournaments.selectors.rules import rules_current
 from tournaments.services.audit import audit_record
 from tournaments.services.places import crown_winner, places_reprice
 
@@ -174,6 +175,8 @@ def tournament_create(*, schedule: BlindSchedule, actor: Any = None, **values: A
 
 # The settings the hands are dealt with: once play has started, changing one would change the
 # hands in progress, so they are locked (shown so on the settings page, refused by the service).
+RULE_SETTINGS = frozenset({"rule_profile", "rule_overrides"})
+
 LOCKED_WHEN_STARTED = {
     "game": "game",
     "structure": "betting structure",
@@ -278,25 +281,37 @@ def tournament_update(
     if levels is not None:
         check_schedule(levels)
         levels_changed = check_level_changes(tournament, levels, now)
+    # The rules have one writer, the rules editor's service: it trims the options to those
+    # that differ from the profile and audits each change (tournaments/services/rules.py).
+    rules_wanted = {key: changed.pop(key) for key in RULE_SETTINGS & set(changed)}
     for name, value in changed.items():
         setattr(tournament, name, value)
     tournament.save()
+    if rules_wanted:
+        from tournaments.services.rules import rules_set  # it reads this module's lock
+
+        rules_set(
+            target=tournament,
+            profile=rules_wanted.get("rule_profile", tournament.rule_profile),
+            values=rules_wanted.get("rule_overrides", tournament.rule_overrides or {}),
+            actor=actor,
+        )
+        tournament.refresh_from_db()
     if PRIZE_SETTINGS & set(changed) and tournament.status != Tournament.Status.FINISHED:
         places_reprice(tournament)  # the prizes of the players out follow the new pool
     if levels is not None and levels_changed:
         first = levels_fixed(tournament, now)
         tournament.levels.filter(order__gte=first).delete()
         _write_levels(TournamentLevel, {"tournament": tournament}, levels, first=first)
-    fields = sorted(changed) + (["levels"] if levels_changed else [])
+    fields = sorted([*changed, *rules_wanted]) + (["levels"] if levels_changed else [])
     audit_record(tournament=tournament, actor=actor, action="tournament_update", fields=fields)
     return tournament
 
 
 def tournament_rules(tournament: Tournament) -> Any:
-    """The engine's rules for a tournament's hands."""
-    overrides = dict(tournament.rule_overrides or {})
-    overrides.update(structure=tournament.structure, game=tournament.game, mode="tournament")
-    return make_rules(tournament.rule_profile, overrides)
+    """The engine's rules for a tournament's hands: its profile and options, its structure and
+    game, `mode=tournament` (built as the rules editor builds them: `selectors.rules`)."""
+    return rules_current(tournament)
 
 
 @transaction.atomic
