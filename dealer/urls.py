@@ -4,7 +4,7 @@ cash tables' seats pages."""
 from django.urls import path
 
 from dealer.cash import urls as cash_urls
-from dealer.views import procedure_log, procedures, tables, tablet
+from dealer.views import procedure_log, procedures, rules, tables, tablet
 
 urlpatterns = [
     path("deal/", tables.table_list, name="deal-tables"),
@@ -17,6 +17,7 @@ urlpatterns = [
     path("deal/table/<int:pk>/undo/sheet/", tablet.undo_sheet, name="deal-undo-sheet"),
     path("deal/table/<int:pk>/reopen/", tablet.reopen, name="deal-reopen"),
     path("deal/table/<int:pk>/history/", tablet.history_sheet, name="deal-history"),
+    path("deal/table/<int:pk>/rules/", rules.rules_sheet, name="deal-rules"),
     path("deal/table/<int:pk>/procedures/", procedures.procedure_sheet, name="deal-procedures"),
     path("deal/table/<int:pk>/procedures/run/", procedures.run, name="deal-procedure-run"),
     *cash_urls.page_urlpatterns,

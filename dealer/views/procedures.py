@@ -19,6 +19,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
 from dealer.engine.errors import EngineError
+from dealer.engine.rule_text import option_phrases
 from dealer.engine.triggers import TRIGGERS, Effect, Group, PlayerNeed, TriggerInfo, trigger_info
 from dealer.forms import ProcedureForm, ProcedureSheetForm
 from dealer.models import Hand
@@ -102,6 +103,8 @@ def _remedy(hand: Hand, trigger: str, seat: int | None, details: dict[str, Any])
         },
         "effect_kind": TONES.get(effect, "info"),
         "effect_text": effect.sentence,
+        # The options that decided it, in words (the API keeps the `key=value` codes).
+        "option_words": option_phrases(remedy.option),
     }
 
 

@@ -108,18 +108,22 @@ def tablet_etag(
 ) -> str:
     """What the tablet shows, in one tag: the hand and its version, who sits where with what
     (between hands), the table's dealer and button (a cash table's draw), whether it is open,
-    and whether the viewer may write. While a tournament hand is in progress the tablet draws the
-    seats from the hand alone, so who sits where is not read for the tag then."""
+    its rules, and whether the viewer may write. While a tournament hand is in progress the
+    tablet draws the seats from the hand alone, so who sits where is not read for the tag
+    then."""
     in_progress = status == Hand.Status.IN_PROGRESS
     seats = "hand" if in_progress and not table.is_cash else _seats_signature(table)
     # Why no hand may start now (a hand-for-hand wait, a paused clock): it changes with the
     # tournament, not the table, and the start button and its sentence follow it. The button is
     # not shown while a hand is in progress: a tap's answer then reads no tournament for the tag.
     blocked = None if in_progress else start_refusal(table, in_progress=False)
+    # A cash table's rules change between its hands (the rules editor), and the next hand's
+    # plan (who posts, who may straddle) with them; a tournament's are locked while it runs.
+    rules = json.dumps([table.rule_profile, table.rule_overrides], sort_keys=True)
     raw = (
         f"{table.pk}:{hand_pk or 0}:{version}:{status}:{seats}:"
         f"{table.dealer_id or 0}:{table.is_broken}:{int(writable)}:"
-        f"{table.button_seat}:{table.is_open}:{blocked.detail if blocked else ''}"
+        f"{table.button_seat}:{table.is_open}:{blocked.detail if blocked else ''}:{rules}"
     )
     return '"' + hashlib.sha256(raw.encode()).hexdigest()[:24] + '"'
 

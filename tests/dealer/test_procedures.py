@@ -315,3 +315,19 @@ def test_a_card_that_is_not_a_card_on_the_sheet_is_refused_with_a_sentence() -> 
     )
     assert sheet.status_code == 200
     assert "not a card" in sheet.context["refusal"]
+
+
+def test_the_sheet_names_the_rule_options_in_words_not_codes() -> None:
+    """Issue 13: the tablet showed "action_threshold=tda_substantial"; the dealer reads the
+    option's title and its value in words (the API keeps the codes for programs)."""
+    table, dealer = setup_table(players=4)
+    hand_start(table=table)
+    sheet = signed_in(dealer).get(
+        reverse("deal-procedures", args=[table.pk]), {"trigger": "two_or_more_exposed_on_deal"}
+    )
+    page = sheet.content.decode()
+    source = page.split('data-testid="remedy-source">')[1].split("</p>")[0]
+    assert "action_threshold" not in source
+    assert "tda_substantial" not in source
+    assert "two_acted" not in source
+    assert "When a misdeal is ruled out:" in source

@@ -1,0 +1,27 @@
+"""The tablet's "Table rules" sheet: the rules the table plays in words, for the dealer. While a
+hand is in progress they are the hand's own (it keeps the rules it started with); between hands,
+the next hand's. Read through `tournaments.selectors.rules.table_rules_sheet`; this module only
+renders.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from dealer.engine.errors import ConfigError
+from dealer.views.access import dealer_required, table_get
+from tournaments.selectors.rules import table_rules_sheet
+
+
+@dealer_required
+@require_GET
+def rules_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    table = table_get(pk)
+    try:
+        sheet = table_rules_sheet(table)
+    except ConfigError as error:  # rules stored by hand (the admin) that the engine refuses
+        context = {"table": table, "sheet": None, "refusal": error.detail}
+        return render(request, "dealer/_rules_sheet.html", context)
+    return render(request, "dealer/_rules_sheet.html", {"table": table, "sheet": sheet})
