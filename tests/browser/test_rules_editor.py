@@ -38,6 +38,15 @@ def small_tablet(browser: Any) -> Iterator[Any]:
     context.close()
 
 
+def wait_for_htmx(page: Any, selector: str) -> None:
+    """Until htmx has bound the element's triggers: a change made sooner sends nothing."""
+    page.wait_for_function(
+        "s => { const e = document.querySelector(s);"
+        " return !!(e && e['htmx-internal-data'] && e['htmx-internal-data'].initHash); }",
+        arg=selector,
+    )
+
+
 def no_sideways_scroll(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
@@ -49,6 +58,7 @@ def test_a_director_edits_a_6plus_tournaments_rules(desk: Any, live_server: Any)
     desk.goto(f"{live_server.url}/desk/t/{event.pk}/")
     desk.get_by_role("link", name="Rules", exact=True).click()
     desk.wait_for_url(re.compile(r"/rules/$"))
+    wait_for_htmx(desk, ".rules-live")
     assert no_sideways_scroll(desk)
 
     # A change is previewed at once: highlighted, not saved yet.

@@ -10,6 +10,7 @@ import pytest
 
 from dealer.models import ProcedureLog
 from tests.browser.conftest import screenshot
+from tests.browser.test_rules_editor import wait_for_htmx
 from tests.browser.test_tablet import deal_table, pick, sign_in, state, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,15 +26,24 @@ def test_s2_exposed_card_named_on_the_sheet_is_the_burn_and_cannot_be_picked(
 
     tablet.get_by_role("button", name=re.compile("Procedures")).click()
     tablet.wait_for_selector("text=Procedures: what happened?")
+    wait_for_htmx(tablet, "#sheet [data-trigger]")
     tablet.get_by_role("button", name="One other hole card exposed by the dealer").click()
+    wait_for_htmx(tablet, "#sheet form.proc__ask")
     tablet.locator("#sheet").get_by_text(re.compile(rf"^{seat}\b")).first.click()
+    # The sheet is drawn again for the player picked: type the card once it is there.
+    tablet.wait_for_selector(f"text=seat {seat} may not keep the exposed card")
+    wait_for_htmx(tablet, "#sheet form.proc__ask")
     cards = tablet.get_by_test_id("procedure-cards")
     cards.fill("7x")
-    cards.press("Enter")  # a typo is refused in the preview, not on confirming
+    with tablet.expect_response(lambda response: "procedures" in response.url):
+        cards.press("Enter")  # a typo is refused in the preview, not on confirming
     tablet.wait_for_selector("text=is not a card")
-    tablet.get_by_test_id("procedure-cards").fill("7d")
-    tablet.get_by_test_id("procedure-cards").press("Enter")
+    wait_for_htmx(tablet, "#sheet form.proc__ask")
+    with tablet.expect_response(lambda response: "procedures" in response.url):
+        tablet.get_by_test_id("procedure-cards").fill("7d")
+        tablet.get_by_test_id("procedure-cards").press("Enter")
     tablet.wait_for_selector("text=burn card for the flop")
+    assert tablet.get_by_test_id("procedure-cards").input_value() == "7d"
     screenshot(tablet, "tablet-procedure-card", full_page=False)
     tap(tablet, re.compile("^Done: log it"), within="#sheet")
     assert ProcedureLog.objects.get(table=table).trigger == "other_hole_card_exposed"
