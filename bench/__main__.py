@@ -6,7 +6,7 @@ import platform
 import subprocess
 import sys
 
-from bench import bench_eval, bench_floor, bench_hands, bench_state, bench_tournament
+from bench import bench_eval, bench_floor, bench_hands, bench_phh, bench_state, bench_tournament
 
 
 def main() -> None:
@@ -20,6 +20,9 @@ def main() -> None:
     print()
     print("== Whole hands with showdowns (bench/bench_hands.py) ==")
     bench_hands.main()
+    print()
+    print("== PHH replay from text through the command line (bench/bench_phh.py) ==")
+    bench_phh.main()
     print()
     print("== A hand's stored state: JSON, pickle or replay (bench/bench_state.py) ==")
     bench_state.main()

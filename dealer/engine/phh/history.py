@@ -8,7 +8,12 @@ checked strictly: a missing or mistyped field is an error (`bad_field`), never g
 A "phhs" file holds several hands as TOML tables (`[1]`, `[2]`, ...): `split_hands` tells the two
 kinds apart by their content, not by the file name.
 
-Writing uses our own small TOML writer (the standard library only reads TOML).
+Amounts may have decimals (online histories write dollars and cents): a hand is scaled by the
+power of ten that makes every amount whole, so the engine plays whole units (`scale`, below).
+Writing scales back, so a file's own units come out again.
+
+Reading uses `toml_lite` (a fast reader of the TOML subset PHH files are written in, `tomllib`
+behind it); writing uses our own small TOML writer (the standard library only reads TOML).
 """
 
 from __future__ import annotations
@@ -16,9 +21,9 @@ from __future__ import annotations
 import datetime
 import math
 import re
-import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from dealer.engine.errors import EngineError, Invalid
@@ -44,6 +49,9 @@ OTHER_VARIANTS: dict[str, str] = {
 # The fields this module reads itself; everything else is kept, in file order, in `extra`.
 _BET_FIELDS = {"NT": ("min_bet",), "PT": ("min_bet",), "FT": ("small_bet", "big_bet")}
 _ALL_BET_FIELDS = ("min_bet", "small_bet", "big_bet", "bring_in")
+# Fields that only check a result: one too fine for the hand's unit is not applied (`notes`).
+CHECK_FIELDS = ("finishing_stacks", "winnings")
+UNIT_FIELD = "_unit"  # our user-defined field: the chip unit, in the file's units, when not 1
 _KNOWN_FIELDS = frozenset(
     {
         "variant",
@@ -54,7 +62,7 @@ _KNOWN_FIELDS = frozenset(
         "actions",
         "players",
         "seats",
-        "finishing_stacks",
+        *CHECK_FIELDS,
         *_ALL_BET_FIELDS,
     }
 )
@@ -71,9 +79,15 @@ class HandHistory:
     """One PHH hand. Per-player lists are in PHH order: p1 (index 0) is the first seat left of
     the button, the last player holds the button.
 
-    Amounts are as written in the file. Heads-up, PHH writes `antes` and `blinds_or_straddles` as
-    if p1 were the small blind and reverses them in play, so p1 posts the big blind
-    (`effective_blinds` and `effective_antes` give what each player really posts).
+    Amounts are whole units: the file's amounts times `scale`, the power of ten that makes every
+    amount of the hand whole (1 for whole chips; 100 when amounts have cents, such as 0.50 and
+    200.30). `actions` are kept as written, in the file's units. Heads-up, PHH writes `antes` and
+    `blinds_or_straddles` as if p1 were the small blind and reverses them in play, so p1 posts
+    the big blind (`effective_blinds` and `effective_antes` give what each player really posts).
+
+    `finishing_stacks` and `winnings` only check a result. One that is finer than the hand's unit
+    (a half chip from a site's split) is not applied: it stays as written in `extra` and `notes`
+    says why.
     """
 
     variant: str
@@ -88,6 +102,9 @@ class HandHistory:
     players: list[str] | None = None
     seats: list[int] | None = None
     finishing_stacks: list[int] | None = None
+    winnings: list[int] | None = None  # what each player won from the pot
+    scale: int = 1  # amounts here = amounts in the file x scale
+    notes: dict[str, str] = field(default_factory=dict)  # check fields not applied, and why
     extra: dict[str, Any] = field(default_factory=dict)  # every other field, in file order
 
     @property
@@ -108,6 +125,10 @@ class HandHistory:
         """Each player's ante (heads-up: reversed, as PHH writes them)."""
         return _heads_up_reversed(self.antes)
 
+    def amount_text(self, units: int) -> str:
+        """An amount of whole units in the file's units: 20030 -> "200.30" at scale 100."""
+        return amount_text(units, self.scale)
+
 
 def _heads_up_reversed(values: list[int]) -> list[int]:
     return list(reversed(values)) if len(values) == 2 else list(values)
@@ -117,10 +138,15 @@ def _heads_up_reversed(values: list[int]) -> list[int]:
 
 
 def load_toml(text: str) -> dict[str, Any]:
-    """TOML text as a dictionary; `bad_toml` with the parser's own message when it is not TOML."""
+    """TOML text as a dictionary (numbers with a fraction as `Decimal`, digits as written);
+    `bad_toml` with the parser's own message when it is not TOML."""
+    # Imported here: only the strict path reads TOML this way (the CLI's fast lane reads plain
+    # files itself).
+    from dealer.engine.phh import toml_lite
+
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        return toml_lite.loads(text)
+    except toml_lite.TomlError as error:
         raise PhhError(f"The file is not valid TOML: {error}.", code="bad_toml") from None
 
 
@@ -154,7 +180,7 @@ def parse_phhs(text: str) -> list[HandHistory]:
 
 
 def history_from_fields(fields: Mapping[str, Any]) -> HandHistory:
-    """Check one hand's TOML fields and build its `HandHistory`."""
+    """Check one hand's TOML fields and build its `HandHistory` (amounts scaled, see there)."""
     variant = fields.get("variant")
     if variant is None:
         raise PhhError("The field 'variant' is missing.", code="bad_field")
@@ -168,20 +194,16 @@ def history_from_fields(fields: Mapping[str, Any]) -> HandHistory:
             "or PT (pot-limit Texas hold'em).",
             code="unsupported_variant",
         )
-    stacks = _int_list(fields, "starting_stacks", None, minimum=1)
+    stacks = _number_list(fields, "starting_stacks", None)
     count = len(stacks)
     if not 2 <= count <= MAX_PLAYERS:
         raise PhhError(
             f"The field 'starting_stacks' lists {count} players: a hand needs 2 to {MAX_PLAYERS}.",
             code="bad_field",
         )
-    history = HandHistory(
-        variant=variant,
-        antes=_int_list(fields, "antes", count, minimum=0),
-        blinds_or_straddles=_int_list(fields, "blinds_or_straddles", count, minimum=0),
-        starting_stacks=stacks,
-        actions=_actions(fields),
-    )
+    antes = _number_list(fields, "antes", count)
+    blinds = _number_list(fields, "blinds_or_straddles", count)
+    actions = _str_list(fields, "actions", None)
     for name in _ALL_BET_FIELDS:
         if name in fields and name not in _BET_FIELDS[variant]:
             raise PhhError(
@@ -189,17 +211,38 @@ def history_from_fields(fields: Mapping[str, Any]) -> HandHistory:
                 f"{' and '.join(_BET_FIELDS[variant])}).",
                 code="bad_field",
             )
+    bets = {name: _required_number(fields, name) for name in _BET_FIELDS[variant]}
+    unit = fields.get(UNIT_FIELD)
+    unit_amounts = [] if unit is None else [_number(unit, UNIT_FIELD)]
+    places = max(
+        _places_of([*stacks, *antes, *blinds, *bets.values(), *unit_amounts]),
+        action_places(actions),
+    )
+    scale = 10**places
+    _at_least(stacks, "starting_stacks", positive=True)
+    _at_least(antes, "antes", positive=False)
+    _at_least(blinds, "blinds_or_straddles", positive=False)
+    history = HandHistory(
+        variant=variant,
+        antes=_scaled(antes, scale),
+        blinds_or_straddles=_scaled(blinds, scale),
+        starting_stacks=_scaled(stacks, scale),
+        actions=actions,
+        scale=scale,
+    )
+    for name, value in bets.items():
+        if value <= 0:
+            raise PhhError(f"The field '{name}' must be positive.", code="bad_field")
+        setattr(history, name, _scaled([value], scale)[0])
     if variant == "FT":
-        history.small_bet = _required_int(fields, "small_bet", minimum=1)
-        history.big_bet = _required_int(fields, "big_bet", minimum=1)
+        assert history.small_bet is not None
+        assert history.big_bet is not None
         if history.big_bet != 2 * history.small_bet:
             raise PhhError(
-                f"The big bet ({history.big_bet}) must be twice the small bet "
-                f"({history.small_bet}): this engine plays fixed limit that way (RULES.md 5.3).",
+                f"The big bet ({bets['big_bet']}) must be twice the small bet "
+                f"({bets['small_bet']}): this engine plays fixed limit that way (RULES.md 5.3).",
                 code="bad_field",
             )
-    else:
-        history.min_bet = _required_int(fields, "min_bet", minimum=1)
     if "ante_trimming_status" in fields:
         status = fields["ante_trimming_status"]
         if not isinstance(status, bool):
@@ -210,37 +253,107 @@ def history_from_fields(fields: Mapping[str, Any]) -> HandHistory:
     if "players" in fields:
         history.players = _str_list(fields, "players", count)
     if "seats" in fields:
-        history.seats = _int_list(fields, "seats", count, minimum=1)
-    if "finishing_stacks" in fields:
-        history.finishing_stacks = _int_list(fields, "finishing_stacks", count, minimum=0)
+        seats = _number_list(fields, "seats", count)
+        if any(type(s) is not int or s < 1 for s in seats):
+            raise PhhError(
+                "Every entry of 'seats' must be a positive whole number.", code="bad_field"
+            )
+        history.seats = [int(s) for s in seats]
     history.extra = {k: v for k, v in fields.items() if k not in _KNOWN_FIELDS}
+    for name in CHECK_FIELDS:
+        if name in fields:
+            values = _number_list(fields, name, count)
+            _at_least(values, name, positive=False)
+            try:
+                setattr(history, name, _scaled(values, scale, exact=False))
+            except _TooFineError as too_fine:
+                history.notes[name] = (
+                    f"not applicable: {too_fine.value} is finer than the hand's unit "
+                    f"({amount_text(1, scale)})"
+                )
+                history.extra[name] = fields[name]
     return history
 
 
-def _whole(value: Any, name: str) -> int:
-    """A whole number of chips: an integer, or a float with no fraction (2.0)."""
+class _TooFineError(Exception):
+    def __init__(self, value: Decimal) -> None:
+        self.value = value
+
+
+def _number(value: Any, name: str) -> int | Decimal:
+    """An amount as read: an integer, or a finite `Decimal` (a float becomes its shortest
+    decimal: 100.5 -> Decimal("100.5"))."""
     if isinstance(value, bool):
-        raise PhhError(f"The field '{name}' must hold whole numbers of chips.", code="bad_field")
+        raise PhhError(f"The field '{name}' must hold numbers, not {value!r}.", code="bad_field")
     if isinstance(value, int):
         return value
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        return int(value)
     if isinstance(value, float):
-        raise PhhError(
-            f"The field '{name}' holds {value}: this engine counts whole chips only (an unknown "
-            "stack, inf, cannot be played).",
-            code="bad_field",
-        )
+        value = Decimal(repr(value)) if math.isfinite(value) else Decimal(value)
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise PhhError(
+                f"The field '{name}' holds {value}: an amount must be a finite number (an "
+                "unknown stack, inf, cannot be played).",
+                code="bad_field",
+            )
+        if value == value.to_integral_value():
+            return int(value)  # 2.0 is 2 chips
+        return value
     raise PhhError(f"The field '{name}' must hold numbers, not {value!r}.", code="bad_field")
 
 
-def _required_int(fields: Mapping[str, Any], name: str, *, minimum: int) -> int:
+def _places_of(values: Iterable[int | Decimal]) -> int:
+    """Decimal places written in the amounts that are not whole ("0.50" -> 2); 0 when all are."""
+    places = 0
+    for value in values:
+        if isinstance(value, Decimal):
+            exponent = value.as_tuple().exponent
+            assert isinstance(exponent, int)
+            places = max(places, -exponent)
+    return places
+
+
+_CBR = re.compile(r"\bcbr[ \t]+([0-9]+)\.([0-9]+)(?![0-9])")
+
+
+def action_places(actions: Iterable[str]) -> int:
+    """Decimal places written in the `cbr` amounts that are not whole ("cbr 3.50" -> 2)."""
+    places = 0
+    for text in actions:
+        if "." in text:
+            for match in _CBR.finditer(text.split("#", 1)[0]):
+                fraction = match.group(2)
+                if fraction.strip("0"):
+                    places = max(places, len(fraction))
+    return places
+
+
+def _scaled(values: Sequence[int | Decimal], scale: int, *, exact: bool = True) -> list[int]:
+    """Amounts in whole units. Every amount that counts in play is whole by the choice of the
+    scale; an amount that only checks a result may not be (`_TooFineError`)."""
+    out = []
+    for value in values:
+        if not isinstance(value, Decimal):
+            out.append(value * scale)
+            continue
+        units = value * scale
+        if units != units.to_integral_value():
+            assert not exact
+            raise _TooFineError(value)
+        out.append(int(units))
+    return out
+
+
+def _at_least(values: Sequence[int | Decimal], name: str, *, positive: bool) -> None:
+    if any(v <= 0 if positive else v < 0 for v in values):
+        what = "positive" if positive else "zero or more"
+        raise PhhError(f"Every entry of '{name}' must be {what}.", code="bad_field")
+
+
+def _required_number(fields: Mapping[str, Any], name: str) -> int | Decimal:
     if name not in fields:
         raise PhhError(f"The field '{name}' is missing.", code="bad_field")
-    value = _whole(fields[name], name)
-    if value < minimum:
-        raise PhhError(f"The field '{name}' must be at least {minimum}.", code="bad_field")
-    return value
+    return _number(fields[name], name)
 
 
 def _list(fields: Mapping[str, Any], name: str, count: int | None) -> list[Any]:
@@ -258,14 +371,8 @@ def _list(fields: Mapping[str, Any], name: str, count: int | None) -> list[Any]:
     return values
 
 
-def _int_list(
-    fields: Mapping[str, Any], name: str, count: int | None, *, minimum: int
-) -> list[int]:
-    values = [_whole(v, name) for v in _list(fields, name, count)]
-    if any(v < minimum for v in values):
-        what = "positive" if minimum == 1 else "zero or more"
-        raise PhhError(f"Every entry of '{name}' must be {what}.", code="bad_field")
-    return values
+def _number_list(fields: Mapping[str, Any], name: str, count: int | None) -> list[int | Decimal]:
+    return [_number(v, name) for v in _list(fields, name, count)]
 
 
 def _str_list(fields: Mapping[str, Any], name: str, count: int | None) -> list[str]:
@@ -275,32 +382,65 @@ def _str_list(fields: Mapping[str, Any], name: str, count: int | None) -> list[s
     return list(values)
 
 
-def _actions(fields: Mapping[str, Any]) -> list[str]:
-    return _str_list(fields, "actions", None)
+def amount_text(units: int, scale: int) -> str:
+    """Whole units in the file's units, with every decimal place of the scale when not whole:
+    (20030, 100) -> "200.30", (50, 100) -> "0.50", (900, 100) -> "9", (7, 1) -> "7"."""
+    if scale == 1:
+        return str(units)
+    whole, part = divmod(abs(units), scale)
+    sign = "-" if units < 0 else ""
+    if not part:
+        return f"{sign}{whole}"
+    return f"{sign}{whole}.{str(part).rjust(len(str(scale)) - 1, '0')}"
+
+
+def amount_writer(scale: int) -> Callable[[int], str]:
+    """`amount_text` for one scale, as a function of the units (for writing many amounts)."""
+    if scale == 1:
+        return str
+    places = len(str(scale)) - 1
+
+    def write(units: int) -> str:
+        if units < 0:
+            return "-" + write(-units)
+        whole, part = divmod(units, scale)
+        return f"{whole}.{str(part).rjust(places, '0')}" if part else str(whole)
+
+    return write
 
 
 # --- writing ---------------------------------------------------------------------------------
 
 
 def dumps_phh(history: HandHistory) -> str:
-    """One hand as PHH text: required fields first, one action per line, then the rest."""
+    """One hand as PHH text: required fields first, one action per line, then the rest. Amounts
+    are written in the file's units (`scale`): 20030 at scale 100 is 200.30."""
+    scale = history.scale
+
+    def amounts(values: Sequence[int]) -> str:
+        return "[" + ", ".join(amount_text(v, scale) for v in values) + "]"
+
     lines = [f"variant = {_value(history.variant)}"]
     if history.ante_trimming_status is not None:
         lines.append(f"ante_trimming_status = {_value(history.ante_trimming_status)}")
-    lines.append(f"antes = {_value(history.antes)}")
-    lines.append(f"blinds_or_straddles = {_value(history.blinds_or_straddles)}")
+    lines.append(f"antes = {amounts(history.antes)}")
+    lines.append(f"blinds_or_straddles = {amounts(history.blinds_or_straddles)}")
     for name in ("min_bet", "small_bet", "big_bet"):
         amount = getattr(history, name)
         if amount is not None:
-            lines.append(f"{name} = {amount}")
-    lines.append(f"starting_stacks = {_value(history.starting_stacks)}")
+            lines.append(f"{name} = {amount_text(amount, scale)}")
+    lines.append(f"starting_stacks = {amounts(history.starting_stacks)}")
     lines.append("actions = [")
     lines.extend(f"  {_value(action)}," for action in history.actions)
     lines.append("]")
-    for name in ("players", "seats", "finishing_stacks"):
+    if history.players is not None:
+        lines.append(f"players = {_value(history.players)}")
+    if history.seats is not None:
+        lines.append(f"seats = {_value(history.seats)}")
+    for name in CHECK_FIELDS:
         values = getattr(history, name)
         if values is not None:
-            lines.append(f"{name} = {_value(values)}")
+            lines.append(f"{name} = {amounts(values)}")
     for key, value in history.extra.items():
         lines.append(f"{_key(key)} = {_value(value)}")
     return "\n".join(lines) + "\n"
@@ -354,6 +494,13 @@ def _value(value: Any) -> str:
         if math.isinf(value):
             return "inf" if value > 0 else "-inf"
         return repr(value)
+    if isinstance(value, Decimal):
+        if value.is_nan():
+            return "nan"
+        if value.is_infinite():
+            return "inf" if value > 0 else "-inf"
+        text = str(value)
+        return text if any(c in text for c in ".eE") else text + ".0"
     if isinstance(value, str):
         return _string(value)
     if isinstance(value, datetime.datetime | datetime.date | datetime.time):

@@ -9,10 +9,15 @@ Mapping of PHH actions (players are `pN`, N = our index + 1):
 - `pN f` folds, `pN cc` checks or calls (whichever is due), `pN cbr X` bets X when nothing is bet
   on this street (`state.high == 0`) and raises to X otherwise (X is the street total);
 - `pN sm CARDS` shows, `pN sm -` shows the cards dealt, `pN sm` mucks. A show with an unknown card
-  (`pN sm ????`) keeps the hand face down: it cannot win (R: both cards face up to win), so it is
-  a muck, which is also the outcome in pokerkit. Once the pots are awarded at a showdown, a last
-  `sm` by a player still in the hand is accepted and changes nothing (pokerkit asks the last live
-  hand to show or muck even when every other hand was mucked; our engine has already paid it).
+  (`pN sm ????`) is a hand tabled face up whose cards the history does not know: nothing happens
+  in the engine, the player is remembered as "tabled, unknown", and a later `pN sm CARDS` (an
+  all-in player's cards, revealed at the end) shows the cards. A hand that ends with an unknown
+  tabled hand still contesting a pot has no known winner: its result is `winner_unknown`, not an
+  award (`outcome`). Once the pots are awarded, a `sm` by a player still in the hand (a winner
+  showing after everyone folded, or the last live hand pokerkit asks to show) changes nothing.
+- `d dh pN ????` for a player dealt no known card is a no-op: unknown cards say nothing.
+
+Amounts are whole units: a `cbr` amount in the file's units times the hand's `scale` (history.py).
 """
 
 from __future__ import annotations
@@ -21,9 +26,11 @@ import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from dealer.engine.actions import (
+    LEDGER_KINDS,
     Action,
     Kind,
     bet,
@@ -41,13 +48,19 @@ from dealer.engine.cards import Card, CardError, format_cards, parse_cards_unkno
 from dealer.engine.errors import EngineError, RuleViolation
 from dealer.engine.game import check_cards_fit, seen_cards
 from dealer.engine.hand import apply, start_hand
-from dealer.engine.phh.history import CODES, HandHistory, PhhError, dumps_phh
+from dealer.engine.phh.history import (
+    CODES,
+    UNIT_FIELD,
+    HandHistory,
+    PhhError,
+    amount_text,
+    dumps_phh,
+)
+from dealer.engine.pots import side_pots
 from dealer.engine.rules import Game, Rules, make_rules
 from dealer.engine.setup import HandSetup, PlayerSetup
-from dealer.engine.showdown import showdown_order
+from dealer.engine.showdown import betting_finished, showdown_order
 from dealer.engine.state import STREET_NAMES, HandState, Phase, replace_at
-
-UNIT_FIELD = "_unit"  # our user-defined field: the chip unit when it is not 1 (odd-chip splits)
 
 
 class ReplayError(PhhError):
@@ -74,12 +87,13 @@ class PhhAction:
 
 
 _PLAYER = re.compile(r"p([1-9][0-9]*)")
-_AMOUNT = re.compile(r"([0-9]+)(?:\.0*)?")
+_AMOUNT = re.compile(r"([0-9]+)(?:\.([0-9]*))?")
 _UNSUPPORTED = {"pb": "posting a bring-in (stud)", "sd": "standing pat or discarding (draw)"}
 
 
-def parse_action(text: str, player_count: int) -> PhhAction | None:
-    """Parse one PHH action; None for a no-op (empty, or only a `# commentary`)."""
+def parse_action(text: str, player_count: int, scale: int = 1) -> PhhAction | None:
+    """Parse one PHH action; None for a no-op (empty, or only a `# commentary`). A `cbr` amount
+    is read in the file's units and given in whole units of the hand (`scale`, a power of ten)."""
     words = text.split("#", 1)[0].split()
     if not words:
         return None
@@ -96,12 +110,7 @@ def parse_action(text: str, player_count: int) -> PhhAction | None:
     if verb in ("f", "cc") and not args:
         return PhhAction(text=shown, verb=verb, player=player)
     if verb == "cbr" and len(args) == 1:
-        match = _AMOUNT.fullmatch(args[0])
-        if match is None:
-            raise PhhError(
-                f"'{args[0]}' is not an amount: this engine counts whole chips.", code="bad_action"
-            )
-        return PhhAction(text=shown, verb="cbr", player=player, amount=int(match.group(1)))
+        return PhhAction(text=shown, verb="cbr", player=player, amount=amount_units(args[0], scale))
     if verb == "sm" and len(args) <= 1:
         cards: tuple[Card | None, ...] | None = None
         if args:
@@ -119,6 +128,23 @@ def parse_action(text: str, player_count: int) -> PhhAction | None:
         "'d db CARDS'.",
         code="bad_action",
     )
+
+
+def amount_units(word: str, scale: int = 1) -> int:
+    """A `cbr` amount written in the file's units, in whole units of the hand: ("3.50", 100) ->
+    350. `bad_action` when it is not a plain amount or is finer than one unit."""
+    match = _AMOUNT.fullmatch(word)
+    if match is None:
+        raise PhhError(f"'{word}' is not an amount.", code="bad_action")
+    whole, fraction = match.group(1), (match.group(2) or "").rstrip("0")
+    places = len(str(scale)) - 1
+    if len(fraction) > places:
+        unit = amount_text(1, scale)
+        raise PhhError(
+            f"'{word}' is finer than the hand's unit ({unit}): amounts are whole units.",
+            code="bad_action",
+        )
+    return int(whole) * scale + (int(fraction) * 10 ** (places - len(fraction)) if fraction else 0)
 
 
 def _player(word: str, count: int) -> int:
@@ -192,12 +218,25 @@ def history_to_setup(history: HandHistory, rules: Rules | None = None) -> HandSe
 
 
 def _unit(history: HandHistory) -> int:
-    unit: object = history.extra.get(UNIT_FIELD, 1)
-    if isinstance(unit, bool) or not isinstance(unit, int) or unit < 1:
-        raise PhhError(
-            f"The field '{UNIT_FIELD}' must be a positive whole number.", code="bad_field"
-        )
-    return unit
+    """The chip unit in whole units of the hand: one unit (one cent at scale 100) unless the
+    `_unit` field gives it, in the file's units."""
+    if UNIT_FIELD not in history.extra:
+        return 1
+    raw: object = history.extra[UNIT_FIELD]
+    bad = PhhError(
+        f"The field '{UNIT_FIELD}' must be a positive amount, a whole number of the hand's "
+        f"units ({amount_text(1, history.scale)}).",
+        code="bad_field",
+    )
+    if isinstance(raw, bool) or not isinstance(raw, int | float | Decimal):
+        raise bad
+    units = Decimal(repr(raw)) if isinstance(raw, float) else Decimal(raw)
+    if not units.is_finite():
+        raise bad
+    units *= history.scale
+    if units < 1 or units != units.to_integral_value():
+        raise bad
+    return int(units)
 
 
 def phh_bring_in(blinds: Sequence[int], antes: Sequence[int], stacks: Sequence[int]) -> int:
@@ -210,8 +249,9 @@ def phh_bring_in(blinds: Sequence[int], antes: Sequence[int], stacks: Sequence[i
     return max(range(len(blinds)), key=lambda i: (posted(i), i))
 
 
-def apply_action(state: HandState, action: PhhAction) -> HandState:
-    """Apply one parsed PHH action with the engine (see the module docstring for the mapping)."""
+def apply_action(state: HandState, action: PhhAction, unknown: set[int] | None = None) -> HandState:
+    """Apply one parsed PHH action with the engine (see the module docstring for the mapping).
+    `unknown` collects the players whose hand is tabled with unknown cards (`sm ????`)."""
     player = action.player
     if action.verb == "db":
         assert action.cards is not None
@@ -219,6 +259,8 @@ def apply_action(state: HandState, action: PhhAction) -> HandState:
     assert player is not None
     if action.verb == "dh":
         assert action.cards is not None
+        if _unknown_deal(state, action.cards):
+            return state
         return apply(state, deal_hole(player, action.cards))
     if action.verb == "f":
         return apply(state, fold(player))
@@ -229,33 +271,59 @@ def apply_action(state: HandState, action: PhhAction) -> HandState:
         assert action.amount is not None
         chosen = bet if state.high == 0 else raise_to
         return apply(state, chosen(action.amount, player))
-    return _show_or_muck(state, player, action.cards)
+    return _show_or_muck(state, player, action.cards, unknown)
+
+
+def _unknown_deal(state: HandState, cards: tuple[Card | None, ...]) -> bool:
+    """Two unknown hole cards dealt during the hand: nothing to record (a no-op)."""
+    return len(cards) == 2 and cards[0] is None and cards[1] is None and not state.is_over
 
 
 def _show_or_muck(
-    state: HandState, player: int, cards: tuple[Card | None, ...] | None
+    state: HandState,
+    player: int,
+    cards: tuple[Card | None, ...] | None,
+    unknown: set[int] | None,
 ) -> HandState:
     if cards == ():
         cards = state.holes[player] or (None, None)
     if cards is not None:
         _check_shown_cards(state, player, cards)
-    if _paid_at_showdown(state, player):
-        return state
-    if cards is None or any(c is None for c in cards):
+    if state.is_over:
+        if _still_in(state, player):
+            return state  # the pots are paid: a show now changes nothing
+        return apply(state, muck(player))  # the engine says why not (the hand is over)
+    if cards is None:
         return apply(state, muck(player))
+    if None in cards:
+        _check_may_table(state, player)
+        if unknown is not None:
+            unknown.add(player)
+        return state
+    if unknown is not None:
+        unknown.discard(player)
     return apply(state, show(player, cards))
 
 
-def _paid_at_showdown(state: HandState, player: int) -> bool:
-    """The pots were awarded at a showdown and this player, still in, had not shown or mucked."""
-    return (
-        state.phase == Phase.COMPLETE
-        and len(state.in_hand()) >= 2
-        and not state.folded[player]
-        and state.shown[player] is None
-        and not state.mucked[player]
-        and not state.claims[player]
+def _still_in(state: HandState, player: int) -> bool:
+    """In the hand and neither shown nor mucked (nor playing the board)."""
+    return not (
+        state.folded[player]
+        or state.mucked[player]
+        or state.claims[player]
+        or state.shown[player] is not None
     )
+
+
+def _check_may_table(state: HandState, player: int) -> None:
+    """What the engine asks of a show, for a hand tabled with cards the history does not know."""
+    if not betting_finished(state):
+        raise RuleViolation("Hands are shown once the betting is over.", code="not_showdown")
+    name = state.seat_name(player).capitalize()
+    if state.folded[player]:
+        raise RuleViolation(f"{name} is not in the hand.", code="not_in_hand")
+    if not _still_in(state, player):
+        raise RuleViolation(f"{name} has already shown or mucked.", code="already_resolved")
 
 
 def _check_shown_cards(state: HandState, player: int, cards: tuple[Card | None, ...]) -> None:
@@ -273,12 +341,30 @@ def _check_shown_cards(state: HandState, player: int, cards: tuple[Card | None, 
 def replay(history: HandHistory, rules: Rules | None = None) -> HandState:
     """Apply every action of the history, strictly, and return the state reached (which may be
     mid-hand: see `verify`). Raises `ReplayError` for the first action that cannot be applied."""
+    return _run(history, rules)[0]
+
+
+def _run(history: HandHistory, rules: Rules | None) -> tuple[HandState, frozenset[int]]:
+    return _play(history, rules)[:2]
+
+
+def _play(history: HandHistory, rules: Rules | None) -> tuple[HandState, frozenset[int], list[int]]:
+    """Replay: the state reached, the players tabled with unknown cards, and the chips each
+    player took back as an uncalled bet."""
     state = start_hand(history_to_setup(history, rules))
+    unknown: set[int] = set()
+    back = [0] * history.player_count
+    count, scale = history.player_count, history.scale
     for number, text in enumerate(history.actions, 1):
         try:
-            action = parse_action(text, history.player_count)
+            action = parse_action(text, count, scale)
             if action is not None:
-                state = apply_action(state, action)
+                before = state.contributed
+                state = apply_action(state, action, unknown)
+                if state.contributed != before:
+                    for i, (old, new) in enumerate(zip(before, state.contributed, strict=True)):
+                        if new < old:
+                            back[i] += old - new
         except EngineError as error:
             shown = " ".join(text.split("#", 1)[0].split()) or text.strip()
             raise ReplayError(
@@ -287,26 +373,152 @@ def replay(history: HandHistory, rules: Rules | None = None) -> HandState:
                 number=number,
                 action=shown,
             ) from None
-    return state
+    return state, frozenset(unknown), back
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownPot:
+    """A pot at a hand whose winner is unknown: its chips, who contests it, and which of them
+    tabled cards the history does not know. Players are our indices."""
+
+    amount: int
+    contenders: tuple[int, ...]
+    unknown: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandResult:
+    """How a replayed hand ends, in whole units of the hand.
+
+    `status` is "complete" (every pot awarded: `stacks` are the finishing stacks, `won` what
+    each player won from the pot) or "winner_unknown" (a pot is contested by a hand tabled with
+    unknown cards: `stacks` are the chips behind, `pots` every pot with its contenders, `won` is
+    None). `notes` says, for each check field given, why it was not applied or how it matched
+    ("the pot less 1.40 (the rake)").
+    """
+
+    status: str
+    stacks: tuple[int, ...]
+    won: tuple[int, ...] | None = None
+    pots: tuple[UnknownPot, ...] = ()
+    notes: dict[str, str] = dataclasses.field(default_factory=dict)
+
+
+def outcome(history: HandHistory, rules: Rules | None = None) -> HandResult:
+    """Replay the history and say how the hand ends: every pot awarded ("complete"), or a pot
+    whose winner the history cannot tell ("winner_unknown"). The check fields are compared when
+    they apply: `finishing_stacks_mismatch`, `winnings_mismatch`. A history that stops before
+    the end is `hand_incomplete`."""
+    return result_of(history, *_play(history, rules))
 
 
 def verify(history: HandHistory, rules: Rules | None = None) -> HandState:
     """Replay the history and require a finished hand (every pot awarded) whose finishing stacks
-    match the file's `finishing_stacks` when it gives them."""
-    state = replay(history, rules)
-    if not state.is_over:
-        raise PhhError(
-            f"The history stops before the hand is over: {what_is_due(state)}.",
-            code="hand_incomplete",
+    and winnings match the file's when it gives them. A hand whose winner the history cannot
+    tell is refused with `winner_unknown` (see `outcome`, which reports it instead)."""
+    state, unknown, back = _play(history, rules)
+    result = result_of(history, state, unknown, back)
+    if result.status == "winner_unknown":
+        pots = ", ".join(
+            f"{history.amount_text(pot.amount)} ({_names(pot.unknown)} unknown)"
+            for pot in result.pots
+            if pot.unknown and len(pot.contenders) > 1
         )
-    stacks = list(state.stacks)
-    if history.finishing_stacks is not None and history.finishing_stacks != stacks:
         raise PhhError(
-            f"The file's finishing stacks {history.finishing_stacks} differ from the replay's "
-            f"{stacks}.",
-            code="finishing_stacks_mismatch",
+            f"The winner is unknown: a hand tabled with unknown cards contests {pots}.",
+            code="winner_unknown",
         )
     return state
+
+
+def result_of(
+    history: HandHistory,
+    state: HandState,
+    unknown: frozenset[int] = frozenset(),
+    back: Sequence[int] | None = None,
+) -> HandResult:
+    """The `HandResult` of a replayed state (see `outcome`); `back` is the chips each player
+    took back as an uncalled bet (for the `winnings` check)."""
+    notes = dict(history.notes)
+    if state.is_over:
+        won = [0] * state.player_count
+        for award in state.awards:
+            for player, share in zip(award.winners, award.shares, strict=True):
+                won[player] += share
+        compare_checks(history, state.stacks, won, back or [0] * len(won), notes)
+        return HandResult(status="complete", stacks=state.stacks, won=tuple(won), notes=notes)
+    live = [i for i in state.in_hand() if _still_in(state, i)]
+    if state.phase == Phase.SHOWDOWN and live and all(i in unknown for i in live):
+        out = tuple(f or m for f, m in zip(state.folded, state.mucked, strict=True))
+        pots = tuple(
+            UnknownPot(
+                amount=pot.amount,
+                contenders=pot.eligible,
+                unknown=tuple(i for i in pot.eligible if i in unknown),
+            )
+            for pot in side_pots(state.contributed, out, state.all_in, state.dead)
+        )
+        for name in ("finishing_stacks", "winnings"):
+            if getattr(history, name) is not None:
+                notes[name] = "not applicable: the winner is unknown"
+        return HandResult(status="winner_unknown", stacks=state.stacks, pots=pots, notes=notes)
+    raise PhhError(
+        f"The history stops before the hand is over: {what_is_due(state)}.",
+        code="hand_incomplete",
+    )
+
+
+def compare_checks(
+    history: HandHistory,
+    stacks: Sequence[int],
+    won: Sequence[int],
+    back: Sequence[int],
+    notes: dict[str, str],
+) -> None:
+    """Compare the file's finishing stacks and winnings with a complete hand's.
+
+    `finishing_stacks` must be ours exactly (`finishing_stacks_mismatch`). `winnings` is what
+    each player won from the pot (`won`), as a site counts it: after its rake, and some sites
+    count an uncalled bet taken back (`back`; the big blind's unmatched half when everyone
+    folds) as won. So a player's winnings may be anything from 0 up to what we paid them plus
+    what they took back; more, or winnings for a player who neither won nor took anything back,
+    is `winnings_mismatch`. When they are not exactly `won`, `notes` says how they differ.
+    """
+    if history.finishing_stacks is not None and history.finishing_stacks != list(stacks):
+        raise PhhError(
+            f"The file's finishing stacks {_amounts(history, history.finishing_stacks)} differ "
+            f"from the replay's {_amounts(history, stacks)}.",
+            code="finishing_stacks_mismatch",
+        )
+    winnings = history.winnings
+    if winnings is None or winnings == list(won):
+        return
+    gross = [w + b for w, b in zip(won, back, strict=True)]
+    if any(w > most for w, most in zip(winnings, gross, strict=True)):
+        raise PhhError(
+            f"The file's winnings {_amounts(history, winnings)} are more than the replay pays "
+            f"{_amounts(history, won)} (with the uncalled bets taken back: "
+            f"{_amounts(history, gross)}).",
+            code="winnings_mismatch",
+        )
+    if winnings == gross:
+        notes["winnings"] = "counts the uncalled bet taken back as won"
+    elif all(w <= ours for w, ours in zip(winnings, won, strict=True)):
+        rake = sum(won) - sum(winnings)
+        notes["winnings"] = f"the pot less {history.amount_text(rake)} (the rake)"
+    else:
+        notes["winnings"] = (
+            f"not the replay's {_amounts(history, won)}, but within what it pays with the "
+            f"uncalled bets taken back {_amounts(history, gross)}"
+        )
+
+
+def _amounts(history: HandHistory, values: Sequence[int]) -> str:
+    return "[" + ", ".join(history.amount_text(v) for v in values) + "]"
+
+
+def _names(players: Sequence[int]) -> str:
+    return ", ".join(f"p{i + 1}" for i in players)
 
 
 def what_is_due(state: HandState) -> str:
@@ -355,14 +567,22 @@ def history_from_state(
     *,
     players: Sequence[str] | None = None,
     extra: Mapping[str, Any] | None = None,
+    scale: int = 1,
 ) -> HandHistory:
     """The PHH history of a hand our engine played (finished or not).
 
     Every player's hole cards are dealt first (`????` where unknown), then the log follows in
-    order. A show is written with its cards, a muck as a bare `sm`. Raises `PhhError`
-    (`not_representable`) for what PHH cannot say: dead posts, a kill, a board claim, a misdeal,
-    or a preflop order PHH would not derive from the blinds; `unsupported_variant` for Texas 6+.
+    order. A show is written with its cards, a muck as a bare `sm`. `scale` (a power of ten)
+    says how many of the engine's units make one unit of the file: with 100, the engine counted
+    cents and the file says dollars (20030 is written 200.30), and reading it back gives the same
+    hand. Raises `PhhError` (`not_representable`) for what PHH cannot say: dead posts, a kill, a
+    board claim, a misdeal, or a preflop order PHH would not derive from the blinds;
+    `unsupported_variant` for Texas 6+.
     """
+    if scale < 1 or 10 ** (len(str(scale)) - 1) != scale:
+        raise PhhError(
+            f"The scale must be a power of ten (1, 10, 100, ...), not {scale}.", code="bad_scale"
+        )
     setup = state.setup
     rules = setup.rules
     if rules.game is not Game.HOLDEM:
@@ -387,7 +607,8 @@ def history_from_state(
         antes=_heads_up_file_order(antes),
         blinds_or_straddles=_heads_up_file_order(blinds),
         starting_stacks=stacks,
-        actions=_export_actions(state),
+        actions=_export_actions(state, scale),
+        scale=scale,
     )
     if variant == "FT":
         history.small_bet = setup.small_bet
@@ -405,10 +626,28 @@ def history_from_state(
         history.seats = [p.seat for p in setup.players]
     if state.is_over:
         history.finishing_stacks = list(state.stacks)
-    if setup.unit != 1:
-        history.extra[UNIT_FIELD] = setup.unit
+    if Decimal(setup.unit) / scale != Decimal(1) / _written_scale(history):
+        unit = amount_text(setup.unit, scale)
+        history.extra[UNIT_FIELD] = int(unit) if scale == 1 else Decimal(unit)
     history.extra.update(extra or {})
     return history
+
+
+def _written_scale(history: HandHistory) -> int:
+    """The scale a reader finds in the amounts as written (1 when they are all whole)."""
+    scale = history.scale
+    amounts = [
+        *history.starting_stacks,
+        *history.antes,
+        *history.blinds_or_straddles,
+        *(v for v in (history.min_bet, history.small_bet, history.big_bet) if v is not None),
+    ]
+    if any(v % scale for v in amounts):
+        return scale
+    for text in history.actions:
+        if " cbr " in text and "." in text:
+            return scale
+    return 1
 
 
 def state_to_phh(
@@ -425,16 +664,11 @@ def _heads_up_file_order(values: list[int]) -> list[int]:
     return list(reversed(values)) if len(values) == 2 else values
 
 
-def _export_actions(state: HandState) -> list[str]:
+def _export_actions(state: HandState, scale: int) -> list[str]:
     setup = state.setup
-    holes: list[tuple[Card | None, ...]] = [p.hole or (None, None) for p in setup.players]
-    for action in state.log:
-        if action.kind == Kind.DEAL_HOLE and action.player is not None:
-            known = holes[action.player]
-            holes[action.player] = tuple(
-                new if new is not None else old
-                for old, new in zip(known, action.cards, strict=True)
-            )
+    # The cards each player ended the hand with: entered, shown, or the replacement of a card
+    # a procedure took away (an exposed card became the burn: PHH has no burns to say it).
+    holes: list[tuple[Card | None, ...]] = [hole or (None, None) for hole in state.holes]
     lines = [f"d dh p{i + 1} {format_cards(hole, sep='')}" for i, hole in enumerate(holes)]
     current = start_hand(
         dataclasses.replace(
@@ -444,9 +678,9 @@ def _export_actions(state: HandState) -> list[str]:
     for i, hole in enumerate(holes):
         current = apply(current, deal_hole(i, hole))
     for action in state.log:
-        if action.kind == Kind.DEAL_HOLE:
-            continue
-        text = _action_text(current, action)
+        if action.kind == Kind.DEAL_HOLE or action.kind in LEDGER_KINDS:
+            continue  # hole cards go first; burns and cards set aside move no chip
+        text = _action_text(current, action, scale)
         current = apply(current, action)
         if action.kind == Kind.SHOW:
             assert action.player is not None
@@ -457,7 +691,7 @@ def _export_actions(state: HandState) -> list[str]:
     return lines
 
 
-def _action_text(state: HandState, action: Action) -> str:
+def _action_text(state: HandState, action: Action, scale: int) -> str:
     kind = action.kind
     if kind == Kind.DEAL_BOARD:
         return f"d db {format_cards(action.cards, sep='')}"
@@ -470,10 +704,11 @@ def _action_text(state: HandState, action: Action) -> str:
     if kind in (Kind.CHECK, Kind.CALL):
         return f"{name} cc"
     if kind in (Kind.BET, Kind.RAISE):
-        return f"{name} cbr {action.amount}"
+        assert action.amount is not None
+        return f"{name} cbr {amount_text(action.amount, scale)}"
     if kind == Kind.ALL_IN:
         total = state.bets[player] + state.stacks[player]
-        return f"{name} cc" if total <= state.high else f"{name} cbr {total}"
+        return f"{name} cc" if total <= state.high else f"{name} cbr {amount_text(total, scale)}"
     if kind == Kind.MUCK:
         return f"{name} sm"
     if kind == Kind.SHOW:
