@@ -46,6 +46,7 @@ from dealer.engine.actions import Action, burn, premature, set_aside
 from dealer.engine.cards import Card, deck, parse_cards
 from dealer.engine.game import deck_kind_for
 from dealer.engine.ledger import Place, card_ledger, stub_count
+from dealer.engine.phh import parse_phh, state_to_phh, verify
 from dealer.engine.procedures import Trigger, remedy
 from dealer.engine.snapshot import state_from_json, state_to_json
 from dealer.engine.triggers import TRIGGERS
@@ -334,3 +335,21 @@ def test_no_card_is_ever_in_two_places_in_random_hands_with_random_procedures(
     for action in state.log:
         replayed = apply(replayed, action)
     assert replayed.__dict__ == state.__dict__
+
+
+def test_a_hand_with_procedures_exports_to_phh_with_its_final_hole_cards() -> None:
+    """PHH has no burns or cards set aside: the export leaves the ledger's actions out, gives
+    each player the cards the hand ended with (the replacement, never the exposed card), and
+    replays to the same result."""
+    state = apply(hand(2), deal_hole(1, cards("Qs 7d")))
+    state = carried_out(state, Trigger.OTHER_HOLE_CARD_EXPOSED, player=1, details={"card": "7d"})
+    state = play(state, "c x | /As Kc 2h | b20")
+    state = carried_out(state, Trigger.PREMATURE_TURN, details={"card": "3s"})
+    state = play(state, "c | /9d | x x | /3s | x x")
+    state = apply(state, show(0, cards("Ah Ad")))
+    state = apply(state, show(1, cards("Qs 7c")))
+    assert state.is_over
+    text = state_to_phh(state)
+    assert "7d" not in text
+    assert "Qs7c" in text
+    assert verify(parse_phh(text), state.setup.rules).stacks == state.stacks
