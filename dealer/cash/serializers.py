@@ -16,7 +16,7 @@ from rest_framework import serializers
 
 from dealer.cash.services import ENTRY_CHOICES, RETURN_CHOICES
 from tournaments.api.errors import ErrorSerializer
-from tournaments.api.fields import NamedChoiceField
+from tournaments.api.fields import NamedChoiceField, SixPlusChoicesSerializer
 from tournaments.api.limits import MAX_INT, MAX_NAME, chips_field
 from tournaments.models import Tournament
 
@@ -101,22 +101,10 @@ class RuleOverridesField(serializers.DictField):
         return values
 
 
-SIXPLUS_OPTIONS = ("sixplus_flush_beats_full_house", "sixplus_trips_beat_straight")
-
-
-def with_sixplus_options(attrs: dict[str, Any]) -> dict[str, Any]:
-    """The Texas 6+ ranking options sent as fields of their own, moved into `rule_overrides`
-    (the engine refuses them for hold'em with its own sentence)."""
-    chosen = {key: attrs.pop(key) for key in SIXPLUS_OPTIONS if key in attrs}
-    if chosen:
-        attrs["rule_overrides"] = {**attrs.get("rule_overrides", {}), **chosen}
-    return attrs
-
-
 # --- inputs ----------------------------------------------------------------------------------
 
 
-class CashTableInputSerializer(serializers.Serializer):
+class CashTableInputSerializer(SixPlusChoicesSerializer):
     number = serializers.IntegerField(min_value=1, max_value=MAX_TABLE_NUMBER)
     name = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
     rule_profile = serializers.CharField(
@@ -138,19 +126,6 @@ class CashTableInputSerializer(serializers.Serializer):
         help_text="house rules, option name to value (`missed_blind_policy`, `button_mode`, "
         "`straddle_allowed`, ...; docs/rules.md): the profile's otherwise",
     )
-    sixplus_flush_beats_full_house = serializers.BooleanField(
-        required=False,
-        help_text="Texas 6+ only: a flush beats a full house (most short-deck rooms); the same "
-        "as the rule override of that name",
-    )
-    sixplus_trips_beat_straight = serializers.BooleanField(
-        required=False,
-        help_text="Texas 6+ only: three of a kind beats a straight; the same as the rule "
-        "override of that name",
-    )
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        return with_sixplus_options(attrs)
 
 
 class CashSeatInputSerializer(serializers.Serializer):

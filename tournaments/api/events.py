@@ -12,10 +12,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config import request_time
-from dealer.cash.serializers import with_sixplus_options
 from tournaments.api.base import FloorApi, get_tournament
 from tournaments.api.errors import WRITE_ERRORS, responses
-from tournaments.api.fields import TournamentStatusField
+from tournaments.api.fields import SixPlusChoicesSerializer, TournamentStatusField
 from tournaments.api.limits import MAX_LEVELS, MAX_SMALL_INT, chips_field, money_field
 from tournaments.api.permissions import PublicReadDirectorWrite
 from tournaments.api.schedules import LevelInputSerializer, LevelOutputSerializer
@@ -88,22 +87,9 @@ class TournamentUpdateInputSerializer(TournamentSettingsInputSerializer):
     )
 
 
-class TournamentCreateInputSerializer(TournamentSettingsInputSerializer):
+class TournamentCreateInputSerializer(TournamentSettingsInputSerializer, SixPlusChoicesSerializer):
     schedule = serializers.PrimaryKeyRelatedField(queryset=BlindSchedule.objects.all())
     name = serializers.CharField(max_length=120)
-    sixplus_flush_beats_full_house = serializers.BooleanField(
-        required=False,
-        help_text="Texas 6+ only: a flush beats a full house (most short-deck rooms); the same "
-        "as the rule override of that name",
-    )
-    sixplus_trips_beat_straight = serializers.BooleanField(
-        required=False,
-        help_text="Texas 6+ only: three of a kind beats a straight; the same as the rule "
-        "override of that name",
-    )
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        return with_sixplus_options(attrs)
 
 
 class TournamentListOutputSerializer(serializers.Serializer):

@@ -56,3 +56,29 @@ class NamedChoiceFieldExtension(OpenApiSerializerFieldExtension):
         )
         auto_schema.registry.register_on_missing(component)
         return component.ref
+
+
+SIXPLUS_OPTIONS = ("sixplus_flush_beats_full_house", "sixplus_trips_beat_straight")
+
+
+class SixPlusChoicesSerializer(serializers.Serializer):
+    """The Texas 6+ ranking choices, offered wherever a 6+ game is made (a tournament, a cash
+    table) as fields of their own and moved into `rule_overrides` (the engine refuses them for
+    hold'em with its own sentence)."""
+
+    sixplus_flush_beats_full_house = serializers.BooleanField(
+        required=False,
+        help_text="Texas 6+ only: a flush beats a full house (most short-deck rooms); the same "
+        "as the rule override of that name",
+    )
+    sixplus_trips_beat_straight = serializers.BooleanField(
+        required=False,
+        help_text="Texas 6+ only: three of a kind beats a straight; the same as the rule "
+        "override of that name",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        chosen = {key: attrs.pop(key) for key in SIXPLUS_OPTIONS if key in attrs}
+        if chosen:
+            attrs["rule_overrides"] = {**attrs.get("rule_overrides", {}), **chosen}
+        return attrs
