@@ -10,6 +10,9 @@
  * - Answers 400 and 409 carry the re-rendered tablet (the engine's sentence, or "the hand
  *   changed on another device" with the current state): they are swapped in like a 200.
  * - The poll (#poll) sends the tablet's ETag in If-None-Match; a 304 leaves the page alone.
+ *   A poll's answer is dropped when a tap was sent after the poll asked, or is still on its
+ *   way: it may show the table from before the tap, and swapping it in would also take the
+ *   tapping form off the page, so the tap's own answer would land nowhere.
  * - The card picker keeps to the number of cards due; sheets (undo, procedures, history) close.
  * No amount is computed here: every number on the page comes from the server.
  */
@@ -18,6 +21,7 @@
 
   var pending = {}; // what was tapped (form values) -> the client id used for it
   var writing = 0;
+  var writesSent = 0; // taps sent since the page opened: a poll asked before one is outdated
   var lastFailed = null;
 
   function newId() {
@@ -99,15 +103,25 @@
 
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var elt = source(evt);
+    if (isPoll(elt)) {
+      if (evt.detail.xhr) evt.detail.xhr.writesSent = writesSent;
+      return;
+    }
     if (!writeForm(elt)) return;
     writing += 1;
+    writesSent += 1;
     document.body.classList.add("is-writing");
     net(false);
   });
 
   document.addEventListener("htmx:beforeSwap", function (evt) {
-    var status = evt.detail.xhr.status;
+    var xhr = evt.detail.xhr;
+    var status = xhr.status;
     if (status === 304) { evt.detail.shouldSwap = false; return; }
+    if (isPoll(source(evt)) && (writing > 0 || xhr.writesSent !== writesSent)) {
+      evt.detail.shouldSwap = false; // the tap's answer draws the tablet; the next poll follows
+      return;
+    }
     if (status === 400 || status === 409) {
       evt.detail.shouldSwap = true;
       evt.detail.isError = false;

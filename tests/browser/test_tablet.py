@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from dealer.models import Hand, HandEvent, ProcedureLog
 from tests.browser.conftest import screenshot
@@ -327,3 +328,55 @@ def test_an_answer_lost_on_the_network_is_sent_again_with_the_same_client_id(
     tap(tablet, re.compile(r"^Call"))
     assert HandEvent.objects.filter(hand=hand).count() == 2
     assert HandEvent.objects.filter(hand=hand).exclude(client_id=ids[0]).count() == 1
+
+
+def test_a_poll_answered_while_a_tap_is_on_its_way_does_not_hide_the_taps_answer(
+    tablet: Any, live_server: Any
+) -> None:
+    """The floor corrected a stack and the tablet's poll asked; the dealer tapped "Start next
+    hand"; the poll's answer (the new stack, no hand) came first and the tap's second. The tablet
+    shows the tap's answer, the hand just started, even if no further poll comes (a tablet
+    whose screen is off does not poll): it would otherwise show the start button over a hand
+    in play."""
+    table, _ = deal_table()
+    sign_in(tablet, live_server, table)
+    polls: list[tuple[Any, Any]] = []
+    taps: list[tuple[Any, Any]] = []
+
+    def hold_one_poll(route: Any) -> None:
+        if polls:
+            route.abort()  # no further poll gets through: only the two answers held count
+            return
+        entry = Entry.objects.filter(table=table).order_by("seat").first()
+        assert entry is not None
+        entry_set_chips(entry=entry, chips=entry.chips + 500)  # the floor's correction
+        polls.append((route, route.fetch()))  # the server answers now: the new stack, no hand
+
+    def hold_the_tap(route: Any) -> None:
+        taps.append((route, route.fetch()))  # the hand starts; its answer waits
+
+    tablet.route("**/state/", hold_one_poll)
+    while not polls:
+        tablet.wait_for_timeout(100)
+    tablet.route("**/start/", hold_the_tap)
+    tablet.locator("#tablet").get_by_role("button", name="Start next hand").click()
+    while not taps:
+        tablet.wait_for_timeout(100)
+    assert state(table)["phase"] == "betting"
+    tablet.evaluate(
+        """() => { window.pollAnswered = new Promise(resolve => document.addEventListener(
+            "htmx:afterRequest", e => { if (e.detail.requestConfig.elt.id === "poll") resolve(); }
+        )); }"""
+    )
+    route, answer = polls[0]
+    assert answer.status == 200
+    route.fulfill(response=answer)
+    tablet.evaluate("() => window.pollAnswered")
+    route, answer = taps[0]
+    with tablet.expect_response(lambda response: response.request.method == "POST"):
+        route.fulfill(response=answer)
+    expect(tablet.locator("#tablet").get_by_role("button", name="Fold").first).to_be_visible(
+        timeout=2000
+    )
+    # The tap is over: the tablet takes taps and polls again.
+    assert tablet.evaluate("() => document.body.classList.contains('is-writing')") is False
