@@ -33,6 +33,11 @@ def main() -> None:
     print("== Floor services on PostgreSQL, 10,000 entries (bench/bench_tournament.py) ==")
     bench_tournament.main()
     print()
+    print("== The Day 2 draw from 5,000 survivors of three flights (bench/bench_day2.py) ==")
+    sys.stdout.flush()
+    # A process of its own: it sets Django up on its own throwaway database.
+    subprocess.run([sys.executable, "-m", "bench.bench_day2"], check=True)
+    print()
     print("== One dealer write in-process, 40 tables (bench/bench_write_cpu.py) ==")
     sys.stdout.flush()
     # Processes of their own: Django is set up here already, on another throwaway database.

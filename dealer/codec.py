@@ -10,6 +10,7 @@ from dealer.engine.cards import Card, CardError, parse_cards_unknown
 from dealer.engine.errors import RuleViolation
 from dealer.engine.hand import threshold_passed
 from dealer.engine.ledger import stub_count
+from dealer.engine.runs import can_run_twice
 from dealer.engine.state import STREET_NAMES
 
 
@@ -64,6 +65,12 @@ def state_snapshot(state: HandState, seats: list[dict[str, Any]]) -> dict[str, A
         "street": STREET_NAMES[state.street],
         "board": _cards(state.board),
         "board_cards_due": state.board_cards_due(),
+        # Run it twice (RIT): the second run's cards after the common ones, and whether the
+        # dealer may offer it now.
+        "runs": state.runs,
+        "common": state.common,
+        "board2": _cards(state.board2),
+        "can_run_twice": can_run_twice(state),
         "actor_seat": seat_of[state.actor] if state.actor is not None else None,
         "high": state.high,
         "pot_total": state.pot_total,
@@ -99,9 +106,12 @@ def state_snapshot(state: HandState, seats: list[dict[str, Any]]) -> dict[str, A
                 "winners": [seat_of[w] for w in a.winners],
                 "shares": list(a.shares),
                 "hands": list(a.hands),
+                "rake": a.rake,
+                "run": a.run,
             }
             for a in state.awards
         ],
+        "rake": state.rake,
         "finishing_stacks": None
         if state.finishing_stacks is None
         else {str(seat_of[i]): s for i, s in enumerate(state.finishing_stacks)},

@@ -24,7 +24,7 @@ CLIENT_ID = re.compile(r"^[A-Za-z0-9_.:-]{8,64}$")
 # What a button of the action bar, the board entry or the showdown may send as `action`.
 BETTING = ("fold", "check", "call", "all_in")
 SIZED = ("bet", "raise")
-BOARD = ("deal_board", "deal_board_unknown", "reveal_board")
+BOARD = ("deal_board", "deal_board_unknown", "reveal_board", "run_twice")
 SHOWDOWN = ("show", "muck", "claim_board")
 
 

@@ -54,6 +54,12 @@ class Hand(models.Model):
         help_text="the engine's state at this version, as JSON after a header "
         "(dealer/state_cache.py): the next write starts from it instead of replaying the log",
     )
+    # Cash tables: the house's take from this hand's pots (the engine's rake rules), and the
+    # dealer on the table when it started (the rake per dealer, the rotation's record).
+    rake = models.PositiveIntegerField(default=0)
+    dealt_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

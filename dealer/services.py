@@ -19,10 +19,12 @@ from django.utils import timezone
 
 from dealer.cash import plan as cash_plan
 from dealer.cash.services import cash_hand_end
+from dealer.cash.takings import hand_takings_record
 from dealer.codec import action_from_dict, action_to_dict, state_snapshot
 from dealer.engine import HandSetup, HandState, PlayerSetup, apply, start_hand
 from dealer.engine.actions import Action
 from dealer.engine.errors import EngineError, RuleViolation
+from dealer.engine.knockouts import knockouts
 from dealer.engine.rules import Rules
 from dealer.engine.state import Phase
 from dealer.hand_log import groups_in_force, hand_replay, hand_setup, hand_state, log_entries
@@ -48,7 +50,9 @@ from tournaments.services.hands import (
     entries_hand_end,
     entries_hand_reopen,
 )
+from tournaments.services.knockouts import Eliminator
 from tournaments.services.ledger import HandRef
+from tournaments.services.tables import tables_draw_missing_buttons
 
 
 class StaleVersionError(FloorConflict):
@@ -205,6 +209,11 @@ def hand_start(
     if view.level.is_break or level is None:
         raise FloorError("on_break", "The clock is on a break: deal when play resumes.")
     rules = tournament_rules(tournament)
+    if table.button_seat is None:
+        # A table opened during play (added, then filled by late entries or moves) has no
+        # button yet: its first hand begins with the high-card draw every table gets (T 7).
+        tables_draw_missing_buttons(tournament=tournament, actor=actor)
+        table.refresh_from_db(fields=["button_seat", "small_blind_seat", "big_blind_seat"])
     positions = _positions(table, entries)
     waiting = [e.player.name for seat, e in entries.items() if not positions.dealt_in(seat)]
     if len(entries) - len(waiting) < 2:
@@ -648,12 +657,28 @@ def _hand_ref(hand: Hand) -> HandRef:
     )
 
 
-def _seat_results(hand: Hand, stacks: Sequence[int] | None) -> list[SeatResult]:
-    """Each dealt entry's stack at the start and at the end (unchanged when `stacks` is None)."""
+def _seat_results(
+    hand: Hand, stacks: Sequence[int] | None, state: HandState | None = None
+) -> list[SeatResult]:
+    """Each dealt entry's stack at the start and at the end (unchanged when `stacks` is None);
+    with the finished `state`, who knocked out each player it left with nothing (KO-1), the
+    engine's players read as entries through `hand.seats`."""
     finishing = list(stacks) if stacks is not None else [s["stack"] for s in hand.seats]
+    entry_of = [seat["entry"] for seat in hand.seats]
+    by: dict[int, tuple[Eliminator, ...]] = {}
+    for knockout in knockouts(state) if state is not None else ():
+        by[knockout.busted] = tuple(
+            Eliminator(entry_id=entry_of[player], share=share)
+            for player, share in zip(knockout.eliminators, knockout.shares, strict=True)
+        )
     return [
-        SeatResult(entry_id=seat["entry"], start=seat["stack"], finish=stack)
-        for seat, stack in zip(hand.seats, finishing, strict=True)
+        SeatResult(
+            entry_id=seat["entry"],
+            start=seat["stack"],
+            finish=stack,
+            eliminated_by=by.get(index, ()),
+        )
+        for index, (seat, stack) in enumerate(zip(hand.seats, finishing, strict=True))
     ]
 
 
@@ -667,7 +692,9 @@ def _hand_end(hand: Hand, state: HandState, actor: Any) -> None:
         entries_hand_end(
             table=table,
             hand=_hand_ref(hand),
-            results=_seat_results(hand, None if void else state.finishing_stacks),
+            results=_seat_results(
+                hand, None if void else state.finishing_stacks, None if void else state
+            ),
             void=void,
             now=timezone.now(),
             actor=actor,
@@ -680,6 +707,7 @@ def _hand_end(hand: Hand, state: HandState, actor: Any) -> None:
     table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
     if hand.plan:
         cash_hand_end(table, hand.seats, state.finishing_stacks or (), hand.plan)
+        hand_takings_record(hand=hand, rake=state.rake)
 
 
 @transaction.atomic

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -46,6 +46,7 @@ __all__ = [
     "Plan",
     "TableState",
     "apply_plan",
+    "break_table",
     "draw_break_order",
     "needs_hand_for_hand",
     "next_hand",
@@ -77,7 +78,9 @@ class TableState:
     dead, i.e. empty). Before the first hand, give only ``button`` (the drawn button). With no
     position at all, the player to move and the seat to fill are drawn at random.
     ``small_blind`` only places the next button; when it is None the button is taken to be the
-    seat just before last hand's big blind, the usual case.
+    seat just before last hand's big blind, the usual case. ``locked`` are the seats the floor
+    keeps empty (a broken chair, a seat kept for a player who has not arrived): no move puts a
+    player there, and they do not count towards the table's size.
     """
 
     number: int
@@ -86,6 +89,7 @@ class TableState:
     button: int | None = None
     small_blind: int | None = None
     big_blind: int | None = None
+    locked: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -235,16 +239,18 @@ def worst_open_seat(table: TableState, *, max_players: int | None = None) -> int
     Scans clockwise from the seat after the next small blind. Before the first hand, open seats
     between the button and the small blind are skipped (a player there would be the small
     blind); they and the small blind's own seat are used only when nothing else is open. None
-    when the table is full (``max_players`` caps it below its seats) or has no positions.
+    when the table is full (``max_players`` caps it below its seats; locked seats never count
+    as open) or has no positions.
     """
-    if len(table.occupied) >= min(table.seats, max_players or table.seats):
+    usable = table.seats - len(table.locked - set(table.occupied))
+    if len(table.occupied) >= min(usable, max_players or table.seats):
         return None
     hand = next_hand(table)
     if hand.small_blind is None:
         return None
     fallback: int | None = None
     for seat in _clockwise(hand.small_blind, table.seats):
-        if seat in table.occupied:
+        if seat in table.occupied or seat in table.locked:
             continue
         # Before the first hand, a seat between the button and the small blind makes its player
         # the small blind; afterwards such a seat only waits for the button (T 10-A).
@@ -292,6 +298,7 @@ def plan(
     break_order: Sequence[int] = (),
     final_table_size: int | None = None,
     halt_short_by: int | None = HALT_SHORT_BY,
+    keep_open: Collection[int] = (),
 ) -> Plan:
     """What to do now with the tables in play: break, balance, halt, or redraw for the final table.
 
@@ -308,7 +315,9 @@ def plan(
     - **Halting** (T 11-D): tables still in play that are ``halt_short_by`` or more players short
       of the fullest one, counted before the moves (None disables).
 
-    ``max_table_size`` caps players per table (a 10-seat table may be played 9-handed).
+    ``max_table_size`` caps players per table (a 10-seat table may be played 9-handed); a
+    table's locked seats (``TableState.locked``) are never planned into. ``keep_open`` are
+    tables the director has just opened: they are not closed while they wait for players.
     O(tables + moves x log tables), plus O(tables) per broken-table player.
     """
     work = _load(tables, max_table_size)
@@ -318,7 +327,7 @@ def plan(
         return Plan(broken_tables=closing, final_table=True)
     counts_before = {number: len(w.occupied) for number, w in work.items()}
     moves: list[Move] = []
-    broken = _break_tables(work, total, break_order, rng, moves)
+    broken = _break_tables(work, total, break_order, rng, moves, frozenset(keep_open))
     halted = _halted(counts_before, work, halt_short_by)
     _balance(work, rng, moves)
     return Plan(moves=tuple(moves), broken_tables=tuple(broken), halted_tables=halted)
@@ -335,6 +344,7 @@ def apply_plan(tables: Sequence[TableState], moves_plan: Plan) -> tuple[TableSta
             code="final_table_redraw",
         )
     occupied = {table.number: dict(table.occupied) for table in tables}
+    locked = {table.number: table.locked for table in tables}
     for move in moves_plan.moves:
         source, target = occupied.get(move.from_table), occupied.get(move.to_table)
         if (
@@ -342,6 +352,7 @@ def apply_plan(tables: Sequence[TableState], moves_plan: Plan) -> tuple[TableSta
             or target is None
             or source.get(move.from_seat) != move.entry_id
             or move.to_seat in target
+            or move.to_seat in locked[move.to_table]
         ):
             raise BalancingError(
                 f"The plan does not match these tables ({move.describe()}): plan again.",
@@ -369,7 +380,11 @@ class _Work:
         return _state(self.state, self.occupied)
 
     def open_seats(self) -> list[int]:
-        return [s for s in range(1, self.state.seats + 1) if s not in self.occupied]
+        """The seats a player may be moved to: neither taken nor locked."""
+        locked = self.state.locked
+        return [
+            s for s in range(1, self.state.seats + 1) if s not in self.occupied and s not in locked
+        ]
 
 
 def _state(table: TableState, occupied: Mapping[int, int]) -> TableState:
@@ -380,6 +395,7 @@ def _state(table: TableState, occupied: Mapping[int, int]) -> TableState:
         button=table.button,
         small_blind=table.small_blind,
         big_blind=table.big_blind,
+        locked=table.locked,
     )
 
 
@@ -407,7 +423,12 @@ def _load(tables: Sequence[TableState], max_table_size: int) -> dict[int, _Work]
                     code="bad_seat",
                 )
             seen.add(entry)
-        cap = min(table.seats, max_table_size)
+        if any(not 1 <= seat <= table.seats for seat in table.locked):
+            raise BalancingError(
+                f"Table {table.number}: a locked seat is not a seat of the table.",
+                code="bad_seat",
+            )
+        cap = min(table.seats - len(table.locked - set(table.occupied)), max_table_size)
         work[table.number] = _Work(state=table, cap=cap, occupied=dict(table.occupied))
     return work
 
@@ -421,13 +442,18 @@ def _break_tables(
     break_order: Sequence[int],
     rng: random.Random,
     moves: list[Move],
+    keep_open: frozenset[int] = frozenset(),
 ) -> list[int]:
-    """Break tables while the players fit without the next one; removes them from ``work``."""
-    broken = [number for number in sorted(work) if not work[number].occupied]
+    """Break tables while the players fit without the next one; removes them from ``work``.
+    While a table the director has opened (``keep_open``) waits for players, only empty tables
+    close: breaking another table to fill the new one would move a whole table for nothing."""
+    broken = [n for n in sorted(work) if not work[n].occupied and n not in keep_open]
     for number in broken:
         del work[number]
-    order = [t for t in dict.fromkeys(break_order) if t in work]
-    order += sorted(set(work) - set(order), reverse=True)
+    if keep_open & set(work):
+        return broken
+    order = [t for t in dict.fromkeys(break_order) if t in work and t not in keep_open]
+    order += sorted(set(work) - set(order) - keep_open, reverse=True)
     capacity = sum(w.cap for w in work.values())
     for number in order:
         table = work[number]
@@ -436,25 +462,60 @@ def _break_tables(
         del work[number]
         capacity -= table.cap
         broken.append(number)
-        players = sorted(table.occupied.items())
-        rng.shuffle(players)
-        for seat, entry in players:
-            target = _draw_from_shortest(work, rng)
-            receiver = work[target.table]
-            hand = next_hand(receiver.view())
-            receiver.occupied[target.seat] = entry
-            moves.append(
-                Move(
-                    entry_id=entry,
-                    from_table=number,
-                    from_seat=seat,
-                    to_table=target.table,
-                    to_seat=target.seat,
-                    reason="break",
-                    dealt_in_next_hand=hand.dealt_in(target.seat),
-                )
-            )
+        _reseat(work, number, table, rng, moves)
     return broken
+
+
+def _reseat(
+    work: dict[int, _Work], number: int, table: _Work, rng: random.Random, moves: list[Move]
+) -> None:
+    """Reseat a broken table's players, in a random order, each in a seat drawn from the open
+    seats of the shortest tables left (T 10-B)."""
+    players = sorted(table.occupied.items())
+    rng.shuffle(players)
+    for seat, entry in players:
+        target = _draw_from_shortest(work, rng)
+        receiver = work[target.table]
+        hand = next_hand(receiver.view())
+        receiver.occupied[target.seat] = entry
+        moves.append(
+            Move(
+                entry_id=entry,
+                from_table=number,
+                from_seat=seat,
+                to_table=target.table,
+                to_seat=target.seat,
+                reason="break",
+                dealt_in_next_hand=hand.dealt_in(target.seat),
+            )
+        )
+
+
+def break_table(
+    tables: Sequence[TableState], number: int, rng: random.Random, *, max_table_size: int
+) -> Plan:
+    """Close table ``number`` now, on the floor's word (a table needed elsewhere, a dealer
+    short): its players are reseated exactly as when the rules break a table (T 10-B), in seats
+    drawn from the open, unlocked seats of the shortest tables left. Refused when it is the last
+    table, or when the other tables have too few open seats for its players."""
+    work = _load(tables, max_table_size)
+    if number not in work:
+        raise BalancingError(f"Table {number} is not in play.", code="no_such_table")
+    if len(work) < 2:
+        raise BalancingError(
+            f"Table {number} is the last table in play: it cannot close.", code="last_table"
+        )
+    closing = work.pop(number)
+    room = sum(max(0, w.cap - len(w.occupied)) for w in work.values())
+    if len(closing.occupied) > room:
+        raise BalancingError(
+            f"Table {number} has {len(closing.occupied)} players and the other tables "
+            f"{room} open seat{'' if room == 1 else 's'}: open a table or unlock seats first.",
+            code="no_open_seat",
+        )
+    moves: list[Move] = []
+    _reseat(work, number, closing, rng, moves)
+    return Plan(moves=tuple(moves), broken_tables=(number,))
 
 
 def _draw_from_shortest(work: Mapping[int, _Work], rng: random.Random) -> SeatRef:
@@ -468,12 +529,13 @@ def _draw_from_shortest(work: Mapping[int, _Work], rng: random.Random) -> SeatRe
         raise BalancingError("No open seat left for a broken table.", code="no_open_seat")
     fewest = min(len(w.occupied) for w in room)
     pool = sorted((w for w in room if len(w.occupied) == fewest), key=lambda w: w.state.number)
-    pick = rng.randrange(sum(w.state.seats - len(w.occupied) for w in pool))
-    for table in pool:
-        free = table.state.seats - len(table.occupied)
-        if pick < free:
-            return SeatRef(table=table.state.number, seat=table.open_seats()[pick])
-        pick -= free
+    # Locked seats are left out; without any, this is the same draw (same seed, same seat).
+    open_at = [table.open_seats() for table in pool]
+    pick = rng.randrange(sum(len(seats) for seats in open_at))
+    for table, seats in zip(pool, open_at, strict=True):
+        if pick < len(seats):
+            return SeatRef(table=table.state.number, seat=seats[pick])
+        pick -= len(seats)
     raise AssertionError("unreachable: pick < total")  # pragma: no cover
 
 

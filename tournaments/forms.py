@@ -18,8 +18,17 @@ from django import forms
 from django.forms import BaseFormSet, formset_factory
 
 from dealer.engine.rule_text import OPTION_WORDS
+from dealer.engine.rules import SIXPLUS_RANKING_OPTIONS
 from tournaments.errors import FloorError
-from tournaments.models import BlindSchedule, ChipMove, Entry, Tournament, TournamentLevel
+from tournaments.models import (
+    BlindSchedule,
+    ChipMove,
+    Entry,
+    Screen,
+    Series,
+    Tournament,
+    TournamentLevel,
+)
 from tournaments.selectors.clock import LEVEL_FIELDS
 from tournaments.selectors.rules import OptionRow, RulesView
 from tournaments.services.counts import ChipCount
@@ -68,9 +77,14 @@ REFUSAL_FIELDS = {
     "name_required": "name",
     "duplicate_registration": "name",
     "no_reentry": "name",
+    "bad_satellite_target": "satellite_target",
+    "bad_bounty": "bounty",
+    "bad_bounty_kind": "bounty_kind",
 }
 
 LOCKED_HELP = "Locked: the tournament has started, and a change would change the hands in play."
+_BOUNTY_LOCKED = "Locked: the tournament has started, and the players have paid their bounties."
+LOCKED_HELPS = {"bounty_kind": _BOUNTY_LOCKED, "bounty": _BOUNTY_LOCKED}
 
 
 def attach_refusal(form: forms.BaseForm, error: FloorError) -> None:
@@ -88,9 +102,6 @@ def _number_text(value: Decimal) -> str:
 
 # The Texas 6+ ranking options a new tournament or cash table may choose (RULES.md 1); the
 # engine refuses them for hold'em with its own sentence.
-SIXPLUS_OPTIONS = ("sixplus_flush_beats_full_house", "sixplus_trips_beat_straight")
-
-
 def sixplus_field(key: str) -> forms.BooleanField:
     """A Texas 6+ ranking option as a tick box, in the rules' own words."""
     words = OPTION_WORDS[key]
@@ -99,7 +110,7 @@ def sixplus_field(key: str) -> forms.BooleanField:
 
 def sixplus_overrides(data: Mapping[str, Any]) -> dict[str, bool]:
     """The 6+ options ticked, as rule overrides (the ones left unticked are the default)."""
-    return {key: True for key in SIXPLUS_OPTIONS if data.get(key)}
+    return {key: True for key in SIXPLUS_RANKING_OPTIONS if data.get(key)}
 
 
 class TournamentForm(forms.Form):
@@ -147,6 +158,28 @@ class TournamentForm(forms.Form):
     icm_enabled = forms.BooleanField(
         required=False, initial=True, label="ICM deal calculator at the final table"
     )
+    # Not required: a post without them (an older page, a script) keeps what is stored.
+    bounty_kind = forms.ChoiceField(
+        choices=Tournament.Bounty.choices,
+        initial=Tournament.Bounty.NONE,
+        required=False,
+        label="Bounties",
+        help_text="progressive: half of each bounty won goes onto the winner's own",
+    )
+    bounty = money(
+        required=False, help_text="on each entry, paid on top of the buy-in; not in the prize pool"
+    )
+    series = forms.ModelChoiceField(
+        queryset=Series.objects.order_by("name"), required=False, empty_label="(none)"
+    )
+    satellite_target = forms.ModelChoiceField(
+        queryset=Tournament.objects.exclude(status=Tournament.Status.FINISHED).order_by("name"),
+        required=False,
+        empty_label="(not a satellite)",
+        label="Satellite for",
+        help_text="the event whose seats this one pays as prizes",
+    )
+    seat_value = money(required=False, help_text="a seat's value (0: the target's buy-in and fee)")
     sixplus_flush_beats_full_house = sixplus_field("sixplus_flush_beats_full_house")
     sixplus_trips_beat_straight = sixplus_field("sixplus_trips_beat_straight")
 
@@ -158,22 +191,30 @@ class TournamentForm(forms.Form):
         super().__init__(*args, **kwargs)
         if not with_schedule:
             del self.fields["schedule"]
-            for key in SIXPLUS_OPTIONS:
+            for key in SIXPLUS_RANKING_OPTIONS:
                 del self.fields[key]
+        target = self.initial.get("satellite_target")
+        if target is not None:  # the target chosen stays a choice once it is finished
+            field = self.fields["satellite_target"]
+            pk = getattr(target, "pk", target)
+            field.queryset = field.queryset | Tournament.objects.filter(pk=pk)  # type: ignore[attr-defined]
         for name in locked:
             if name in self.fields:
                 self.fields[name].disabled = True
-                self.fields[name].help_text = LOCKED_HELP
+                self.fields[name].help_text = LOCKED_HELPS.get(name, LOCKED_HELP)
 
     @classmethod
     def initial_from(cls, tournament: Tournament) -> dict[str, Any]:
         """The form's initial values from a stored tournament."""
-        names = [n for n in cls.base_fields if n != "schedule" and n not in SIXPLUS_OPTIONS]
+        names = [n for n in cls.base_fields if n != "schedule" and n not in SIXPLUS_RANKING_OPTIONS]
         values = {name: getattr(tournament, name) for name in names}
         values["payout_percentages"] = ", ".join(
             _number_text(Decimal(str(p))) for p in tournament.payout_percentages or ()
         )
         return values
+
+    def clean_seat_value(self) -> Decimal:
+        return self.cleaned_data["seat_value"] or Decimal(0)  # left blank: the target's price
 
     def clean_payout_percentages(self) -> list[int | float]:
         text = self.cleaned_data["payout_percentages"]
@@ -196,8 +237,11 @@ class TournamentForm(forms.Form):
         """The settings for `tournament_create` / `tournament_update` (no schedule); the 6+
         options ticked at creation as rule overrides."""
         data = self.cleaned_data
-        skip = {"schedule", *SIXPLUS_OPTIONS}
+        skip = {"schedule", *SIXPLUS_RANKING_OPTIONS}
         values = {k: v for k, v in data.items() if k not in skip}
+        for name in ("bounty_kind", "bounty"):
+            if values.get(name) in ("", None):
+                values.pop(name, None)
         chosen = sixplus_overrides(data)
         if chosen:
             values["rule_overrides"] = chosen
@@ -393,7 +437,9 @@ class RegisterForm(forms.Form):
 
 class BustsForm(forms.Form):
     """One hand's eliminations, posted as repeated `entry` and `stack` fields (one pair per row;
-    rows without a player are ignored), each row's values parsed by `row_fields`."""
+    rows without a player are ignored), each row's values parsed by `row_fields`; who knocked
+    the player of a row out as `eliminated_by_<entry id>` (none, one or several; blanks
+    ignored), in `cleaned_data["eliminators"]` by entry id."""
 
     row_fields: ClassVar[dict[str, forms.Field]] = {
         "entry": record_id(),
@@ -420,7 +466,12 @@ class BustsForm(forms.Form):
             )
         if not rows:
             raise forms.ValidationError("Pick at least one player who is out.")
-        return {"rows": rows}
+        return {"rows": rows, "eliminators": {e: self._eliminators(e) for e, _ in rows}}
+
+    def _eliminators(self, entry: int) -> list[int]:
+        named = self.data.getlist(f"eliminated_by_{entry}") if hasattr(self.data, "getlist") else []
+        refusal = "Pick who knocked the player out from the list."
+        return [self._number("entry", value, refusal) for value in named if value.strip()]
 
     def _number(self, name: str, value: str, refusal: str) -> int:
         try:
@@ -497,6 +548,24 @@ class DealForm(forms.Form):
     def expected_chips(self) -> list[int] | None:
         chips = self.cleaned_data.get("chips")
         return [int(n) for n in chips.split(",")] if chips else None
+
+
+class ScreenForm(forms.Form):
+    """A screen of the room (the desk's Screens tab): its name, layout and sound."""
+
+    name = forms.CharField(max_length=60, error_messages={"required": "Give the screen a name."})
+    layout = forms.ChoiceField(choices=Screen.Layout.choices, initial=Screen.Layout.CLASSIC)
+    sound = forms.BooleanField(required=False, label="Chime at level changes and at 1:00")
+
+
+class FloorMessageForm(forms.Form):
+    """The floor's message to the room (blank takes it down)."""
+
+    message = forms.CharField(
+        required=False,
+        max_length=200,
+        error_messages={"max_length": "A message to the room is at most 200 characters."},
+    )
 
 
 # --- what the desk's and the public pages read from a link or a search box -------------------

@@ -12,3 +12,12 @@ def blinds_label(small_blind: int, big_blind: int, *, ante: int = 0, bb_ante: bo
         if bb_ante:
             text += " (BB ante)"
     return text
+
+
+def ordinal(number: int) -> str:
+    """A place in words as the floor writes it: "1st", "2nd", "3rd", "11th", "57th"."""
+    if 10 <= number % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"

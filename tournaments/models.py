@@ -60,7 +60,33 @@ class BlindLevel(LevelFields):
 DEALER_GROUP = "dealer"
 
 
+class Series(models.Model):
+    """A festival of events run by one room (a schedule of tournaments over days or weeks): the
+    events it holds and the players who play them are found together."""
+
+    name = models.CharField(max_length=120, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "series"
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Tournament(models.Model):
+    class Kind(models.TextChoices):
+        SINGLE = "single", "One-day tournament"
+        EVENT = "event", "Multi-flight event"
+        FLIGHT = "flight", "Starting flight"
+        DAY = "day", "Later day"
+
+    class Bounty(models.TextChoices):
+        NONE = "none", "No bounties"
+        FIXED = "fixed", "Fixed bounty"
+        PROGRESSIVE = "progressive", "Progressive knockout"
+
     class Status(models.TextChoices):
         PLANNED = "planned"
         REGISTERING = "registering"
@@ -78,6 +104,39 @@ class Tournament(models.Model):
         FIXED_LIMIT = "fixed_limit", "Fixed limit"
 
     name = models.CharField(max_length=120)
+    series = models.ForeignKey(
+        Series, on_delete=models.SET_NULL, null=True, blank=True, related_name="events"
+    )
+    # A multi-flight event is a row of kind EVENT that deals no cards: its flights (Day 1A,
+    # 1B, ...) and later days are tournaments of kind FLIGHT and DAY whose `parent` it is. It
+    # holds what the whole event shares: the prize pool, the payout table, re-entry across
+    # flights.
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.SINGLE)
+    parent = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="phases"
+    )
+    day = models.PositiveSmallIntegerField(default=1)
+    flight = models.CharField(max_length=10, blank=True, help_text='"A" of Day 1A')
+    reentry_across_flights = models.BooleanField(
+        default=True,
+        help_text="a player may enter another flight after surviving one: the best stack goes on",
+    )
+    bounty_kind = models.CharField(max_length=12, choices=Bounty.choices, default=Bounty.NONE)
+    bounty = models.DecimalField(
+        max_digits=10,
+        decimal_places=2,
+        default=Decimal("0"),
+        help_text="the bounty on each entry (part of the buy-in, not in the prize pool)",
+    )
+    # A satellite pays seats in its target event (each worth `seat_value`, or the target's
+    # buy-in and fee when 0) and what is left of the pool in cash.
+    satellite_target = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="satellites"
+    )
+    seat_value = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
+    floor_message = models.CharField(
+        max_length=200, blank=True, help_text="shown on the big screens and the phone page"
+    )
     game = models.CharField(max_length=10, choices=Game.choices, default=Game.HOLDEM)
     structure = models.CharField(
         max_length=12, choices=Structure.choices, default=Structure.NO_LIMIT
@@ -157,13 +216,27 @@ class TournamentLevel(LevelFields):
 
 
 class Player(models.Model):
-    """A person who plays. Only the name is public; nothing else personal is stored."""
+    """A person who plays, across every event and cash game of the room. Only the name (and the
+    room's player number) is public; contact details stay on the director's pages."""
 
     name = models.CharField(max_length=80, unique=True)
+    # The name folded for search (lower case, accents and spacing dropped: "José" -> "jose"),
+    # written with the name by `tournaments.services.players`.
+    search_name = models.CharField(max_length=80, db_index=True, default="", editable=False)
+    number = models.CharField(
+        max_length=20, blank=True, help_text="the room's player number or card, if it has one"
+    )
+    email = models.EmailField(blank=True)
+    phone = models.CharField(max_length=30, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["number"], condition=~Q(number=""), name="unique_player_number"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -194,6 +267,14 @@ class Table(models.Model):
     min_buy_in = models.PositiveIntegerField(default=0)
     max_buy_in = models.PositiveIntegerField(default=0)
     is_open = models.BooleanField(default=True, help_text="cash: dealing; off when closed")
+    # Cash: the game and stakes the table deals (its list is the game's), and for a must-move
+    # table the main game table its players move to, first in first moved.
+    cash_game = models.ForeignKey(
+        "CashGame", on_delete=models.SET_NULL, null=True, blank=True, related_name="tables"
+    )
+    must_move_to = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="must_move_tables"
+    )
     button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     small_blind_seat = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="the seat that posted the small blind in the last hand"
@@ -202,6 +283,9 @@ class Table(models.Model):
         null=True, blank=True, help_text="the seat that posted the big blind in the last hand"
     )
     is_broken = models.BooleanField(default=False)
+    locked_seats = models.JSONField(
+        default=list, blank=True, help_text="seats the floor keeps empty (numbers)"
+    )
     hand_for_hand_round = models.PositiveIntegerField(
         default=0, help_text="the last hand-for-hand hand this table started"
     )
@@ -280,16 +364,33 @@ class CashSeat(models.Model):
 
 
 class WaitingListEntry(models.Model):
-    """A player waiting for a seat at a cash table, first come first served."""
+    """A player waiting for a seat, first come first served: on a game's list (any of its
+    tables), or on one table's list. A called player has a seat held for them until
+    `hold_until` (the game's hold time), then the next player is called."""
 
     class Status(models.TextChoices):
         WAITING = "waiting"
+        CALLED = "called"
         SEATED = "seated"
+        NO_SHOW = "no_show"
         REMOVED = "removed"
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="waiting_list")
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="waiting_list", null=True, blank=True
+    )
+    game = models.ForeignKey(
+        "CashGame", on_delete=models.CASCADE, related_name="waiting_list", null=True, blank=True
+    )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    # What the player types on the public list page to see their place (no account needed).
+    code = models.CharField(max_length=8, blank=True, db_index=True)
+    called_at = models.DateTimeField(null=True, blank=True)
+    call_table = models.ForeignKey(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    call_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    hold_until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
@@ -300,11 +401,141 @@ class WaitingListEntry(models.Model):
                 fields=["table", "player"],
                 condition=Q(status="waiting"),
                 name="one_waiting_entry_per_player",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "player"],
+                condition=Q(status__in=["waiting", "called"]),
+                name="one_game_list_entry_per_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table or self.game}: {self.player.name} ({self.status})"
+
+
+class CashGame(models.Model):
+    """A game and stakes the room spreads ("1/2 NL", "2/5 PL 6+"): its tables deal it and its
+    waiting list waits for a seat at any of them."""
+
+    name = models.CharField(max_length=40, unique=True)
+    game = models.CharField(
+        max_length=10, choices=Tournament.Game.choices, default=Tournament.Game.HOLDEM
+    )
+    structure = models.CharField(
+        max_length=12, choices=Tournament.Structure.choices, default=Tournament.Structure.NO_LIMIT
+    )
+    small_blind = models.PositiveIntegerField(default=1)
+    big_blind = models.PositiveIntegerField(default=2)
+    hold_seconds = models.PositiveIntegerField(
+        default=180, help_text="how long a called player's seat is held before the next is called"
+    )
+    is_open = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["big_blind", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(big_blind__gt=0, small_blind__lte=F("big_blind")),
+                name="cash_game_stakes",
             )
         ]
 
     def __str__(self) -> str:
-        return f"{self.table}: {self.player.name} ({self.status})"
+        return self.name
+
+
+class TimeCharge(models.Model):
+    """Time collected from a seat at a cash table for a period (the house's take where the room
+    charges by time instead of raking pots)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="time_charges")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    amount = models.PositiveIntegerField()
+    period_start = models.DateTimeField()
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "seat", "period_start"], name="one_time_charge_per_period"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.seat}: {self.amount} at {self.period_start:%H:%M}"
+
+
+class RotationPlan(models.Model):
+    """How the room rotates its dealers: a down's length and the breaks (the latest row is in
+    force)."""
+
+    down_minutes = models.PositiveSmallIntegerField(default=30)
+    downs_before_break = models.PositiveSmallIntegerField(default=3)
+    break_minutes = models.PositiveSmallIntegerField(default=20)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(down_minutes__gte=5, down_minutes__lte=120), name="rotation_down"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.down_minutes}-minute downs"
+
+
+class DealerShift(models.Model):
+    """A dealer on the floor's list for a shift, from the sign-in to the end of the shift."""
+
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="shifts"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["starts_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["dealer"], condition=Q(ends_at__isnull=True), name="one_open_shift"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.dealer} from {self.starts_at:%H:%M}"
+
+
+class DealerDown(models.Model):
+    """One down of the rotation: a dealer at a table (or on a break, `table` empty) from one
+    time to the next push; the tablet signs the incoming dealer in at the push."""
+
+    shift = models.ForeignKey(DealerShift, on_delete=models.CASCADE, related_name="downs")
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="downs"
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, null=True, blank=True, related_name="downs"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    signed_in_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["starts_at", "pk"]
+        indexes = [models.Index(fields=["table", "starts_at"], name="down_table_time")]
+
+    def __str__(self) -> str:
+        where = self.table or "break"
+        return f"{self.dealer} at {where} {self.starts_at:%H:%M}-{self.ends_at:%H:%M}"
 
 
 class Entry(models.Model):
@@ -353,6 +584,14 @@ class Entry(models.Model):
     )
     finishing_place = models.PositiveIntegerField(null=True, blank=True)
     prize = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    # A later day's entry carries a flight's survivor (its bagged chips); an entry paid with a
+    # satellite's seat names the satellite entry that won it.
+    carried_from = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="carried_to"
+    )
+    ticket_from = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="tickets"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -431,6 +670,53 @@ class ChipMove(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry_id} {self.kind} {self.delta:+d} -> {self.balance}"
+
+
+class Knockout(models.Model):
+    """Who eliminated whom: one row per eliminator of a busted entry, with its share (the chips
+    it won of the pot that took the busted player's last chips, or 1 each when the desk names
+    the eliminators). Written by the bust services, removed with the bust it belongs to; the
+    bounties are worked out from these rows in order (`tournaments.selectors.bounties`)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="knockouts")
+    busted = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="eliminated_by")
+    eliminator = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="knockouts")
+    share = models.PositiveBigIntegerField(default=1)
+    bust_group = models.PositiveIntegerField()
+    hand_id = models.PositiveBigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["busted", "eliminator"], name="one_knockout_row"),
+            models.CheckConstraint(condition=Q(share__gt=0), name="knockout_share"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.eliminator_id} knocked out {self.busted_id}"
+
+
+class Screen(models.Model):
+    """A display in the room showing a tournament's clock, with the layout the floor chose for
+    it and whether it sounds the level changes."""
+
+    class Layout(models.TextChoices):
+        CLASSIC = "classic", "Big clock"
+        SIDEBAR = "sidebar", "Clock with payouts and chip leaders"
+        PAYOUTS = "payouts", "Payouts board"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="screens")
+    name = models.CharField(max_length=60)
+    layout = models.CharField(max_length=10, choices=Layout.choices, default=Layout.CLASSIC)
+    sound = models.BooleanField(default=False, help_text="chime at level changes and at 1:00")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.name}"
 
 
 class FormToken(models.Model):

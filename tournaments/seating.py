@@ -39,6 +39,7 @@ from dealer.engine.rules import DrawTiebreak
 __all__ = [
     "ButtonDraw",
     "DrawTiebreak",
+    "OpenTable",
     "SeatRef",
     "SeatingError",
     "TableLayout",
@@ -48,6 +49,7 @@ __all__ = [
     "late_seat",
     "layout_tables",
     "seat_draw",
+    "seat_draw_at",
     "shortest_pool",
 ]
 
@@ -81,6 +83,20 @@ class TableLayout:
     number: int
     seats: int
     players: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenTable:
+    """A table the floor has set up before a draw: its number, its seats and the seats it keeps
+    empty (``locked``: a broken chair, a seat kept clear for a wheelchair)."""
+
+    number: int
+    seats: int
+    locked: frozenset[int] = frozenset()
+
+    def usable(self, max_players: int) -> int:
+        """How many players the table takes: its unlocked seats, at most ``max_players``."""
+        return min(self.seats - len(self.locked), max_players)
 
 
 class ButtonDraw(NamedTuple):
@@ -140,6 +156,54 @@ def seat_draw(
     pool: list[SeatRef] = []
     for table in layout:
         for seat in sorted(rng.sample(seat_numbers, table.players)):
+            pool.append(SeatRef(table=table.number, seat=seat))
+    order = list(entry_ids)
+    rng.shuffle(order)
+    return dict(zip(order, pool, strict=True))
+
+
+def seat_draw_at(
+    entry_ids: Sequence[int],
+    tables: Sequence[OpenTable],
+    rng: random.Random,
+    *,
+    max_players: int,
+) -> dict[int, SeatRef]:
+    """Random, correct seating (T 7) at tables laid out beforehand, whose sizes and locked seats
+    may differ: returns each entry's seat, never a locked one.
+
+    Tables are filled as evenly as their sizes allow: every table gets the same number of players
+    unless it has fewer usable seats (``OpenTable.usable``), and the extra players go one each
+    to the first tables in the order given. At each table the occupied seats are a random subset
+    of its unlocked seats, and entries are dealt into them in a random order, as in
+    :func:`seat_draw`.
+    """
+    _check_unique(entry_ids)
+    _check_seats(max_players)
+    sizes = {table.number: max(0, table.usable(max_players)) for table in tables}
+    if len(sizes) != len(tables):
+        raise SeatingError("A table number is listed twice.", code="duplicate_table")
+    if len(entry_ids) > sum(sizes.values()):
+        raise SeatingError(
+            f"{len(entry_ids)} entries do not fit in the {sum(sizes.values())} open seats: "
+            "open more tables or unlock seats.",
+            code="not_enough_seats",
+        )
+    level = 0  # the most players any table gets, the extra ones aside
+    while sum(min(size, level + 1) for size in sizes.values()) <= len(entry_ids) and level < max(
+        sizes.values(), default=0
+    ):
+        level += 1
+    players = {number: min(size, level) for number, size in sizes.items()}
+    extra = len(entry_ids) - sum(players.values())
+    for table in tables:
+        if extra and sizes[table.number] > level:
+            players[table.number] += 1
+            extra -= 1
+    pool: list[SeatRef] = []
+    for table in tables:
+        free = [seat for seat in range(1, table.seats + 1) if seat not in table.locked]
+        for seat in sorted(rng.sample(free, players[table.number])):
             pool.append(SeatRef(table=table.number, seat=seat))
     order = list(entry_ids)
     rng.shuffle(order)

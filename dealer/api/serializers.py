@@ -251,6 +251,12 @@ class AwardOutputSerializer(serializers.Serializer):
     winners = serializers.ListField(child=serializers.IntegerField(), help_text="seats")
     shares = serializers.ListField(child=serializers.IntegerField(), help_text="odd chips first")
     hands = serializers.ListField(child=serializers.CharField())
+    rake = serializers.IntegerField(
+        required=False, help_text="the house's take from this pot before the award (cash tables)"
+    )
+    run = serializers.IntegerField(
+        required=False, help_text="run it twice: the run (1 or 2) whose board awarded this half"
+    )
 
 
 class CardOutOutputSerializer(serializers.Serializer):
@@ -288,6 +294,18 @@ class HandStateOutputSerializer(serializers.Serializer):
     street = serializers.CharField()
     board = serializers.ListField(child=serializers.CharField(), allow_null=True)
     board_cards_due = serializers.IntegerField()
+    runs = serializers.IntegerField(required=False, help_text="2 once the players run it twice")
+    common = serializers.IntegerField(
+        required=False, help_text="run it twice: the board cards both runs share"
+    )
+    board2 = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="run it twice: the second run's cards, after the cards both runs share",
+    )
+    can_run_twice = serializers.BooleanField(
+        required=False, help_text="the `run_twice` action is legal now (docs/rules.md 6.6)"
+    )
     actor_seat = serializers.IntegerField(allow_null=True)
     high = serializers.IntegerField(help_text="the bet to match on this street")
     pot_total = serializers.IntegerField()
@@ -298,6 +316,9 @@ class HandStateOutputSerializer(serializers.Serializer):
     showdown_order = serializers.ListField(child=serializers.IntegerField(), help_text="seats")
     next_to_show = serializers.IntegerField(allow_null=True)
     awards = AwardOutputSerializer(many=True)
+    rake = serializers.IntegerField(
+        required=False, help_text="the house's take from the pots at the award (cash tables)"
+    )
     finishing_stacks = serializers.DictField(
         child=serializers.IntegerField(), allow_null=True, help_text="seat to chips, at the end"
     )

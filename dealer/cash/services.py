@@ -14,8 +14,10 @@ import random
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
+from dealer.cash import waitlist
 from dealer.cash.plan import OWED_FIELDS, cash_table_rules, engine_seats_row
 from dealer.engine import cash as engine_cash
 from dealer.engine.cards import DeckKind, format_cards
@@ -24,8 +26,9 @@ from dealer.engine.rules import Game, InitialButton, MissedBlindPolicy
 from dealer.models import Hand
 from tournaments import seating
 from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
-from tournaments.models import ButtonDraw, CashSeat, Player, Table, WaitingListEntry
+from tournaments.models import ButtonDraw, CashSeat, Table, WaitingListEntry
 from tournaments.services.audit import audit_record
+from tournaments.services.players import player_get_or_create
 
 # The entry choices of a new player (RULES.md 2; S2 options 1-3).
 ENTRY_CHOICES = {
@@ -106,12 +109,14 @@ def cash_seat_take(
     player_name: str,
     buy_in: int,
     choice: str = "wait_bb",
+    moved: bool = False,
     actor: Any = None,
 ) -> CashSeat:
     """Seat a player with their buy-in (between the table's minimum and maximum). `choice` is
     the entry choice: wait for the big blind, post a big blind now, or let the button pass and
     then post (S2; S0 offers only the first two). With `initial_button=first_seated`, the first
-    player seated at a new table gets the button (S0)."""
+    player seated at a new table gets the button (S0). A player `moved` from a must-move table
+    brings the stack they have, whatever the buy-in range."""
     table = _locked_table(table)
     rules = cash_table_rules(table)
     name = player_name.strip()
@@ -128,14 +133,14 @@ def cash_seat_take(
             "choice_not_offered",
             "Under S0's policy a new player posts a big blind now or waits for the big blind.",
         )
-    if not table.min_buy_in <= buy_in <= table.max_buy_in:
+    if not moved and not table.min_buy_in <= buy_in <= table.max_buy_in:
         raise FloorInvalid(
             "bad_buy_in",
             f"The buy-in at {table} is {table.min_buy_in} to {table.max_buy_in}, not {buy_in}.",
         )
     if CashSeat.objects.filter(table=table, seat=seat).exists():
         raise FloorConflict("seat_taken", f"Seat {seat} is taken.")
-    player, _ = Player.objects.get_or_create(name=name)
+    player = player_get_or_create(name=name)
     if CashSeat.objects.filter(table=table, player=player).exists():
         raise FloorConflict("already_seated", f"{name} already has a seat at {table}.")
     try:
@@ -164,9 +169,13 @@ def cash_seat_take(
             seat=seat,
             player=name,
         )
-    WaitingListEntry.objects.filter(
-        table=table, player=player, status=WaitingListEntry.Status.WAITING
-    ).update(status=WaitingListEntry.Status.SEATED, closed_at=timezone.now())
+    # Seated: off this table's list, and off the list of the game the table deals.
+    on_a_list = Q(table=table, status=WaitingListEntry.Status.WAITING)
+    if table.cash_game_id is not None:
+        on_a_list |= Q(game_id=table.cash_game_id, status__in=waitlist.ACTIVE)
+    WaitingListEntry.objects.filter(on_a_list, player=player).update(
+        status=WaitingListEntry.Status.SEATED, closed_at=timezone.now()
+    )
     audit_record(
         tournament=None,
         actor=actor,
@@ -244,6 +253,8 @@ def cash_seat_leave(*, cash_seat: CashSeat, actor: Any = None) -> int:
         player=cash_seat.player.name,
         chips=chips,
     )
+    # A game's table: the open seat goes to the next player (must-move first, then the list).
+    waitlist.waitlist_seat_opened(table=table, seat=cash_seat.seat, actor=actor)
     return chips
 
 
@@ -330,11 +341,17 @@ def cash_table_draw_button(*, table: Table, rng: random.Random, actor: Any = Non
 
 @transaction.atomic
 def cash_waitlist_add(*, table: Table, player_name: str, actor: Any = None) -> WaitingListEntry:
+    """Put a player on the table's list; at a table dealing a game, on the game's list (one
+    list says who is next for the game's seats)."""
     table = _locked_table(table)
+    if table.cash_game is not None:
+        return waitlist.game_waitlist_join(
+            game=table.cash_game, player_name=player_name, actor=actor
+        )
     name = player_name.strip()
     if not name:
         raise FloorInvalid("name_required", "Type the player's name.")
-    player, _ = Player.objects.get_or_create(name=name)
+    player = player_get_or_create(name=name)
     if CashSeat.objects.filter(table=table, player=player).exists():
         raise FloorConflict("already_seated", f"{name} already has a seat at {table}.")
     if WaitingListEntry.objects.filter(
@@ -358,7 +375,8 @@ def cash_waitlist_remove(*, entry: WaitingListEntry, actor: Any = None) -> None:
             tournament=None,
             actor=actor,
             action="cash_waitlist_remove",
-            table=entry.table.number,
+            table=entry.table.number if entry.table else None,
+            game=entry.game.name if entry.game else None,
             player=entry.player.name,
         )
 

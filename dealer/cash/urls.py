@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from dealer.cash import api, views
+from dealer.cash import api, games_urls, rake_urls, rotation_urls, views
 from tournaments.api import rules as rules_api
 from tournaments.views import rules as rules_pages
 
@@ -23,6 +23,10 @@ page_urlpatterns = [
         views.cash_waitlist_remove,
         name="cash-waitlist-remove",
     ),
+    # The cash floor (issue 15): each part lists its own pages.
+    *games_urls.page_urlpatterns,
+    *rake_urls.page_urlpatterns,
+    *rotation_urls.page_urlpatterns,
 ]
 
 api_urlpatterns = [
@@ -43,4 +47,8 @@ api_urlpatterns = [
     ),
     # The tablet's read before a cash hand, next to the table's hands.
     path("tables/<int:pk>/next-hand/", api.CashNextHandApi.as_view(), name="api-table-next-hand"),
+    # The cash floor (issue 15): each part lists its own endpoints.
+    *games_urls.api_urlpatterns,
+    *rake_urls.api_urlpatterns,
+    *rotation_urls.api_urlpatterns,
 ]

@@ -24,6 +24,7 @@ from dealer.engine.actions import (
     muck,
     raise_to,
     reveal_board,
+    run_twice,
     show,
     take_back_board,
 )
@@ -86,6 +87,7 @@ __all__ = [
     "raise_to",
     "remedy",
     "reveal_board",
+    "run_twice",
     "show",
     "showdown_order",
     "side_pots",

@@ -41,6 +41,9 @@ class Kind(StrEnum):
     BURN = "burn"
     SET_ASIDE = "set_aside"
     PREMATURE = "premature"
+    # Run it twice (docs/rules.md "Run it twice"): the players all in before the river agree to
+    # deal the rest of the board twice; the dealer then deals run 1, then run 2.
+    RUN_TWICE = "run_twice"
 
 
 BETTING_KINDS = frozenset({Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE, Kind.ALL_IN})
@@ -148,6 +151,11 @@ def set_aside(
 def premature(cards: tuple[Card | None, ...], street: int, reason: str = "") -> Action:
     """Board cards of `street` (1 flop, 2 turn, 3 river) turned before its betting round (S2)."""
     return Action(kind=Kind.PREMATURE, cards=cards, amount=street, reason=reason)
+
+
+def run_twice() -> Action:
+    """The players still in agreed to run the rest of the board twice."""
+    return Action(kind=Kind.RUN_TWICE)
 
 
 def reveal_board(cards: tuple[Card | None, ...]) -> Action:

@@ -15,8 +15,9 @@ from dealer.engine.game import check_cards_fit, seen_cards
 from dealer.engine.ledger import stub_count
 from dealer.engine.pots import uncalled_excess
 from dealer.engine.rules import ActionThreshold, FlShortAllin, Structure
+from dealer.engine.runs import apply_run_twice
 from dealer.engine.setup import HandSetup
-from dealer.engine.state import STREET_NAMES, HandState, Phase, evolve, replace_at
+from dealer.engine.state import BOARD_SIZES, STREET_NAMES, HandState, Phase, evolve, replace_at
 
 
 def start_hand(setup: HandSetup) -> HandState:
@@ -113,6 +114,8 @@ def apply(state: HandState, action: Action) -> HandState:
         new = _take_back_board(state, keep_burn=action.amount != 0)
     elif kind in LEDGER_KINDS:
         new = ledger_action(state, action)
+    elif kind == Kind.RUN_TWICE:
+        new = apply_run_twice(state)
     elif kind == Kind.REVEAL_BOARD:
         new = _replace(_reveal_board(state, action.cards), log=(*state.log, action))
         return showdown.settle_if_done(new)
@@ -338,6 +341,8 @@ def _deal_board(state: HandState, cards: tuple[Card | None, ...]) -> HandState:
         raise RuleViolation(
             f"No board card is due now: {_what_is_due(state)}.", code="board_not_due"
         )
+    if state.street == 3:  # run 1 is complete: the cards are the second run's (RIT)
+        return _deal_run2(state, cards, due)
     if len(cards) != due:
         street = STREET_NAMES[state.street + 1]
         raise RuleViolation(
@@ -361,8 +366,28 @@ def _deal_board(state: HandState, cards: tuple[Card | None, ...]) -> HandState:
     )
     _check_stub(state)
     if state.street == 3 and not _betting_possible(state):
+        if state.runs == 2:  # run 2 is dealt next (RIT)
+            return _replace(state, phase=Phase.DEALING, actor=None)
         return showdown.begin(state)
     return _open_round(state, first=0)
+
+
+def _deal_run2(state: HandState, cards: tuple[Card | None, ...], due: int) -> HandState:
+    """The second run's next street (RIT): burned and dealt like run 1's, no betting between."""
+    street = state.run2_street + 1
+    if len(cards) != due:
+        raise RuleViolation(
+            f"The second run's {STREET_NAMES[street]} is {due} card{'s' if due > 1 else ''}, "
+            f"not {len(cards)}.",
+            code="wrong_card_count",
+        )
+    state = _burn_and_return(state, street)
+    _check_new_cards(state, cards)
+    state = _replace(state, board2=state.board2 + cards)
+    _check_stub(state)
+    if state.common + len(state.board2) == BOARD_SIZES[3]:
+        return showdown.begin(state)
+    return state
 
 
 def _burn_and_return(state: HandState, street: int) -> HandState:
@@ -391,7 +416,14 @@ def _check_stub(state: HandState) -> None:
 
 
 def _reveal_board(state: HandState, cards: tuple[Card | None, ...]) -> HandState:
-    """Fill in board cards that were dealt without being entered (optional card entry)."""
+    """Fill in board cards that were dealt without being entered (optional card entry). In a hand
+    run twice the cards may go on to the second run's (RIT)."""
+    if state.board2 and len(cards) == len(state.board) + len(state.board2):
+        split = len(state.board)
+        state = _reveal_board(state, cards[:split])
+        # Run 2's cards in `board`, run 1's in `board2`: the ledger still sees both.
+        run2 = _reveal_board(_replace(state, board=state.board2, board2=state.board), cards[split:])
+        return _replace(state, board2=run2.board)
     if len(cards) != len(state.board):
         raise RuleViolation(
             f"The board has {len(state.board)} cards so far; enter all of them, "
@@ -529,6 +561,11 @@ def _take_back_board(state: HandState, *, keep_burn: bool = True) -> HandState:
             f"Betting on the {street} has started, so its cards stand (RULES.md 8).",
             code="board_action_started",
         )
+    if any(action.kind == Kind.RUN_TWICE for action in later):
+        raise RuleViolation(
+            f"The players agreed to run it twice after the {street}, so its cards stand.",
+            code="board_action_started",
+        )
     if any(action.kind in (Kind.SHOW, Kind.MUCK, Kind.CLAIM_BOARD) for action in later):
         raise RuleViolation(
             f"Hands have been shown or mucked since the {street} was dealt, so its cards stand.",
@@ -541,7 +578,8 @@ def _take_back_board(state: HandState, *, keep_burn: bool = True) -> HandState:
     replayed = _replace(replayed, log=state.log, aside=state.aside)
     if keep_burn:
         # S2, S4: the cards go back, the burn stays and the redeal takes no new one.
-        return _replace(replayed, burns=state.burns, next_burn=None, skip_burn=state.street)
+        redealt = state.run2_street if state.board2 else state.street
+        return _replace(replayed, burns=state.burns, next_burn=None, skip_burn=redealt)
     return replayed  # R: the burn was missed, so the redeal burns (the burn is not counted)
 
 

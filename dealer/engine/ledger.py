@@ -70,7 +70,7 @@ def _entries(state: HandState) -> Iterator[Entry]:
         place = Place.MUCKED if gone else Place.HOLE
         for card in hole or (None, None):
             yield Entry(card, place, player=player)
-    for card in state.board:
+    for card in state.board + state.board2:  # the second run's cards too (RIT)
         yield Entry(card, Place.BOARD)
     for card in state.burns:
         yield Entry(card, Place.BURN)
@@ -82,7 +82,8 @@ def _entries(state: HandState) -> Iterator[Entry]:
 
 def stub_count(state: HandState) -> int:
     """Cards left in the stub: the deck less every card dealt, burned or set aside."""
-    dealt = 2 * state.player_count + len(state.board) + len(state.burns) + len(state.aside)
+    board = len(state.board) + len(state.board2)
+    dealt = 2 * state.player_count + board + len(state.burns) + len(state.aside)
     return _deck_size(state) - dealt - len(state.next_burn or ())
 
 

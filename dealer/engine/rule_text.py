@@ -19,6 +19,7 @@ from dealer.engine.errors import ConfigError
 from dealer.engine.rules import (
     CHOICES,
     NUMBERS,
+    RAKE_OPTIONS,
     Game,
     InitialButton,
     MissedBlindPolicy,
@@ -74,6 +75,7 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("blinds", "Blinds and missed blinds"),
     ("betting", "Betting"),
     ("showdown", "Showdown and pots"),
+    ("rake", "Rake (cash tables)"),
     ("errors", "Dealer errors"),
     ("sixplus", "Texas 6+ ranking"),
 )
@@ -124,6 +126,23 @@ def _cap_words(count: int) -> ValueWords:
         meaning=f"A round is capped after {count} bet{'s' if count > 1 else ''} (a bet and "
         f"{after}): after that, players may only call or fold.",
     )
+
+
+def _percent_words(percent: int) -> ValueWords:
+    if percent == 0:
+        return ValueWords(label="0% (no rake)", meaning="The house takes nothing from the pots.")
+    return ValueWords(
+        label=f"{percent}%",
+        meaning=f"The house takes {percent}% of each pot, rounded down to whole chips.",
+    )
+
+
+def _chips_words(chips: int, *, none: str, some: str) -> ValueWords:
+    """Words for a number of chips where 0 means the option is off."""
+    if chips == 0:
+        return ValueWords(label=f"0 ({none.lower()})", meaning=f"{none}.")
+    text = f"{chips} chip{'s' if chips > 1 else ''}"
+    return ValueWords(label=text, meaning=some.format(chips=text))
 
 
 _OPTIONS: tuple[OptionWords, ...] = (
@@ -526,6 +545,80 @@ _OPTIONS: tuple[OptionWords, ...] = (
             ),
         ),
     ),
+    OptionWords(
+        key="run_it_twice_allowed",
+        group="showdown",
+        title="Run it twice",
+        decides="Whether players all in before the river may agree to deal the rest of the "
+        "board twice, each pot split between the two runs.",
+        source="RULES.md 6.6; RIT",
+        values=_yes_no(
+            no=("Run once", "The board is dealt once, as usual."),
+            yes=(
+                "Allowed by agreement",
+                "When every player still in is all in (or all but one) and they all agree, the "
+                "rest of the board is dealt twice and each pot is split between the runs (RIT).",
+            ),
+        ),
+    ),
+    # --- rake ---
+    OptionWords(
+        key="rake_percent",
+        group="rake",
+        title="Rake percentage",
+        decides="How much of each pot the house takes, in whole percent, before the pot is "
+        "awarded.",
+        source="RULES.md 6.5",
+        number=_percent_words,
+    ),
+    OptionWords(
+        key="rake_cap",
+        group="rake",
+        title="Rake cap",
+        decides="The most the house takes from one hand, whatever the pot.",
+        source="RULES.md 6.5",
+        number=lambda chips: _chips_words(
+            chips, none="No cap", some="The rake from a hand is never more than {chips}."
+        ),
+    ),
+    OptionWords(
+        key="rake_fixed_drop",
+        group="rake",
+        title="Fixed drop",
+        decides="A set amount the house takes from every raked pot, instead of a percentage.",
+        source="RULES.md 6.5",
+        number=lambda chips: _chips_words(
+            chips,
+            none="No fixed drop",
+            some="The house takes {chips} from every pot that is raked.",
+        ),
+    ),
+    OptionWords(
+        key="rake_min_pot",
+        group="rake",
+        title="Smallest pot raked",
+        decides="The size a pot must reach before the house takes anything from it.",
+        source="RULES.md 6.5",
+        number=lambda chips: _chips_words(
+            chips,
+            none="Every pot",
+            some="A pot of less than {chips} is not raked.",
+        ),
+    ),
+    OptionWords(
+        key="rake_no_flop_no_drop",
+        group="rake",
+        title="No flop, no drop",
+        decides="Whether a hand that ends before the flop is raked.",
+        source="RULES.md 6.5",
+        values=_yes_no(
+            no=("Raked preflop too", "A pot won before the flop is raked like any other."),
+            yes=(
+                "No flop, no drop",
+                "A hand that ends before the flop is dealt pays no rake.",
+            ),
+        ),
+    ),
     # --- dealer errors ---
     OptionWords(
         key="action_threshold",
@@ -685,6 +778,14 @@ def not_applicable(key: str, values: Mapping[str, Any]) -> str:
         return "Pot limit only."
     if key in _SIXPLUS and values.get("game") != Game.SIXPLUS:
         return "Texas 6+ only."
+    if key in RAKE_OPTIONS and tournament:
+        return "Cash tables only: a tournament never rakes."
+    if key in ("rake_cap", "rake_no_flop_no_drop", "rake_min_pot") and not (
+        values.get("rake_percent") or values.get("rake_fixed_drop")
+    ):
+        return "Only when the table rakes (a percentage or a fixed drop)."
+    if key == "run_it_twice_allowed" and tournament:
+        return "Cash tables only: a tournament hand is always run once."
     if key == "straddle_allowed" and tournament:
         return "Cash tables only: nobody straddles in a tournament."
     if key == "bb_ante" and tournament:

@@ -144,7 +144,23 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 # Whole-number options and their allowed range (inclusive).
-NUMBERS: dict[str, tuple[int, int]] = {"fl_cap_bets": (1, 100)}
+NUMBERS: dict[str, tuple[int, int]] = {
+    "fl_cap_bets": (1, 100),
+    # The house's take at cash tables (RULES.md 6.5): all 0 (no rake) unless the room sets them.
+    "rake_percent": (0, 25),
+    "rake_cap": (0, 1_000_000),
+    "rake_fixed_drop": (0, 1_000_000),
+    "rake_min_pot": (0, 1_000_000),
+}
+
+# The rake options: cash tables only (a tournament's prize pool is its fee, never a rake).
+RAKE_OPTIONS = (
+    "rake_percent",
+    "rake_cap",
+    "rake_fixed_drop",
+    "rake_min_pot",
+    "rake_no_flop_no_drop",
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -181,6 +197,13 @@ class Rules:
     odd_chip: OddChip = OddChip.LEFT_OF_BUTTON
     play_board_claim: PlayBoardClaim = PlayBoardClaim.TABLE_BOTH
     table_all_in: bool = False
+    run_it_twice_allowed: bool = False  # cash only (docs/rules.md "Run it twice")
+    # Section 6.5: the rake (cash tables only; 0 = none).
+    rake_percent: int = 0  # whole percent of the pot
+    rake_cap: int = 0  # chips; 0 = no cap
+    rake_fixed_drop: int = 0  # chips from every raked pot, instead of a percentage
+    rake_min_pot: int = 0  # chips; a smaller pot is not raked
+    rake_no_flop_no_drop: bool = False
     # Section 8: dealer-error procedures.
     r_misdeal_triggers: bool = True
     early_exposed_misdeal: EarlyExposedMisdeal = EarlyExposedMisdeal.FIRST
@@ -235,6 +258,10 @@ TOURNAMENT_DEFAULTS: dict[str, Any] = {
     "action_threshold": ActionThreshold.TDA_SUBSTANTIAL,
     "fl_headsup_uncapped": False,
 }
+
+# The ranking choices a Texas 6+ game offers (S0): chosen when a game is set up, by the
+# desk's form and the API alike.
+SIXPLUS_RANKING_OPTIONS = ("sixplus_flush_beats_full_house", "sixplus_trips_beat_straight")
 
 # Keys that follow the game (over the profile's and the mode's values) unless the caller
 # overrides them: Texas 6+ plays by S0, whose fixed limit allows "a maximum of 4 bets ... during
@@ -319,8 +346,32 @@ def check_rules(rules: Rules) -> None:
             "Straddles are for cash tables only: straddle_allowed must be false in a tournament.",
             code="bad_option_combination",
         )
+    _check_rake(rules)
+    if rules.is_tournament and rules.run_it_twice_allowed:
+        raise ConfigError(
+            "Running it twice is for cash tables only: run_it_twice_allowed must be false in a "
+            "tournament.",
+            code="bad_option_combination",
+        )
     if (rules.missed_blind_policy is MissedBlindPolicy.TDA_TOURNAMENT) != rules.is_tournament:
         raise ConfigError(
             "missed_blind_policy=TDA_tournament goes with mode=tournament, and only there.",
+            code="bad_option_combination",
+        )
+
+
+def _check_rake(rules: Rules) -> None:
+    """A tournament never rakes; a cash table rakes by a percentage or by a fixed drop, not both
+    (RULES.md 6.5)."""
+    if rules.is_tournament and any(getattr(rules, key) for key in RAKE_OPTIONS):
+        raise ConfigError(
+            "Rake is for cash tables only: a tournament takes its fee with the buy-in, so the "
+            "rake options stay 0 (and no flop, no drop off) in a tournament.",
+            code="bad_option_combination",
+        )
+    if rules.rake_percent and rules.rake_fixed_drop:
+        raise ConfigError(
+            "Rake either by a percentage or by a fixed drop: set rake_percent or "
+            "rake_fixed_drop, not both.",
             code="bad_option_combination",
         )

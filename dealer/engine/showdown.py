@@ -9,6 +9,7 @@ from dealer.engine.cards import Card, suit_strength
 from dealer.engine.errors import RuleViolation
 from dealer.engine.game import check_cards_fit, ranker_for, seen_cards
 from dealer.engine.pots import Pot, side_pots, split_pot
+from dealer.engine.rake import rake_due, take_rake
 from dealer.engine.rules import OddChip, PlayBoardClaim
 from dealer.engine.state import Award, HandState, Phase, evolve, replace_at
 
@@ -142,10 +143,12 @@ def _check_claim(state: HandState, player: int) -> None:
             "round was checked around or a bet was called (S2).",
             code="claim_not_allowed",
         )
-    if len(state.board) < 5 or any(c is None for c in state.board):
-        raise RuleViolation(
-            "Enter the whole board before a player claims it.", code="board_unknown"
-        )
+    for run in range(1, state.runs + 1):
+        board = state.run_board(run)
+        if len(board) < 5 or any(c is None for c in board):
+            raise RuleViolation(
+                "Enter the whole board before a player claims it.", code="board_unknown"
+            )
 
 
 def settle_if_done(state: HandState) -> HandState:
@@ -166,12 +169,23 @@ def settle_if_done(state: HandState) -> HandState:
 
 
 def award_uncontested(state: HandState) -> HandState:
-    """Everyone else folded: the last player wins every chip in the middle unshown (S3)."""
+    """Everyone else folded: the last player wins every chip in the middle unshown (S3), less
+    the rake (RULES.md 6.5; none under "no flop, no drop" when it ends before the flop)."""
     winner = state.in_hand()[0]
-    amount = state.pot_total
-    award = Award(pot=0, amount=amount, winners=(winner,), shares=(amount,), hands=("",))
+    rake = _rake(state, state.pot_total)
+    amount = state.pot_total - rake
+    award = Award(pot=0, amount=amount, winners=(winner,), shares=(amount,), hands=("",), rake=rake)
     stacks = replace_at(state.stacks, winner, state.stacks[winner] + amount)
-    return _replace(state, phase=Phase.COMPLETE, actor=None, stacks=stacks, awards=(award,))
+    return _replace(
+        state, phase=Phase.COMPLETE, actor=None, stacks=stacks, awards=(award,), rake=rake
+    )
+
+
+def _rake(state: HandState, pot: int) -> int:
+    """The rake the rules take from this hand's pots (RULES.md 6.5): a flop is seen once three
+    board cards are out."""
+    setup = state.setup
+    return rake_due(setup.rules, pot, flop_seen=len(state.board) >= 3, unit=setup.unit)
 
 
 def _award_pots(state: HandState) -> tuple[Pot, ...]:
@@ -181,40 +195,59 @@ def _award_pots(state: HandState) -> tuple[Pot, ...]:
 
 
 def _award(state: HandState, pots: Sequence[Pot]) -> HandState:
-    """Award the highest side pot first and the main pot last, each split on its own (S3; R)."""
+    """Award the highest side pot first and the main pot last, each split on its own (S3; R),
+    once the rake is out of them, main pot first (RULES.md 6.5). Run twice (RIT), each pot is
+    split in halves first, the odd chip to run 1, and each half goes by its own run's board;
+    the pot's rake is written on run 1's award."""
+    rake = _rake(state, sum(pot.amount for pot in pots))
+    pots, taken = take_rake(pots, rake)
     ranker = ranker_for(state.setup.rules)
-    values: dict[int, int] = {}
+    values: dict[tuple[int, int], int] = {}
     awards: list[Award] = []
     stacks = list(state.stacks)
+    unit = state.setup.unit
     for index in reversed(range(len(pots))):
         pot = pots[index]
         contenders = [i for i in pot.eligible if not state.mucked[i]]
-        if len(contenders) == 1:
-            winners = contenders
+        if state.runs == 2:
+            halves = split_pot(pot.amount, (1, 2), unit)
+            parts = [(1, halves[1], taken[index]), (2, halves[2], 0)]
         else:
-            for i in contenders:
-                if i not in values:
-                    values[i] = ranker.value(_cards_for(state, i))
-            best = max(values[i] for i in contenders)
-            winners = [i for i in contenders if values[i] == best]
-        ordered = _odd_chip_order(state, winners)
-        shares = split_pot(pot.amount, ordered, state.setup.unit)
-        for player, share in shares.items():
-            stacks[player] += share
-        awards.append(
-            Award(
-                pot=index,
-                amount=pot.amount,
-                winners=tuple(ordered),
-                shares=tuple(shares[p] for p in ordered),
-                hands=tuple(_describe(state, p) if len(contenders) > 1 else "" for p in ordered),
+            parts = [(0, pot.amount, taken[index])]
+        for run, amount, pot_rake in parts:
+            if len(contenders) == 1:
+                winners = contenders
+            else:
+                for i in contenders:
+                    if (run, i) not in values:
+                        values[run, i] = ranker.value(_cards_for(state, i, run))
+                best = max(values[run, i] for i in contenders)
+                winners = [i for i in contenders if values[run, i] == best]
+            ordered = _odd_chip_order(state, winners, run)
+            shares = split_pot(amount, ordered, unit)
+            for player, share in shares.items():
+                stacks[player] += share
+            awards.append(
+                Award(
+                    pot=index,
+                    amount=amount,
+                    winners=tuple(ordered),
+                    shares=tuple(shares[p] for p in ordered),
+                    hands=tuple(
+                        _describe(state, p, run) if len(contenders) > 1 else "" for p in ordered
+                    ),
+                    rake=pot_rake,
+                    run=run,
+                )
             )
-        )
-    return _replace(state, phase=Phase.COMPLETE, stacks=tuple(stacks), awards=tuple(awards))
+    return _replace(
+        state, phase=Phase.COMPLETE, stacks=tuple(stacks), awards=tuple(awards), rake=rake
+    )
 
 
-def _cards_for(state: HandState, player: int) -> list[Card]:
-    board = [c for c in state.board if c is not None]
+def _cards_for(state: HandState, player: int, run: int = 0) -> list[Card]:
+    """The player's cards with the board of `run` (0 or 1: the board; 2: the second run's)."""
+    board = [c for c in state.run_board(run or 1) if c is not None]
     if len(board) < 5:
         raise RuleViolation("Enter the whole board to settle the showdown.", code="board_unknown")
     if state.claims[player]:
@@ -224,19 +257,19 @@ def _cards_for(state: HandState, player: int) -> list[Card]:
     return [*shown, *board]
 
 
-def _describe(state: HandState, player: int) -> str:
-    best = ranker_for(state.setup.rules).best(_cards_for(state, player))
+def _describe(state: HandState, player: int, run: int = 0) -> str:
+    best = ranker_for(state.setup.rules).best(_cards_for(state, player, run))
     return f"{best.description} (plays the board)" if state.claims[player] else best.description
 
 
-def _odd_chip_order(state: HandState, winners: Sequence[int]) -> list[int]:
+def _odd_chip_order(state: HandState, winners: Sequence[int], run: int = 0) -> list[int]:
     """Odd chips go clockwise from the button (S3; R; T), or to the highest card by suit (R)."""
     ordered = sorted(winners)  # index order is clockwise from the button
     if state.setup.rules.odd_chip is OddChip.HIGH_CARD_BY_SUIT and len(ordered) > 1:
         ranker = ranker_for(state.setup.rules)
 
         def top_card(player: int) -> tuple[int, int]:
-            cards = ranker.best(_cards_for(state, player)).cards
+            cards = ranker.best(_cards_for(state, player, run)).cards
             best = max(cards, key=lambda c: (c.rank, suit_strength(c.suit)))
             return best.rank, suit_strength(best.suit)
 

@@ -132,6 +132,8 @@ def state_to_json(state: HandState) -> dict[str, Any]:
                 "winners": list(a.winners),
                 "shares": list(a.shares),
                 "hands": list(a.hands),
+                "rake": a.rake,
+                **({"run": a.run} if a.run else {}),
             }
             for a in state.awards
         ],
@@ -140,6 +142,13 @@ def state_to_json(state: HandState) -> dict[str, Any]:
         "next_burn": _maybe_text(state.next_burn),
         "aside": [[_text((card,)), back] for card, back in state.aside],
         "skip_burn": state.skip_burn,
+        "rake": state.rake,
+        # Run it twice only (RIT): a state stored without them was run once.
+        **(
+            {"runs": state.runs, "common": state.common, "board2": _text(state.board2)}
+            if state.runs != 1
+            else {}
+        ),
     }
 
 
@@ -320,17 +329,19 @@ def _setup(value: object) -> HandSetup:
         raise _refuse(error.detail) from error
 
 
-_AWARD_KEYS = frozenset({"pot", "amount", "winners", "shares", "hands"})
+_AWARD_KEYS = frozenset({"pot", "amount", "winners", "shares", "hands", "rake"})
 
 
 def _award(value: object) -> Award:
-    data = _fields(value, _AWARD_KEYS)
+    data = _fields(value, _AWARD_KEYS, frozenset({"run"}))
     return Award(
         pot=_int(data["pot"]),
         amount=_int(data["amount"]),
         winners=_ints(data["winners"]),
         shares=_ints(data["shares"]),
         hands=_strs(data["hands"]),
+        rake=_int(data["rake"]),
+        run=_int(data.get("run", 0)),
     )
 
 
@@ -339,7 +350,7 @@ _STATE_KEYS = frozenset(
     | {"full_level", "last_full_raise", "raise_count", "capped", "acted", "actor", "aggressor"}
     | {"river_aggressor", "pl_preflop_extra", "board", "holes", "shown", "mucked", "claims"}
     | {"turn_actions", "chip_actions", "awards", "log"}
-    | {"burns", "next_burn", "aside", "skip_burn"}
+    | {"burns", "next_burn", "aside", "skip_burn", "rake"}
 )
 
 
@@ -360,7 +371,7 @@ def state_from_json(data: object) -> HandState:
     """The state that `state_to_json` wrote, from the JSON values read back; `SnapshotError`
     for anything else (a missing or unknown field, a value of the wrong type, a per-player list
     of the wrong length)."""
-    f = _fields(data, _STATE_KEYS)
+    f = _fields(data, _STATE_KEYS, frozenset({"runs", "common", "board2"}))
     setup = _setup(f["setup"])
     n = len(setup.players)
     street, board = _int(f["street"]), _some_cards(f["board"])
@@ -398,6 +409,10 @@ def state_from_json(data: object) -> HandState:
         next_burn=_maybe_some_cards(f["next_burn"]),
         aside=_each(f["aside"], _aside_entry),
         skip_burn=_street(f["skip_burn"]),
+        rake=_int(f["rake"]),
+        runs=_int(f.get("runs", 1)),
+        common=_int(f.get("common", 0)),
+        board2=_some_cards(f.get("board2", "")),
     )
 
 

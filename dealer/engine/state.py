@@ -27,13 +27,16 @@ class Phase(StrEnum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Award:
-    """One pot's outcome: winners in odd-chip order with their shares and hand descriptions."""
+    """One pot's outcome: winners in odd-chip order with their shares and hand descriptions.
+    `amount` is what the winners share, after the pot's `rake`."""
 
     pot: int  # 0 = main pot, 1.. side pots
     amount: int
     winners: tuple[int, ...]
     shares: tuple[int, ...]
     hands: tuple[str, ...]  # description of each winner's hand ("" when won uncontested)
+    rake: int = 0  # the house's take from this pot before the award (RULES.md 6.5)
+    run: int = 0  # run it twice: the board (1 or 2) that awarded this half; 0 = run once
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -79,6 +82,13 @@ class HandState:
     skip_burn: int = (
         0  # the street whose deal takes no burn (a redeal keeps its first burn), 0 none
     )
+    rake: int = 0  # the house's take from the pots at the award (RULES.md 6.5)
+    # Run it twice (docs/rules.md "Run it twice"): `runs` is 2 once the players agreed, `common`
+    # the board cards both runs share, `board2` the second run's cards after those. Run 1 is
+    # `board` as usual, so a hand run once never looks at these.
+    runs: int = 1
+    common: int = 0
+    board2: tuple[Card | None, ...] = ()
 
     # --- derived views -------------------------------------------------------------------
     @property
@@ -138,10 +148,23 @@ class HandState:
         return f"seat {self.setup.players[player].seat or player + 1}"
 
     def board_cards_due(self) -> int:
-        """How many board cards the dealer turns next (3 for the flop, 1 for turn and river)."""
+        """How many board cards the dealer turns next (3 for the flop, 1 for turn and river);
+        once run 1 is complete in a hand run twice, the second run's next street."""
         if self.phase != Phase.DEALING:
             return 0
+        if self.street == 3 and self.runs == 2:
+            shown = self.common + len(self.board2)
+            return BOARD_SIZES[self.run2_street + 1] - shown if shown < 5 else 0
         return BOARD_SIZES[self.street + 1] - BOARD_SIZES[self.street]
+
+    @property
+    def run2_street(self) -> int:
+        """The street the second run has reached (0 preflop .. 3 river), run it twice only."""
+        return BOARD_SIZES.index(self.common + len(self.board2))
+
+    def run_board(self, run: int) -> tuple[Card | None, ...]:
+        """The board a run plays: run 1 is `board`, run 2 the common cards and `board2`."""
+        return self.board if run == 1 else self.board[: self.common] + self.board2
 
 
 def replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:

@@ -45,6 +45,7 @@ ACTION_WORDS = {
     "kill": "dead hand",
     "misdeal": "misdeal",
     "take_back_board": "board taken back",
+    "run_twice": "run it twice (all agreed)",
 }
 
 
@@ -432,8 +433,12 @@ def award_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
         ]
         views.append(
             {
-                "label": pot_label(award["pot"], count),
+                # Run it twice (RIT): each run's half of a pot is its own award.
+                "label": pot_label(award["pot"], count)
+                + (f", run {award['run']}" if award.get("run") else ""),
                 "amount": award["amount"],
+                # The house's take from this pot (RULES.md 6.5): dropped before the push.
+                "rake": award.get("rake", 0),
                 "winners": winners,
                 "split": split,
                 "odd_chips": [w for w in winners if w["odd_chip"]],

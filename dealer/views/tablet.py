@@ -40,6 +40,7 @@ from dealer.cash.plan import OWED_FIELDS
 from dealer.engine.errors import EngineError
 from dealer.forms import ActionForm, ReasonedWriteForm, ReopenForm, StartForm, UndoForm
 from dealer.models import Hand
+from dealer.rotation.selectors import push_due
 from dealer.services import (
     Result,
     StaleVersionError,
@@ -120,10 +121,13 @@ def tablet_etag(
     # A cash table's rules change between its hands (the rules editor), and the next hand's
     # plan (who posts, who may straddle) with them; a tournament's are locked while it runs.
     rules = json.dumps([table.rule_profile, table.rule_overrides], sort_keys=True)
+    # The rotation's push due here (shown between hands only: the handover waits for the hand).
+    due = None if in_progress else push_due(table, request_time.now())
     raw = (
         f"{table.pk}:{hand_pk or 0}:{version}:{status}:{seats}:"
         f"{table.dealer_id or 0}:{table.is_broken}:{int(writable)}:"
-        f"{table.button_seat}:{table.is_open}:{blocked.detail if blocked else ''}:{rules}"
+        f"{table.button_seat}:{table.is_open}:{blocked.detail if blocked else ''}:{rules}:"
+        f"{due.down_id if due else 0}:{int(due.late) if due else 0}"
     )
     return '"' + hashlib.sha256(raw.encode()).hexdigest()[:24] + '"'
 
@@ -151,7 +155,10 @@ def hand_regions(
     structure = rules.get("structure") or (table.tournament or table).structure
     game = rules.get("game") or (table.tournament or table).game
     board = present.card_views(snapshot.get("board")) if snapshot else []
-    used = [c.code for c in board if c.known]
+    # Run it twice (RIT): the second run's board, the common cards then its own.
+    board2 = present.card_views(snapshot.get("board2")) if snapshot else []
+    common = board[: snapshot.get("common", 0)] if snapshot else []
+    used = [c.code for c in [*board, *board2] if c.known]
     for player in snapshot.get("players", ()) if snapshot else ():
         used += [c for c in player.get("shown") or () if c != "??"]
     ledger = present.ledger_view(snapshot.get("cards") if snapshot else None)
@@ -174,6 +181,9 @@ def hand_regions(
         "seats": seats,
         "board": board,
         "board_slots": range(max(0, 5 - len(board))),
+        "board2": [*common, *board2],
+        "board2_slots": range(max(0, 5 - len(common) - len(board2))),
+        "runs": snapshot.get("runs", 1) if snapshot else 1,
         "board_unknown": any(not card.known for card in board),
         "board_unknown_count": sum(1 for card in board if not card.known),
         "pots": present.pot_views(snapshot) if snapshot else [],
@@ -181,7 +191,7 @@ def hand_regions(
         "pot_total": snapshot.get("pot_total", 0) if snapshot else 0,
         "bar": present.action_bar(snapshot, structure) if snapshot and in_progress else None,
         "due": snapshot.get("board_cards_due", 0) if snapshot and in_progress else 0,
-        "next_street": present.NEXT_STREET.get(snapshot.get("street", ""), "board")
+        "next_street": present.NEXT_STREET.get(snapshot.get("street", ""), "second board")
         if snapshot
         else "",
         # Built when a template shows the picker (the board entry, the showdown), not before.
@@ -240,6 +250,7 @@ def tablet_context(
             and tournament is not None
             and reopen_refusal(hand, request.user) is None,
             "tablet_url": reverse("deal-table", args=[table.pk]),
+            "push": None if in_progress else push_due(table, request_time.now()),
         }
     )
     if table.is_cash and not in_progress:

@@ -76,6 +76,10 @@
     var status = root.querySelector("[data-clock-status]");
     if (status) status.textContent = statusText(state);
     root.classList.toggle("is-break", Boolean(state.level && state.level.is_break));
+    // For a page that shows more than the clock (static/js/screen.js): the state and the time.
+    root.dispatchEvent(new CustomEvent("clock:render", {
+      detail: { state: state, secondsLeft: left, now: Date.now() + this.skew }
+    }));
     // A level just ended: ask the server for the next one now rather than at the next poll.
     var due = state.ends_at && left <= 0 && !state.is_last_level;
     if (this.url && (due ? Date.now() - this.lastPoll > 1500 : Date.now() - this.lastPoll > this.pollMs)) {

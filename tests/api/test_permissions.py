@@ -136,8 +136,10 @@ def test_public_answers_carry_player_names_and_nothing_personal_beyond(ids):
         "chips_at",
         "table",
         "seat",
+        "bounty_won",  # public: what the player's knockouts paid (bounty events)
+        "head",  # public: the bounty on the player's head (progressive knockouts)
     }
-    assert set(seats[0]) == {"name", "table", "seat", "status"}
+    assert set(seats[0]) == {"name", "table", "seat", "status", "place"}
     text = str([standings, seats, detail, client.get(f"/api/tournaments/{t}/clock/").json()])
-    for private in ("actor", "username", "email", "director", "dealer"):
+    for private in ("actor", "username", "email", "phone", "director", "dealer"):
         assert private not in text

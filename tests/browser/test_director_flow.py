@@ -68,7 +68,10 @@ def test_director_runs_a_tournament_from_registration_to_the_winners_payout(
     page.wait_for_url(re.compile(r"/desk/t/\d+/(#.*)?$"))
     tournament = Tournament.objects.get(name="Friday Turbo")
     base = f"{live_server.url}/desk/t/{tournament.pk}"
-    page.click("text=Open registration")
+    # Wait for the opening's answer itself: going to the desk before it lands finds
+    # registration still closed (seen on a loaded CI machine).
+    with page.expect_response(lambda response: response.url.endswith("/open/")):
+        page.click("text=Open registration")
     page.wait_for_load_state()
 
     # The registration desk: type a name, press Enter.

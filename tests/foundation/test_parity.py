@@ -73,6 +73,49 @@ TWINS: dict[str, tuple[str, ...]] = {
     "device-revoke": ("api-device",),
     "user-devices-revoke": ("api-user-devices",),
     "lockout-unlock": ("api-lockout",),
+    # the desk at scale (issue 14)
+    "seat-move": ("api-entry-move",),
+    "seat-lock": ("api-seat-locks",),
+    "table-add": ("api-tables",),
+    "table-close": ("api-table-close",),
+    # multi-flight events (issue 14)
+    "event-create": ("api-events",),
+    "event-flight-add": ("api-event-flights",),
+    "event-day-add": ("api-event-days",),
+    "phase-bag": ("api-phase-bag",),
+    "day-draw": ("api-day-draw",),
+    # screens, players and satellites (issue 14)
+    "floor-message": ("api-floor-message",),
+    "screen-list": ("api-screens",),
+    "screen-save": ("api-screen",),
+    "screen-delete": ("api-screen",),
+    "player-detail": ("api-player",),
+    "series-list": ("api-series",),
+    "satellite-register-winners": ("api-satellite-register-winners",),
+    # games and waiting lists (issue 15)
+    "cash-games": ("api-cash-games",),
+    "cash-game-change": ("api-cash-game-open", "api-cash-game-close"),
+    "cash-game-stakes": ("api-cash-game-stakes",),
+    "cash-game-break": ("api-cash-game-break",),
+    "cash-game-table": ("api-cash-game-tables",),
+    "cash-game-list-add": ("api-cash-game-list",),
+    "cash-game-call-next": ("api-cash-game-call-next",),
+    "cash-game-entry": (
+        "api-cash-game-entry-seat",
+        "api-cash-game-entry-no-show",
+        "api-cash-game-entry-remove",
+    ),
+    "cash-table-stakes": ("api-cash-table-stakes",),
+    "cash-table-must-move": ("api-cash-table-must-move",),
+    "games-join": ("api-games-list",),
+    # rake and time (issue 15)
+    "cash-seat-time": ("api-cash-seat-time",),
+    # the dealer rotation (issue 15)
+    "rotation-plan": ("api-rotation-plan",),
+    "rotation-shift-add": ("api-rotation-shifts",),
+    "rotation-shift-end": ("api-rotation-shift-end",),
+    "rotation-start": ("api-rotation-start",),
+    "deal-sign-in": ("api-table-sign-in",),
 }
 # page writes with no API twin, and why
 PAGE_ONLY = {"logout": "a browser's session ends; an API token signs out with DELETE api-token"}

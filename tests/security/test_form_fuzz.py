@@ -36,7 +36,10 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from django.urls.exceptions import Resolver404
 
+from dealer.cash.games import cash_game_create
+from dealer.cash.waitlist import game_waitlist_join
 from dealer.models import Hand, HandEvent, ProcedureLog
+from dealer.rotation.services import dealer_shift_start
 from dealer.services import hand_record_action, hand_start
 from tournaments.models import (
     AuditEvent,
@@ -226,7 +229,7 @@ class Floor:
     cash: Table
     done_hand: Hand
 
-    def kwargs(self, name: str, route: str) -> list[dict[str, int]]:
+    def kwargs(self, name: str, route: str) -> list[dict[str, Any]]:  # ids, and a list's code
         """The ids a page's URL takes, on this floor (several where the page differs); none
         for a page whose ids this floor has not (it must be reached through a form)."""
         entry = Entry.objects.filter(tournament=self.tournament, status="active").first()
@@ -235,18 +238,31 @@ class Floor:
         assert entry is not None
         assert seat is not None
         assert waiting is not None
-        if name.startswith("cash-"):
+        listed = WaitingListEntry.objects.filter(game__isnull=False).order_by("pk").first()
+        found: dict[str, Any]
+        if name == "games-join" and listed is not None:  # a game's public list (issue 15)
+            found = {"pk": listed.game_id}
+        elif name.startswith("list-place") and listed is not None:
+            found = {"code": listed.code}
+        elif name == "rotation-shift-end":
+            found = {"dealer_id": User.objects.get(username="dealer").pk}
+        elif name.startswith("cash-"):
             found = {"pk": self.cash.pk, "seat_pk": seat.pk, "entry_pk": waiting.pk}
         elif name.startswith("deal-") and "<int:pk>" in route:
             return [{"pk": self.table.pk}, {"pk": self.cash.pk}]
         elif name == "schedule-edit":
             found = {"pk": BlindSchedule.objects.get(name="Demo deepstack").pk}
+        elif name in ("player-detail", "public-player"):  # a player's pages (issue 14)
+            found = {"pk": entry.player_id}
+        elif name.startswith("event-") and "<int:pk>" in route:  # a multi-flight event's pages
+            found = {"pk": Tournament.objects.get(kind=Tournament.Kind.EVENT).pk}
         elif route.startswith("desk/t/") or route.startswith("t/") or "table_pk" in route:
             found = {
                 "pk": self.tournament.pk,
                 "entry_pk": entry.pk,
                 "hand_pk": self.done_hand.pk,
                 "table_pk": self.table.pk,
+                "screen_pk": self.tournament.screens.latest("pk").pk,
             }
         else:
             found = {}
@@ -300,6 +316,11 @@ def build_floor() -> Floor:
     done = _fold_around(hand_start(table=table))
     hand_start(table=table)
     cash = Table.objects.get(tournament=None)
+    # The demo holds a multi-flight event and screens: their pages are fuzzed too. A cash game
+    # with a player on its list, and a dealer on the shift list, for the cash floor's pages.
+    game = cash_game_create(name="1/2 NL", small_blind=1, big_blind=2)
+    game_waitlist_join(game=game, player_name="Lena Park", now=NOW)
+    dealer_shift_start(dealer_id=User.objects.get(username="dealer").pk, at=NOW)
     # The access page's rows: a tablet signed in, and an account locked out by wrong passwords.
     device_sign_in(user=User.objects.get(username="dealer"), label="Table 1 tablet", now=NOW)
     stranger = Client()

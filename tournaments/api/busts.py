@@ -15,15 +15,24 @@ from tournaments.api.entries import EntryOutputSerializer
 from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.limits import MAX_ID, chips_field
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
+from tournaments.services.knockouts import eliminators_equal
 
 TAGS = ["busts"]
 MAX_BUSTS = 100  # players out on one hand: at most a table's worth, or hand-for-hand tables
+MAX_ELIMINATORS = 10  # the winners of one pot: at most a table's worth
 
 
 class BustInputSerializer(serializers.Serializer):
     entry_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     starting_stack = chips_field(
         min_value=1, help_text="the stack at the start of the hand: the bigger finishes higher"
+    )
+    eliminated_by = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        max_length=MAX_ELIMINATORS,
+        required=False,
+        help_text="the entries who knocked the player out (players still in, none out on this "
+        "hand: 400 `bad_eliminator`), sharing the knockout equally; the bounties follow",
     )
 
 
@@ -41,7 +50,14 @@ class BustsApi(FloorApi):
             child=BustInputSerializer(), data=request.data, max_length=MAX_BUSTS
         )
         data.is_valid(raise_exception=True)
-        busts = [Bust(**row) for row in data.validated_data]
+        busts = [
+            Bust(
+                entry_id=row["entry_id"],
+                starting_stack=row["starting_stack"],
+                eliminated_by=eliminators_equal(row.get("eliminated_by", ())),
+            )
+            for row in data.validated_data
+        ]
         entries = entries_bust(
             tournament=tournament, busts=busts, now=request_time.now(), actor=request.user
         )

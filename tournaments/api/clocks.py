@@ -96,7 +96,19 @@ class ClockOutputSerializer(serializers.Serializer):
     average_stack = serializers.IntegerField()
     places_paid = serializers.IntegerField()
     prize_pool = amount_field()
-    next_payout = amount_field(allow_null=True)
+    next_payout = amount_field(
+        allow_null=True, help_text="what the next player out receives; null before the money"
+    )
+    min_cash = amount_field(
+        allow_null=True, help_text="the smallest prize (the last paid place); null if none yet"
+    )
+    break_note = serializers.CharField(
+        help_text="the note of the break on the clock or of the one coming next "
+        '("Colour-up: remove the 25s"); "" if none'
+    )
+    floor_message = serializers.CharField(
+        help_text='the floor\'s message to the room, shown on the screens and phones; "" if none'
+    )
     server_time = serializers.DateTimeField(help_text="not in the ETag")
     seconds_left = serializers.IntegerField(help_text="at server_time; not in the ETag")
     overtime_seconds = serializers.IntegerField(help_text="at server_time; not in the ETag")

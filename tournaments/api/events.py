@@ -18,7 +18,7 @@ from tournaments.api.fields import SixPlusChoicesSerializer, TournamentStatusFie
 from tournaments.api.limits import MAX_LEVELS, MAX_SMALL_INT, chips_field, money_field
 from tournaments.api.permissions import PublicReadDirectorWrite
 from tournaments.api.schedules import LevelInputSerializer, LevelOutputSerializer
-from tournaments.models import BlindSchedule, Tournament
+from tournaments.models import BlindSchedule, Series, Tournament
 from tournaments.roles import is_director
 from tournaments.selectors import tournament_list
 from tournaments.services.deals import DEAL_METHODS, tournament_accept_deal
@@ -47,7 +47,25 @@ class PercentagesField(serializers.ListField):
         return [int(v) if v == v.to_integral_value() else float(v) for v in values]
 
 
-class TournamentSettingsInputSerializer(serializers.Serializer):
+class SatelliteSettingsInputSerializer(serializers.Serializer):
+    """The series a tournament belongs to, and the event a satellite wins seats in."""
+
+    series = serializers.PrimaryKeyRelatedField(
+        queryset=Series.objects.all(), allow_null=True, required=False, help_text="a series id"
+    )
+    satellite_target = serializers.PrimaryKeyRelatedField(
+        queryset=Tournament.objects.all(),
+        allow_null=True,
+        required=False,
+        help_text="a satellite: the event its prizes are seats in (another, not finished: 400 "
+        "`bad_satellite_target`); null: not a satellite",
+    )
+    seat_value = money_field(
+        required=False, help_text="a seat's value; 0: the target's buy-in and fee (and bounty)"
+    )
+
+
+class TournamentSettingsInputSerializer(SatelliteSettingsInputSerializer):
     """Every setting is optional: what is left out keeps its default (or its current value)."""
 
     name = serializers.CharField(max_length=120, required=False)
@@ -76,6 +94,16 @@ class TournamentSettingsInputSerializer(serializers.Serializer):
     payout_percentages = PercentagesField(required=False)
     payout_unit = money_field(required=False)
     icm_enabled = serializers.BooleanField(required=False)
+    bounty_kind = serializers.ChoiceField(
+        choices=Tournament.Bounty.choices,
+        required=False,
+        help_text="none, fixed, or progressive (half of each bounty won onto the winner's own)",
+    )
+    bounty = money_field(
+        required=False,
+        help_text="the bounty on each entry, on top of the buy-in: not in the prize pool; more "
+        "than 0 with a bounty kind (400 `bad_bounty`); locked once started (409)",
+    )
 
 
 class TournamentUpdateInputSerializer(TournamentSettingsInputSerializer):
@@ -129,6 +157,15 @@ class TournamentOutputSerializer(serializers.Serializer):
     payout_percentages = serializers.ListField(child=serializers.FloatField())
     payout_unit = serializers.DecimalField(max_digits=10, decimal_places=2)
     icm_enabled = serializers.BooleanField()
+    bounty_kind = serializers.ChoiceField(choices=Tournament.Bounty.choices)
+    bounty = serializers.DecimalField(max_digits=10, decimal_places=2)
+    series = serializers.IntegerField(source="series_id", allow_null=True)
+    satellite_target = serializers.IntegerField(
+        source="satellite_target_id", allow_null=True, help_text="a satellite's target event"
+    )
+    seat_value = serializers.DecimalField(
+        max_digits=10, decimal_places=2, help_text="0: the target's buy-in and fee"
+    )
     hand_for_hand = serializers.BooleanField()
     break_order = serializers.ListField(child=serializers.IntegerField())
     deal = serializers.DictField(

@@ -13,6 +13,7 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.plumbing import ResolvedComponent
 from rest_framework import serializers
 
+from dealer.engine.rules import SIXPLUS_RANKING_OPTIONS
 from tournaments.clock import ClockStatus
 from tournaments.models import Entry, Tournament
 
@@ -58,9 +59,6 @@ class NamedChoiceFieldExtension(OpenApiSerializerFieldExtension):
         return component.ref
 
 
-SIXPLUS_OPTIONS = ("sixplus_flush_beats_full_house", "sixplus_trips_beat_straight")
-
-
 class SixPlusChoicesSerializer(serializers.Serializer):
     """The Texas 6+ ranking choices, offered wherever a 6+ game is made (a tournament, a cash
     table) as fields of their own and moved into `rule_overrides` (the engine refuses them for
@@ -78,7 +76,7 @@ class SixPlusChoicesSerializer(serializers.Serializer):
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        chosen = {key: attrs.pop(key) for key in SIXPLUS_OPTIONS if key in attrs}
+        chosen = {key: attrs.pop(key) for key in SIXPLUS_RANKING_OPTIONS if key in attrs}
         if chosen:
             attrs["rule_overrides"] = {**attrs.get("rule_overrides", {}), **chosen}
         return attrs

@@ -42,6 +42,7 @@ from tournaments.selectors import (
     tournament_standings,
     version_tag,
 )
+from tournaments.selectors.bounties import bounty_columns
 from tournaments.spreadsheet import safe_cell
 
 TAGS = ["results"]
@@ -59,6 +60,12 @@ class StandingRowOutputSerializer(serializers.Serializer):
     chips_at = serializers.DateTimeField(allow_null=True, help_text="when it was written")
     table = serializers.IntegerField(allow_null=True)
     seat = serializers.IntegerField(allow_null=True)
+    bounty_won = amount_field(
+        allow_null=True, help_text="bounty cash won so far (null: the event has no bounties)"
+    )
+    head = amount_field(
+        allow_null=True, help_text="progressive knockout: the bounty on the player's head now"
+    )
 
 
 class StandingsOutputSerializer(serializers.Serializer):
@@ -75,6 +82,10 @@ class StandingsOutputSerializer(serializers.Serializer):
     )
     places_paid = serializers.IntegerField()
     next_payout = amount_field(allow_null=True, help_text="what the next player out receives")
+    min_cash = amount_field(
+        allow_null=True,
+        help_text="the smallest prize (the last paid place): the next payout before the money",
+    )
     prize_pool = amount_field()
     rows = StandingRowOutputSerializer(many=True)
 
@@ -117,6 +128,9 @@ class SeatLookupOutputSerializer(serializers.Serializer):
     table = serializers.IntegerField(allow_null=True)
     seat = serializers.IntegerField(allow_null=True)
     status = EntryStatusField()
+    place = serializers.IntegerField(
+        allow_null=True, help_text="the place the player finished in, once out; else null"
+    )
 
 
 class StandingsApi(LazyAuthentication, FloorApi):
@@ -229,8 +243,9 @@ class CsvExportApi(FloorApi):
 
 
 def results_csv_rows(tournament: Tournament) -> Iterable[Sequence[str]]:
-    """The header, then `selectors.results_rows`, each cell safe to open in a spreadsheet."""
-    yield CSV_HEADER
+    """The header, then `selectors.results_rows`, each cell safe to open in a spreadsheet; an
+    event with bounties has their columns too (`bounties.bounty_columns`)."""
+    yield CSV_HEADER + bounty_columns(tournament)
     for row in results_rows(tournament):
         yield tuple(safe_cell(value) for value in row)
 
@@ -242,7 +257,8 @@ class ResultsCsvApi(CsvExportApi):
             (200, "text/csv"): OpenApiResponse(
                 OpenApiTypes.STR,
                 description="place,name,entry_number,prize: the players still in (no place "
-                "yet) by chips, then everyone out by place",
+                "yet) by chips, then everyone out by place; with bounties, also knockouts, "
+                "bounty_won and (progressive) head",
             ),
             (200, "application/json"): CSV_ROWS_AS_JSON,
             (400, "application/json"): ValidationErrorSerializer,

@@ -13,10 +13,11 @@ from rest_framework.response import Response
 
 from tournaments.api.base import FloorApi, get_tournament
 from tournaments.api.errors import responses
-from tournaments.api.permissions import IsDirectorOrDealer
+from tournaments.api.permissions import IsDirector, IsDirectorOrDealer
 from tournaments.balancing import Plan
 from tournaments.models import Entry, Table, Tournament
 from tournaments.selectors import table_plan
+from tournaments.services.floor import table_add
 from tournaments.services.tables import (
     table_assign_dealer,
     tournament_balance_plan,
@@ -39,6 +40,7 @@ class SeatOutputSerializer(serializers.Serializer):
     )
     held_for = serializers.CharField(help_text="an open seat held for a player moving here")
     waits = serializers.CharField(help_text="why the next hand will not deal this player in")
+    locked = serializers.BooleanField(help_text="an open seat the floor keeps empty")
 
     def to_representation(self, instance: Any) -> Any:
         data = super().to_representation(instance)
@@ -72,6 +74,9 @@ class TableOutputSerializer(serializers.Serializer):
     seats = SeatOutputSerializer(many=True, help_text="every seat from 1, open ones with nulls")
     button_draw = ButtonDrawOutputSerializer(
         allow_null=True, help_text="the latest high-card draw for the button, with its cards"
+    )
+    locked_seats = serializers.ListField(
+        child=serializers.IntegerField(), help_text="the seats the floor keeps empty"
     )
 
 
@@ -108,7 +113,8 @@ def _tables(tournament: Tournament) -> Any:
     return TableOutputSerializer(table_plan(tournament, broken=True), many=True).data
 
 
-def _render_plan(plan: Plan) -> Any:
+def render_plan(plan: Plan) -> Any:
+    """A plan as the API answers it, each move with its player's name."""
     ids = [move.entry_id for move in plan.moves]
     names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
     return PlanOutputSerializer(plan, context={"names": names}).data
@@ -127,8 +133,29 @@ class SeatDrawApi(FloorApi):
         return Response(_tables(tournament), status=201)
 
 
+class TableAddInputSerializer(serializers.Serializer):
+    number = serializers.IntegerField(
+        min_value=1, max_value=9999, required=False, help_text="default: the next number"
+    )
+    seat_count = serializers.IntegerField(
+        min_value=2, max_value=10, required=False, help_text="default: the event's table size"
+    )
+
+
+class TableAddedOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    number = serializers.IntegerField()
+    seat_count = serializers.IntegerField()
+    is_broken = serializers.BooleanField()
+    locked_seats = serializers.ListField(child=serializers.IntegerField())
+
+
 class TablesApi(FloorApi):
-    permission_classes = (IsDirectorOrDealer,)
+    def get_permissions(self) -> list[Any]:
+        # Directors and dealers read the tables; only a director opens one.
+        if self.request.method == "POST":
+            return [IsDirector()]
+        return [IsDirectorOrDealer()]
 
     @extend_schema(tags=TAGS, responses=responses(TableOutputSerializer(many=True), 403, 404))
     def get(self, request: Request, pk: int) -> Response:
@@ -136,13 +163,27 @@ class TablesApi(FloorApi):
         tournament = get_tournament(request, pk)
         return Response(_tables(tournament))
 
+    @extend_schema(
+        tags=TAGS,
+        request=TableAddInputSerializer,
+        responses=responses(TableAddedOutputSerializer, 400, 403, 404, 409, status=201),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Directors: open a table (before the draw the draw uses it; during play it takes
+        late entries and the balancing plan fills it). A closed table's number opens it again."""
+        tournament = get_tournament(request, pk)
+        data = TableAddInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = table_add(tournament=tournament, actor=request.user, **data.validated_data)
+        return Response(TableAddedOutputSerializer(table).data, status=201)
+
 
 class BalancingPlanApi(FloorApi):
     @extend_schema(tags=TAGS, responses=responses(PlanOutputSerializer, 403, 404, 409))
     def get(self, request: Request, pk: int) -> Response:
         """What the rules call for now; nothing changes until the director confirms."""
         tournament = get_tournament(request, pk)
-        return Response(_render_plan(tournament_balance_plan(tournament)))
+        return Response(render_plan(tournament_balance_plan(tournament)))
 
 
 class BalancingConfirmApi(FloorApi):
@@ -154,7 +195,7 @@ class BalancingConfirmApi(FloorApi):
         answer with the plan carried out."""
         tournament = get_tournament(request, pk)
         plan = tournament_confirm_moves(tournament=tournament, actor=request.user)
-        return Response(_render_plan(plan))
+        return Response(render_plan(plan))
 
 
 class TableDealerInputSerializer(serializers.Serializer):

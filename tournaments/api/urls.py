@@ -11,9 +11,15 @@ from tournaments.api import (
     counts,
     entries,
     events,
+    flights,
+    floor,
+    knockouts,
+    players,
     results,
     rules,
+    satellites,
     schedules,
+    screens,
     tables,
 )
 
@@ -82,4 +88,11 @@ urlpatterns = [
     path(T + "seats/", results.SeatLookupApi.as_view(), name="api-seat-lookup"),
     path(T + "results.csv", results.ResultsCsvApi.as_view(), name="api-results-csv"),
     path("audit/", audit.AuditLogApi.as_view(), name="api-audit"),
+    # Series work (issue 14): each module lists its own endpoints.
+    *knockouts.urls,
+    *flights.urls,
+    *satellites.urls,
+    *players.urls,
+    *screens.urls,
+    *floor.urls,
 ]

@@ -3,6 +3,7 @@ the API serializes; nothing else queries for them:
 
 - `standings`: standings, payouts, the results, the ICM deal on offer, seat lookup, tournaments;
 - `prizes`: each paid place's prize and the deal on offer (ICM, chip chop);
+- `bounties`: who eliminated whom, and the bounties it paid (derived, never stored);
 - `books`: the chip ledger's books (the chips in play, the sums by kind, the check that they
   balance);
 - `clock`: a tournament's levels and stored clock, what the clock shows, the one clock feed;
@@ -26,6 +27,7 @@ from tournaments.selectors.access import (
     sign_in_rate_refusal,
     sign_in_refusal,
 )
+from tournaments.selectors.bounties import Bounties, tournament_bounties
 from tournaments.selectors.clock import (
     ClockFeed,
     ClockTag,
@@ -77,6 +79,7 @@ from tournaments.selectors.versions import (
 
 __all__ = [
     "CACHE_SECONDS",
+    "Bounties",
     "ClockFeed",
     "ClockTag",
     "DeviceRow",
@@ -114,6 +117,7 @@ __all__ = [
     "sign_in_rate_refusal",
     "sign_in_refusal",
     "table_plan",
+    "tournament_bounties",
     "tournament_full",
     "tournament_head",
     "tournament_list",

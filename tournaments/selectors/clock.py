@@ -98,6 +98,7 @@ def _field_summary(tournament: Tournament) -> dict[str, Any]:
         "places_paid": standings.places_paid,
         "prize_pool": _amount(standings.prize_pool),
         "next_payout": _amount(standings.next_payout),
+        "min_cash": _amount(standings.min_cash),
     }
 
 
@@ -147,6 +148,8 @@ def clock_feed(tournament: Tournament, now: datetime, *, tag: ClockTag | None = 
         "remaining_seconds": None if running else view.seconds_left,
         "hand_for_hand": tournament.hand_for_hand,
         "hand_for_hand_hand": tournament.hand_for_hand_round if tournament.hand_for_hand else None,
+        "break_note": break_note(view),
+        "floor_message": tournament.floor_message,
         **field,
     }
     volatile = {
@@ -156,6 +159,16 @@ def clock_feed(tournament: Tournament, now: datetime, *, tag: ClockTag | None = 
         "seconds_to_next_break": view.seconds_to_next_break,
     }
     return ClockFeed(etag=_etag(tournament, view), stable=stable, volatile=volatile)
+
+
+def break_note(view: clock.ClockView) -> str:
+    """The note of the break on the clock, or of the break that comes next (a colour-up the
+    players should know of before it starts); "" when neither has one."""
+    if view.level.is_break:
+        return view.level.note
+    if view.next_level is not None and view.next_level.is_break:
+        return view.next_level.note
+    return ""
 
 
 def _view(tournament: Tournament, now: datetime) -> clock.ClockView:

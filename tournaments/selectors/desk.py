@@ -27,9 +27,9 @@ class LevelRow:
 
 def entry_list(tournament: Tournament, query: str = "") -> QuerySet[Entry]:
     """Every entry of the tournament, the newest first, optionally filtered by name, with the
-    hand each is dealt in (if one is in progress)."""
+    hand each is dealt in (if one is in progress) and the satellite that paid it, if one did."""
     entries = Entry.objects.filter(tournament=tournament).select_related(
-        "player", "table", "live_hand__table"
+        "player", "table", "live_hand__table", "ticket_from__tournament"
     )
     query = " ".join(query.split())
     if query:

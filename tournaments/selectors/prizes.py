@@ -8,38 +8,67 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from dealer.engine.errors import Conflict
 from tournaments import icm, payouts
 from tournaments.errors import FloorError, from_value_error
 from tournaments.models import Entry, Tournament
+from tournaments.selectors.tickets import satellite_prize_table
 
 
 def prize_table(tournament: Tournament) -> tuple[Decimal, ...]:
     """Each paid place's prize, from the entries, rebuys and add-ons and the payout table."""
-    field = Entry.objects.filter(tournament=tournament).exclude(status=Entry.Status.UNREGISTERED)
-    counts = field.aggregate(
+    if tournament.kind != Tournament.Kind.SINGLE:
+        return event_prize_table(tournament)  # flights and days share their event's prizes
+    field = Entry.objects.filter(tournament=tournament)
+    return _prizes(tournament, field, satellite=True)
+
+
+def event_prize_table(tournament: Tournament) -> tuple[Decimal, ...]:
+    """The prizes of a multi-flight event, for the event itself and for each of its later days:
+    the pool and the payout table come from every entry of every flight (re-entries count) at
+    the event's buy-in, rebuy and add-on prices, guarantee and payout table; the last day's
+    places are the event's top places. A flight pays nothing (the money is paid on the last
+    day), so its prize table is empty."""
+    if tournament.kind == Tournament.Kind.FLIGHT:
+        return ()
+    event = tournament if tournament.kind == Tournament.Kind.EVENT else tournament.parent
+    if event is None:
+        return ()
+    field = Entry.objects.filter(tournament__parent=event, tournament__kind=Tournament.Kind.FLIGHT)
+    return _prizes(event, field, satellite=False)
+
+
+def _prizes(
+    settings: Tournament, field: QuerySet[Entry], *, satellite: bool
+) -> tuple[Decimal, ...]:
+    """The prizes a field of entries pays under a tournament's settings (prices, guarantee,
+    payout table and unit); a satellite pays seats first, then cash."""
+    counts = field.exclude(status=Entry.Status.UNREGISTERED).aggregate(
         entries=Count("pk"), rebuys=Sum("rebuys"), addons=Count("pk", filter=Q(addon=True))
     )
-    entries, rebuys, addons = counts["entries"], counts["rebuys"] or 0, counts["addons"]
+    entries = counts["entries"]
     try:
         pool = payouts.prize_pool(
             entries,
-            rebuys,
-            addons,
-            tournament.buy_in,
-            tournament.rebuy_price,
-            tournament.addon_price,
-            tournament.guarantee,
+            counts["rebuys"] or 0,
+            counts["addons"],
+            settings.buy_in,
+            settings.rebuy_price,
+            settings.addon_price,
+            settings.guarantee,
         )
-        if tournament.payout_percentages:
+        seats = satellite_prize_table(settings, pool) if satellite else None
+        if seats is not None:
+            return seats
+        if settings.payout_percentages:
             table = payouts.PayoutTable(
-                percentages=tuple(Decimal(str(p)) for p in tournament.payout_percentages)
+                percentages=tuple(Decimal(str(p)) for p in settings.payout_percentages)
             )
         else:
             table = payouts.default_payout_table(max(entries, 1))
-        return payouts.payouts(pool, table, tournament.payout_unit)
+        return payouts.payouts(pool, table, settings.payout_unit)
     except ValueError as error:
         raise from_value_error(error, kind=Conflict) from error
 

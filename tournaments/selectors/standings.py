@@ -11,8 +11,11 @@ from typing import Any
 from django.db.models import Count, F, Q, Sum
 
 from tournaments.models import Entry, Tournament
+from tournaments.names import fold
 from tournaments.selectors.books import chips_in_play
+from tournaments.selectors.bounties import Bounties, bounty_cells, event_bounties
 from tournaments.selectors.prizes import prize_table
+from tournaments.selectors.tickets import seat_places
 from tournaments.selectors.versions import tournaments_seen
 
 
@@ -26,6 +29,10 @@ class StandingRow:
     chips_at: datetime | None  # when it was written
     table: int | None
     seat: int | None
+    # An event with bounties: the bounty cash the player has won, and (progressive) the bounty
+    # on their head now (`selectors.bounties`).
+    bounty_won: Decimal | None = None
+    head: Decimal | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -37,6 +44,9 @@ class Standings:
     counted_chips: int  # what the players' counts add up to (short of it after a desk bust)
     places_paid: int
     next_payout: Decimal | None  # what the next player out receives
+    # The smallest prize (the last paid place): what the phone and the screens show as the next
+    # payout before the money, when the next player out receives nothing.
+    min_cash: Decimal | None = None
     prize_pool: Decimal
     rows: tuple[StandingRow, ...]
 
@@ -74,6 +84,7 @@ def tournament_standings(tournament: Tournament, *, limit: int | None = None) ->
     )
     if limit is not None:
         rows_qs = rows_qs[:limit]
+    bounties = event_bounties(tournament) if limit != 0 else None
     rows = tuple(
         StandingRow(
             rank=i + 1,
@@ -84,6 +95,7 @@ def tournament_standings(tournament: Tournament, *, limit: int | None = None) ->
             chips_at=at,
             table=table,
             seat=seat,
+            **_bounty_fields(bounties, pk),
         )
         for i, (pk, name, chips, source, at, table, seat) in enumerate(rows_qs)
     )
@@ -99,49 +111,72 @@ def tournament_standings(tournament: Tournament, *, limit: int | None = None) ->
         counted_chips=int(totals["counted"] or 0),
         places_paid=paid,
         next_payout=next_payout,
+        min_cash=prizes[-1] if prizes else None,
         prize_pool=sum(prizes, Decimal(0)),
         rows=rows,
     )
 
 
+def _bounty_fields(bounties: Bounties | None, entry_id: int) -> dict[str, Decimal | None]:
+    """A player still in's bounties for their standings row (nothing without bounties)."""
+    if bounties is None:
+        return {}
+    entry = bounties.of(entry_id, in_play=True)
+    return {"bounty_won": entry.won, "head": entry.head if bounties.progressive else None}
+
+
 def tournament_payouts(tournament: Tournament) -> list[dict[str, Any]]:
-    """Each paid place with its prize and, once decided, who finished there."""
+    """Each paid place with its prize and, once decided, who finished there; in a satellite,
+    `seat` names the event a place's prize is a seat in (else "")."""
     prizes = prize_table(tournament)
+    seats, target = seat_places(tournament, prizes)
     finished: dict[int | None, list[dict[str, Any]]] = {}
     for place, name, prize in Entry.objects.filter(
         tournament=tournament, finishing_place__isnull=False
     ).values_list("finishing_place", "player__name", "prize"):
         finished.setdefault(place, []).append({"name": name, "prize": prize})
     return [
-        {"place": i + 1, "prize": prize, "players": finished.get(i + 1, [])}
+        {
+            "place": i + 1,
+            "prize": prize,
+            "players": finished.get(i + 1, []),
+            "seat": target if i < seats else "",
+        }
         for i, prize in enumerate(prizes)
     ]
 
 
-def results_rows(tournament: Tournament) -> list[tuple[int | None, str, int, Decimal | None]]:
+def results_rows(tournament: Tournament) -> list[tuple[Any, ...]]:
     """The results so far, as the one export gives them: place, name, entry number and prize of
-    every entry that played; the players still in first (no place yet), by chips, then
-    everyone out, by place."""
+    every entry that played, and in an event with bounties its `bounties.bounty_columns`; the
+    players still in first (no place yet), by chips, then everyone out, by place."""
     rows = (
         Entry.objects.filter(tournament=tournament)
         .exclude(status=Entry.Status.UNREGISTERED)
         .order_by(F("finishing_place").asc(nulls_first=True), "-chips", "player__name", "number")
-        .values_list("finishing_place", "player__name", "number", "prize")
+        .values_list("finishing_place", "player__name", "number", "prize", "pk", "status")
     )
-    return list(rows)
+    bounties = event_bounties(tournament)
+    if bounties is None:
+        return [row[:4] for row in rows]
+    return [
+        (*row[:4], *bounty_cells(bounties, row[4], in_play=row[5] == Entry.Status.ACTIVE))
+        for row in rows
+    ]
 
 
 def seat_lookup(tournament: Tournament, query: str) -> list[dict[str, Any]]:
-    """Players whose name contains the query, with their table and seat (public)."""
+    """Players whose name contains the query, with their table and seat, or the place they
+    finished in once out (public). Compared folded (`names.fold`: "jose" finds "José") against
+    the player's search name; the plain name too, for a row written before it had one."""
     query = " ".join(query.split())
     if len(query) < 2:
         return []
+    found = Q(player__search_name__contains=fold(query)) | Q(player__name__icontains=query)
     return [
-        {"name": name, "table": table, "seat": seat, "status": status}
-        for name, table, seat, status in Entry.objects.filter(
-            tournament=tournament, player__name__icontains=query
-        )
+        {"name": name, "table": table, "seat": seat, "status": status, "place": place}
+        for name, table, seat, status, place in Entry.objects.filter(found, tournament=tournament)
         .exclude(status=Entry.Status.UNREGISTERED)
         .order_by("player__name", "-number")
-        .values_list("player__name", "table__number", "seat", "status")[:20]
+        .values_list("player__name", "table__number", "seat", "status", "finishing_place")[:20]
     ]

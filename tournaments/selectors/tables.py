@@ -33,6 +33,7 @@ class SeatView:
     moves_to: str = ""  # "table 2, seat 5": a move that waits for the end of the player's hand
     held_for: str = ""  # an open seat held for a player who moves here after their hand
     waits: str = ""  # why the next hand will not deal this player in (T 10-A)
+    locked: bool = False  # an open seat the floor keeps empty
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -52,6 +53,7 @@ class TableView:
     is_broken: bool = False
     dealer_name: str | None = None
     button_draw: dict[str, Any] | None = None  # the latest high-card draw for the button
+    locked_seats: tuple[int, ...] = ()  # the seats the floor keeps empty
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -122,12 +124,18 @@ def _table_view(
     # Between hands only: during one, "in hand" says who was dealt in.
     waiting = {} if hands else seats_waiting(table, {seat: s.pk for seat, s in taken.items()})
     seats = []
+    locked = tuple(sorted(table.locked_seats or ()))
     for seat in range(1, table.seat_count + 1):
         button = seat == table.button_seat
         found = taken.get(seat)
         if found is None:
             seats.append(
-                SeatView(seat=seat, button=button, held_for=held.get((table.number, seat), ""))
+                SeatView(
+                    seat=seat,
+                    button=button,
+                    held_for=held.get((table.number, seat), ""),
+                    locked=seat in locked,
+                )
             )
             continue
         seats.append(
@@ -160,6 +168,7 @@ def _table_view(
         is_broken=table.is_broken,
         dealer_name=table.dealer.get_username() if table.dealer else None,
         button_draw=draw,
+        locked_seats=locked,
     )
 
 

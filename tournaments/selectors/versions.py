@@ -28,6 +28,7 @@ HEAD_FIELDS = (
     "clock_ends_at",
     "clock_remaining",
     "clock_started_at",
+    "floor_message",
 )
 
 

@@ -13,8 +13,10 @@ from django.utils import timezone
 
 from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments.models import ChipMove, Entry, Tournament
+from tournaments.selectors.satellites import players_at_end
 from tournaments.services.audit import audit_record
 from tournaments.services.entries import lock_tournament
+from tournaments.services.knockouts import Eliminator, check_eliminators, knockouts_record
 from tournaments.services.ledger import HandRef, chips_move
 from tournaments.services.places import (
     check_seats_free,
@@ -27,10 +29,12 @@ from tournaments.services.places import (
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Bust:
-    """One player out on a hand, with the stack they started that hand with."""
+    """One player out on a hand, with the stack they started that hand with and, when known,
+    who knocked them out (KO-1, KO-2): the bounties follow from these."""
 
     entry_id: int
     starting_stack: int
+    eliminated_by: tuple[Eliminator, ...] = ()
 
 
 @transaction.atomic
@@ -52,6 +56,9 @@ def entries_bust(
     stacks to zero in the ledger. Without it (a bust typed on the desk) the player's last known
     stack leaves the ledger with a recorded bust row, the starting stack given may not exceed
     it, and a player dealt in a hand in progress is refused: that hand's end busts players.
+
+    Each bust may name who knocked the player out: players still in, none of them out on this
+    hand (400 `bad_eliminator`); one `Knockout` row is written per eliminator.
     """
     tournament = lock_tournament(tournament)
     if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
@@ -65,9 +72,19 @@ def entries_bust(
     }
     for bust in busts:
         _check_bust(entries.get(bust.entry_id), bust, from_hand=hand is not None)
+    named = {b.entry_id: b.eliminated_by for b in busts if b.eliminated_by}
+    check_eliminators(tournament=tournament, named=named, busted=set(ids))
     left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
     if len(busts) >= left:
         raise FloorError("no_winner", "At least one player must remain: the last one wins.")
+    at_end = players_at_end(tournament)  # 1, or a satellite's seats
+    # A tablet's hand that began before the last seat was won still ends: its result is a fact,
+    # and its busts are placed among the seat winners (`crown_winner` places the rest again).
+    if left <= at_end and hand is None:
+        raise FloorError(
+            "satellite_over",
+            f"The {left} players left have each won a seat: the satellite is over.",
+        )
     if hand is None:
         for bust in busts:
             entry = entries[bust.entry_id]
@@ -105,6 +122,13 @@ def entries_bust(
         entry.busted_at = now
         entry.live_hand = None
         entry.move_to_table, entry.move_to_seat = None, None
+    knockouts_record(
+        tournament=tournament,
+        named=named,
+        group=group,
+        now=now,
+        hand_id=hand.hand_id if hand else None,
+    )
     Entry.objects.bulk_update(
         list(entries.values()),
         [
@@ -120,7 +144,7 @@ def entries_bust(
     )
     places_recompute(tournament)
     places_reprice(tournament)
-    if left - len(busts) == 1:
+    if left - len(busts) <= at_end:
         crown_winner(tournament)
     out = Entry.objects.select_related("player").in_bulk(ids)
     audit_record(
@@ -135,6 +159,11 @@ def entries_bust(
                 "player": out[b.entry_id].player.name,
                 "place": out[b.entry_id].finishing_place,
                 "starting_stack": b.starting_stack,
+                **(
+                    {"eliminated_by": [e.entry_id for e in b.eliminated_by]}
+                    if b.eliminated_by
+                    else {}
+                ),
             }
             for b in busts
         ],

@@ -100,7 +100,8 @@ def clock_start(*, tournament: Tournament, now: datetime, actor: Any = None) -> 
     locked = lock_tournament(tournament)
     if locked.status not in (Tournament.Status.PLANNED, Tournament.Status.REGISTERING):
         raise FloorError("already_started", "The clock has already been started.")
-    if not locked.tables.exists():
+    # A drawn table has its button (tables set up before the draw have none yet).
+    if not locked.tables.filter(button_seat__isnull=False).exists():
         raise FloorError("seats_not_drawn", "Draw the seats before starting the clock.")
     return _operate(locked, "clock_start", now, actor, lambda s, lv: clock.start(lv, now))
 

@@ -11,11 +11,13 @@ from django.utils import timezone
 
 from tournaments import clock, seating
 from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
-from tournaments.models import ChipMove, Entry, Player, Table, Tournament
+from tournaments.models import ChipMove, Entry, Table, Tournament
 from tournaments.selectors.clock import clock_state, levels_as_clock
+from tournaments.selectors.flights import flight_entry_refusal
 from tournaments.services.audit import audit_record
 from tournaments.services.ledger import chips_move
 from tournaments.services.places import places_reprice, places_shift_for_new_entry
+from tournaments.services.players import player_get_or_create
 
 OPEN_STATUSES = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING, Tournament.Status.PAUSED)
 
@@ -64,7 +66,10 @@ def entry_register(
         raise FloorInvalid("name_required", "Enter the player's name.")
     if not registration_open(tournament, now):
         raise FloorError("registration_closed", "Registration is closed for this tournament.")
-    player = Player.objects.filter(name__iexact=name).first() or Player.objects.create(name=name)
+    player = player_get_or_create(name=name)
+    refusal = flight_entry_refusal(tournament, player)  # a multi-flight event's phases
+    if refusal is not None:
+        raise refusal
     entries = tournament.entries.filter(player=player)
     active = entries.filter(status=Entry.Status.ACTIVE).select_related("table").first()
     if active is not None:
@@ -87,7 +92,9 @@ def entry_register(
         number=number,
         late=tournament.status != Tournament.Status.REGISTERING,
     )
-    if tournament.tables.filter(is_broken=False).exists():
+    # Once seats are drawn (a drawn table has its button; tables the director set up before
+    # the draw have none yet and wait for it).
+    if tournament.tables.filter(is_broken=False, button_seat__isnull=False).exists():
         table, seat = _late_seat(tournament, rng or random.Random())
         entry.table, entry.seat = table, seat
     try:
@@ -134,11 +141,12 @@ def _late_seat(tournament: Tournament, rng: random.Random) -> tuple[Table, int]:
     ):
         if seat is not None:
             taken.setdefault(number, set()).add(seat)
+    # A seat the floor has locked is never drawn (it does not count as a player either).
     open_seats = [
         seating.SeatRef(table=n, seat=s)
         for n, t in tables.items()
         for s in range(1, t.seat_count + 1)
-        if s not in taken[n]
+        if s not in taken[n] and s not in (t.locked_seats or ())
     ]
     if not open_seats:
         raise FloorError("no_open_seat", "Every seat is taken: open another table first.")

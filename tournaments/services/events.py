@@ -18,8 +18,10 @@ from tournaments.models import BlindLevel, BlindSchedule, Entry, Tournament, Tou
 from tournaments.payouts import PayoutError, PayoutTable
 from tournaments.selectors.clock import LEVEL_FIELDS, clock_state, levels_as_clock
 from tournaments.selectors.rules import rules_current
+from tournaments.selectors.satellites import players_at_end
 from tournaments.services.audit import audit_record
 from tournaments.services.places import crown_winner, places_reprice
+from tournaments.services.satellites import check_satellite_target
 
 # The settings the prize pool and the payouts are worked out from.
 PRIZE_SETTINGS = {
@@ -29,6 +31,8 @@ PRIZE_SETTINGS = {
     "guarantee",
     "payout_percentages",
     "payout_unit",
+    "satellite_target",  # a satellite's pool pays seats in its target
+    "seat_value",
 }
 
 
@@ -126,6 +130,11 @@ TOURNAMENT_FIELDS = (
     "payout_percentages",
     "payout_unit",
     "icm_enabled",
+    "series",
+    "satellite_target",
+    "seat_value",
+    "bounty_kind",
+    "bounty",
 )
 
 
@@ -147,6 +156,21 @@ def check_tournament_settings(values: Mapping[str, Any]) -> None:
             raise from_value_error(error) from error
     if Decimal(str(values.get("payout_unit", "1"))) <= 0:
         raise FloorInvalid("bad_payout_unit", "The payout rounding unit must be positive.")
+    check_bounty_settings(values)
+
+
+def check_bounty_settings(values: Mapping[str, Any]) -> None:
+    """A bounty is never negative, and an event with bounties has one to pay (KO-3)."""
+    kind = values.get("bounty_kind", Tournament.Bounty.NONE)
+    bounty = Decimal(str(values.get("bounty", "0")))
+    if kind not in Tournament.Bounty.values:
+        raise FloorInvalid("bad_bounty_kind", f"'{kind}' is not a bounty kind.")
+    if bounty < 0:
+        raise FloorInvalid("bad_bounty", "The bounty cannot be negative.")
+    if kind != Tournament.Bounty.NONE and bounty <= 0:
+        raise FloorInvalid(
+            "bad_bounty", "An event with bounties needs the bounty on each entry: more than 0."
+        )
 
 
 @transaction.atomic
@@ -158,6 +182,7 @@ def tournament_create(*, schedule: BlindSchedule, actor: Any = None, **values: A
             "bad_field", f"Unknown tournament setting: {', '.join(sorted(unknown))}."
         )
     check_tournament_settings(values)
+    check_satellite_target(tournament=None, target=values.get("satellite_target"))
     rows = list(schedule.levels.values(*LEVEL_FIELDS))
     if not rows:
         raise FloorError("empty_schedule", f"The schedule '{schedule.name}' has no levels.")
@@ -185,14 +210,21 @@ LOCKED_WHEN_STARTED = {
     "rule_overrides": "rule options",
 }
 
+# The bounty settings: the players have paid their bounties and some may have been won, so they
+# are locked once play has started, and stay so when it is over (KO-3).
+BOUNTY_SETTINGS = {"bounty_kind": "bounty kind", "bounty": "bounty"}
+
 
 def tournament_started(tournament: Tournament) -> bool:
     return tournament.status in (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
 
 
 def locked_settings(tournament: Tournament) -> tuple[str, ...]:
-    """The settings that can no longer change: those the hands are dealt with, once started."""
-    return tuple(LOCKED_WHEN_STARTED) if tournament_started(tournament) else ()
+    """The settings that can no longer change: those the hands are dealt with, once started;
+    the bounty settings once started or finished."""
+    hands = tuple(LOCKED_WHEN_STARTED) if tournament_started(tournament) else ()
+    played = tournament_started(tournament) or tournament.status == Tournament.Status.FINISHED
+    return hands + (tuple(BOUNTY_SETTINGS) if played else ())
 
 
 def levels_fixed(tournament: Tournament, now: datetime) -> int:
@@ -219,7 +251,14 @@ def _same(old: Any, new: Any) -> bool:
 
 def check_locked_settings(tournament: Tournament, changed: Iterable[str]) -> None:
     """Refuse a new value for a setting the hands in progress are dealt with (409)."""
-    locked = [LOCKED_WHEN_STARTED[name] for name in locked_settings(tournament) if name in changed]
+    names = LOCKED_WHEN_STARTED | BOUNTY_SETTINGS
+    locked = [names[name] for name in locked_settings(tournament) if name in changed]
+    if set(locked) <= set(BOUNTY_SETTINGS.values()) and locked:
+        raise FloorError(
+            "tournament_started",
+            f"The {' and '.join(locked)} cannot change once the tournament has started: "
+            "the players have paid their bounties and some may have been won.",
+        )
     if locked:
         raise FloorError(
             "tournament_started",
@@ -276,6 +315,8 @@ def tournament_update(
     check_locked_settings(tournament, changed)
     merged = {name: getattr(tournament, name) for name in TOURNAMENT_FIELDS} | changed
     check_tournament_settings(merged)
+    if "satellite_target" in changed:
+        check_satellite_target(tournament=tournament, target=changed["satellite_target"])
     now = now or timezone.now()
     levels_changed = False
     if levels is not None:
@@ -317,6 +358,11 @@ def tournament_rules(tournament: Tournament) -> Any:
 @transaction.atomic
 def tournament_open_registration(*, tournament: Tournament, actor: Any = None) -> Tournament:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.kind == Tournament.Kind.EVENT:
+        raise FloorError(
+            "enter_a_flight",
+            f"{tournament.name} is played in its flights: open registration on a flight.",
+        )
     if tournament.status != Tournament.Status.PLANNED:
         raise FloorError(
             "bad_status",
@@ -339,12 +385,13 @@ def tournament_finish(*, tournament: Tournament, actor: Any = None) -> Tournamen
         raise FloorError("tournament_finished", "The tournament is finished already.")
     left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
     count = left.count()
-    if count > 1:
+    at_end = players_at_end(tournament)  # 1, or a satellite's seats
+    if count > at_end:
         raise FloorError(
             "players_left",
             f"{count} players are still in: finish when one is left, or accept a deal.",
         )
-    if count == 1 and left.filter(finishing_place=None).exists():
+    if 1 <= count <= at_end and left.filter(finishing_place=None).exists():
         crown_winner(tournament)
     tournament_close(tournament)
     audit_record(tournament=tournament, actor=actor, action="tournament_finish")

@@ -28,6 +28,7 @@ from tournaments.services.audit import audit_record
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import hand_for_hand_table_done
 from tournaments.services.entries import lock_tournament
+from tournaments.services.knockouts import Eliminator
 from tournaments.services.ledger import HandRef, chips_moves
 from tournaments.services.places import check_seats_free, places_clear
 from tournaments.services.tables import entries_make_pending_moves
@@ -36,11 +37,13 @@ from tournaments.services.versions import tournament_bump
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatResult:
-    """One dealt player's stack at the hand's start and at its end."""
+    """One dealt player's stack at the hand's start and at its end; for a player the hand left
+    with nothing, who knocked them out (the winners of the pot that took their last chips)."""
 
     entry_id: int
     start: int
     finish: int
+    eliminated_by: tuple[Eliminator, ...] = ()
 
 
 def entries_enter_hand(*, tournament: Tournament, entries: Sequence[Entry], hand_id: int) -> None:
@@ -98,7 +101,7 @@ def entries_hand_end(
             )
         )
         busts = [
-            Bust(entry_id=r.entry_id, starting_stack=r.start)
+            Bust(entry_id=r.entry_id, starting_stack=r.start, eliminated_by=r.eliminated_by)
             for r in cleaned_out
             if left.get(r.entry_id) == 0
         ]

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db import connection
+
 from tournaments.errors import FloorError
 from tournaments.models import ChipMove, Entry
 from tournaments.services.versions import tournament_bump
@@ -132,7 +134,23 @@ def chips_moves(
     created = ChipMove.objects.bulk_create(rows)
     for tournament_id in {entry.tournament_id for entry, _ in changes}:
         tournament_bump(tournament_id)
-    Entry.objects.bulk_update(
-        [entry for entry, _ in changes], ["chips", "chips_source", "chips_at"]
-    )
+    _write_totals([(entry.pk, entry.chips) for entry, _ in changes], source, now)
     return created
+
+
+def _write_totals(totals: Sequence[tuple[int, int]], source: str, now: datetime) -> None:
+    """Bring many entries' chips to their new totals in a few statements: one UPDATE from a
+    VALUES list per 2,000 entries (a `bulk_update` builds a CASE with a branch per entry, which
+    takes seconds for a Day 2 field of thousands)."""
+    table = Entry._meta.db_table
+    for first in range(0, len(totals), 2000):
+        batch = totals[first : first + 2000]
+        values = ", ".join(["(%s, %s)"] * len(batch))
+        params: list[Any] = [value for row in batch for value in row]
+        with connection.cursor() as cursor:  # only placeholders are formatted into the SQL
+            cursor.execute(
+                f"WITH v(id, chips) AS (VALUES {values}) "
+                f"UPDATE {table} SET chips = v.chips, chips_source = %s, chips_at = %s "
+                f"FROM v WHERE {table}.id = v.id",
+                [*params, source, now],
+            )

@@ -18,6 +18,8 @@ from tournaments import payouts
 from tournaments.errors import FloorError
 from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.selectors.prizes import prize_table
+from tournaments.selectors.satellites import satellite_seats
+from tournaments.services.knockouts import knockouts_clear
 from tournaments.services.versions import tournament_bump
 
 
@@ -122,7 +124,17 @@ def places_shift_for_new_entry(tournament: Tournament) -> None:
 
 
 def crown_winner(tournament: Tournament) -> None:
+    """Place the players left at the end: the winner first, or in a satellite each of the
+    last N left a seat (places 1..N by chips, the same prize)."""
     prizes = prize_table(tournament)
+    if satellite_seats(tournament):
+        left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
+        crowned = list(left.order_by("-chips", "pk"))
+        for place, entry in enumerate(crowned, start=1):
+            entry.finishing_place, entry.prize = place, prizes[place - 1]
+        Entry.objects.bulk_update(crowned, ["finishing_place", "prize"])
+        tournament_bump(tournament.pk)
+        return
     winner = Entry.objects.get(tournament=tournament, status=Entry.Status.ACTIVE)
     winner.finishing_place = 1
     winner.prize = prizes[0] if prizes else None
@@ -143,12 +155,14 @@ def places_from_deal(tournament: Tournament, amounts: Sequence[tuple[int, Decima
 
 def places_clear(tournament: Tournament, entries: Iterable[Entry]) -> None:
     """Bring busted entries back into play (an undone bust, a reopened hand): status, place,
-    prize and bust record cleared; the winner, if one was crowned, is uncrowned; the places of
-    everyone still out are worked out again (`places_recompute`), and their prizes."""
+    prize and bust record cleared, and who knocked them out (so the bounties follow); the
+    winner, if one was crowned, is uncrowned; the places of everyone still out are worked out
+    again (`places_recompute`), and their prizes."""
     back = list(entries)
+    knockouts_clear(back)
     Entry.objects.filter(
-        tournament=tournament, status=Entry.Status.ACTIVE, finishing_place=1
-    ).update(finishing_place=None, prize=None)
+        tournament=tournament, status=Entry.Status.ACTIVE, finishing_place__isnull=False
+    ).update(finishing_place=None, prize=None)  # the winner, or a satellite's seat winners
     for entry in back:
         entry.status = Entry.Status.ACTIVE
         entry.finishing_place = entry.prize = entry.busted_at = None

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.db.models import Count
 
 from dealer.engine.cards import DeckKind, format_cards
 from dealer.engine.errors import ConfigError
@@ -29,18 +30,32 @@ def tournament_draw_seats(
     *, tournament: Tournament, actor: Any = None, rng: random.Random | None = None
 ) -> list[Table]:
     """Random seats for every registered entry (T 7), then a high-card draw for each table's
-    button, with the cards recorded (RULES.md 2)."""
+    button, with the cards recorded (RULES.md 2).
+
+    Tables the director set up before the draw (`tournaments.services.floor.table_add`, with
+    their sizes and locked seats) are used first, in number order, as many as the field needs;
+    more are opened after them if they are too few, and those not needed are closed."""
     tournament = lock_tournament(tournament)
     rng = rng or random.Random()
     if tournament.status not in (Tournament.Status.PLANNED, Tournament.Status.REGISTERING):
         raise FloorError("tournament_started", "Seats are drawn before the start.")
-    if tournament.tables.exists():
+    if (
+        tournament.tables.filter(button_seat__isnull=False).exists()
+        or _active(tournament).filter(table__isnull=False).exists()
+    ):
         raise FloorError("seats_drawn", "Seats are already drawn.")
     entries = list(_active(tournament).order_by("pk").values_list("pk", flat=True))
     if len(entries) < 2:
         raise FloorError("not_enough_players", "Register at least two players before the draw.")
+    prepared = list(tournament.tables.filter(is_broken=False).order_by("number"))
     try:
-        draw = seating.seat_draw(entries, None, tournament.seats_per_table, rng)
+        if prepared:
+            layout = _prepared_layout(prepared, len(entries), tournament.seats_per_table)
+            draw = seating.seat_draw_at(
+                entries, layout, rng, max_players=tournament.seats_per_table
+            )
+        else:
+            draw = seating.seat_draw(entries, None, tournament.seats_per_table, rng)
     except (ValueError, ConfigError) as error:  # SeatingError, BalancingError
         raise from_value_error(error) from error
     rules = tournament_rules(tournament)
@@ -55,16 +70,7 @@ def tournament_draw_seats(
         seats = sorted(seats_at[number])
         winner, cards = seating.button_draw_for_table(seats, rng, deck, rules.draw_tiebreak)
         buttons[number] = (seats, seats[winner], format_cards(cards))
-    created = Table.objects.bulk_create(
-        Table(
-            tournament=tournament,
-            number=n,
-            seat_count=tournament.seats_per_table,
-            button_seat=buttons[n][1],
-        )
-        for n in sorted(buttons)
-    )
-    tables = {t.number: t for t in created}
+    tables = _draw_tables(tournament, prepared, {n: b[1] for n, b in buttons.items()})
     ButtonDraw.objects.bulk_create(
         ButtonDraw(
             table=tables[n],
@@ -87,6 +93,57 @@ def tournament_draw_seats(
         break_order=tournament.break_order,
     )
     return list(tables.values())
+
+
+def _prepared_layout(
+    prepared: list[Table], entries: int, seats_per_table: int
+) -> list[seating.OpenTable]:
+    """The tables a draw uses when the director has set some up: theirs first, in number
+    order, until the field fits, then new ones of the usual size numbered after them."""
+    layout: list[seating.OpenTable] = []
+    room = 0
+    for table in prepared:
+        if room >= entries:
+            break
+        found = seating.OpenTable(
+            number=table.number, seats=table.seat_count, locked=frozenset(table.locked_seats or ())
+        )
+        layout.append(found)
+        room += max(0, found.usable(seats_per_table))
+    number = prepared[-1].number
+    while room < entries:
+        number += 1
+        layout.append(seating.OpenTable(number=number, seats=seats_per_table))
+        room += seats_per_table
+    return layout
+
+
+def _draw_tables(
+    tournament: Tournament, prepared: list[Table], buttons: dict[int, int]
+) -> dict[int, Table]:
+    """The draw's tables with their buttons (`buttons`: table number to seat): the prepared
+    ones updated, the others created; a prepared table the draw did not need is closed."""
+    ready = {t.number: t for t in prepared}
+    for table in prepared:
+        table.button_seat = buttons.get(table.number)
+        table.small_blind_seat = table.big_blind_seat = None
+        table.is_broken = table.number not in buttons
+    Table.objects.bulk_update(
+        prepared, ["button_seat", "small_blind_seat", "big_blind_seat", "is_broken"]
+    )
+    created = Table.objects.bulk_create(
+        Table(
+            tournament=tournament,
+            number=n,
+            seat_count=tournament.seats_per_table,
+            button_seat=buttons[n],
+        )
+        for n in sorted(buttons)
+        if n not in ready
+    )
+    tables = {t.number: t for t in created}
+    tables.update({n: t for n, t in ready.items() if n in buttons})
+    return tables
 
 
 def _write_seats(rows: list[tuple[int, int, int]]) -> None:
@@ -159,6 +216,7 @@ def table_states(tournament: Tournament) -> list[balancing.TableState]:
             button=t.button_seat,
             small_blind=t.small_blind_seat,
             big_blind=t.big_blind_seat,
+            locked=frozenset(t.locked_seats or ()),
         )
         for pk, t in tables.items()
     ]
@@ -171,16 +229,28 @@ def _plan_rng(tournament: Tournament, states: list[balancing.TableState]) -> ran
 
 
 def tournament_balance_plan(tournament: Tournament) -> balancing.Plan:
-    """The moves the TDA rules call for now (nothing is changed until the director confirms)."""
+    """The moves the TDA rules call for now (nothing is changed until the director confirms).
+
+    Locked seats are never planned into, and the final table is called once the players fit
+    at the table with the most open seats. A table opened during play (no button yet) is not
+    closed while it waits for its players: the plan fills it. Before the draw (tables set up,
+    nobody seated) there is nothing to plan."""
     states = table_states(tournament)
-    if not states:
+    if not any(state.occupied for state in states):
         return balancing.Plan()
+    per_table = tournament.seats_per_table
     try:
         return balancing.plan(
             states,
             _plan_rng(tournament, states),
-            max_table_size=tournament.seats_per_table,
+            max_table_size=per_table,
             break_order=tuple(tournament.break_order or ()),
+            final_table_size=max(min(s.seats - len(s.locked), per_table) for s in states),
+            keep_open=tuple(
+                tournament.tables.filter(is_broken=False, button_seat__isnull=True).values_list(
+                    "number", flat=True
+                )
+            ),
         )
     except (ValueError, ConfigError) as error:  # SeatingError, BalancingError
         raise from_value_error(error) from error
@@ -218,6 +288,24 @@ def tournament_confirm_moves(
         _check_no_hand_in_progress(tournament)
         _final_table(tournament, rng or random.Random(), actor)
         return plan
+    later = plan_carry_out(tournament=tournament, plan=plan)
+    tables_draw_missing_buttons(tournament=tournament, rng=rng, actor=actor)
+    if plan.moves or plan.broken_tables:
+        audit_record(
+            tournament=tournament,
+            actor=actor,
+            action="tables_balance",
+            moves=[m.describe() for m in plan.moves],
+            broken_tables=list(plan.broken_tables),
+            after_hand=later,
+        )
+    return plan
+
+
+def plan_carry_out(*, tournament: Tournament, plan: balancing.Plan) -> list[int]:
+    """Seat a plan's movers and close its broken tables (the caller holds the tournament's
+    lock). A player in a hand in progress gets the move as pending, carried out when the hand
+    ends (`entries_make_pending_moves`): the ids of those players."""
     tables = {t.number: t for t in tournament.tables.filter(is_broken=False)}
     movers = Entry.objects.in_bulk([m.entry_id for m in plan.moves])
     later = []
@@ -229,20 +317,50 @@ def tournament_confirm_moves(
             later.append(move.entry_id)
         else:
             entry.table, entry.seat = tables[move.to_table], move.to_seat
-            entry.save(update_fields=["table", "seat"])
+            entry.move_to_table, entry.move_to_seat = None, None
+            entry.save(update_fields=["table", "seat", "move_to_table", "move_to_seat"])
     for number in plan.broken_tables:
         tables[number].is_broken = True
         tables[number].save(update_fields=["is_broken"])
-    if plan.moves or plan.broken_tables:
+    return later
+
+
+def tables_draw_missing_buttons(
+    *, tournament: Tournament, rng: random.Random | None = None, actor: Any = None
+) -> list[ButtonDraw]:
+    """A table opened during play has no button: once two players sit there, a high-card draw
+    gives it one (T 7), as the opening draw does, so its tablet can deal."""
+    waiting = list(tournament.tables.filter(is_broken=False, button_seat__isnull=True))
+    if not waiting:
+        return []
+    seated = dict(
+        _active(tournament)
+        .filter(table__in=waiting)
+        .values("table_id")
+        .annotate(n=Count("pk"))
+        .values_list("table_id", "n")
+    )
+    rules = tournament_rules(tournament)
+    draws = []
+    for table in sorted(waiting, key=lambda t: t.number):
+        if seated.get(table.pk, 0) < 2:
+            continue
+        draw = table_draw_button(
+            table=table,
+            rng=rng or random.Random(),
+            tiebreak=rules.draw_tiebreak,
+            deck=deck_kind_for(rules),
+        )
         audit_record(
             tournament=tournament,
             actor=actor,
-            action="tables_balance",
-            moves=[m.describe() for m in plan.moves],
-            broken_tables=list(plan.broken_tables),
-            after_hand=later,
+            action="table_button_draw",
+            table=table.number,
+            cards=draw.cards,
+            button=draw.winner_seat,
         )
-    return plan
+        draws.append(draw)
+    return draws
 
 
 def _check_no_hand_in_progress(tournament: Tournament) -> None:
@@ -286,20 +404,36 @@ def entries_make_pending_moves(
             table=entry.table.number if entry.table else None,
             seat=entry.seat,
         )
+    if movers:
+        tables_draw_missing_buttons(tournament=tournament, actor=actor)
     return movers
 
 
 def _final_table(tournament: Tournament, rng: random.Random, actor: Any) -> None:
     entries = list(_active(tournament).values_list("pk", flat=True))
     tables = list(tournament.tables.filter(is_broken=False).order_by("number"))
-    final = tables[0]
-    draw = seating.final_table_redraw(entries, tournament.seats_per_table, rng, table=final.number)
+    per_table = tournament.seats_per_table
+    # The table with the most open (unlocked) seats, the lowest number on a tie, as the plan
+    # counted: everyone left fits there.
+    layouts = [
+        seating.OpenTable(
+            number=t.number, seats=t.seat_count, locked=frozenset(t.locked_seats or ())
+        )
+        for t in tables
+    ]
+    best = max(range(len(tables)), key=lambda i: (layouts[i].usable(per_table), -i))
+    final = tables[best]
+    try:
+        draw = seating.seat_draw_at(entries, [layouts[best]], rng, max_players=per_table)
+    except (ValueError, ConfigError) as error:  # SeatingError
+        raise from_value_error(error) from error
     Entry.objects.filter(pk__in=entries).update(table=None, seat=None)
     for pk, ref in draw.items():
         Entry.objects.filter(pk=pk).update(table=final, seat=ref.seat)
-    for table in tables[1:]:
-        table.is_broken = True
-        table.save(update_fields=["is_broken"])
+    for table in tables:
+        if table.pk != final.pk:
+            table.is_broken = True
+            table.save(update_fields=["is_broken"])
     rules = tournament_rules(tournament)
     table_draw_button(table=final, rng=rng, tiebreak=rules.draw_tiebreak, deck=deck_kind_for(rules))
     audit_record(

@@ -12,7 +12,7 @@ from typing import Any
 from django import template
 from django.utils.safestring import mark_safe
 
-from tournaments.labels import blinds_label
+from tournaments.labels import blinds_label, ordinal
 
 register = template.Library()
 
@@ -39,3 +39,9 @@ def blinds(source: Any) -> str:
         ante=int(_value(source, "ante") or 0),
         bb_ante=bool(_value(source, "bb_ante")),
     )
+
+
+@register.filter(name="ordinal")
+def ordinal_filter(number: Any) -> str:
+    """`{{ place|ordinal }}`: "57th" ("" for no place)."""
+    return "" if number is None or number == "" else ordinal(int(number))

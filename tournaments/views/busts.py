@@ -3,7 +3,8 @@ undo the last hand's busts.
 
 A player dealt in a hand in progress cannot be picked (the tablet busts them when the hand ends);
 a picked player's row is prefilled with their last known stack, the most they can have started
-the hand with. Both forms carry a one-time token: sent twice, they record once.
+the hand with, and offers who knocked them out (the players at their table first; several
+share the knockout equally). Both forms carry a one-time token: sent twice, they record once.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from tournaments import selectors
 from tournaments.errors import FloorError
 from tournaments.forms import BustsForm
 from tournaments.models import Entry
+from tournaments.selectors.bounties import tournament_bounties
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
 from tournaments.services.form_tokens import FormSentTwiceError
+from tournaments.services.knockouts import eliminators_equal
 from tournaments.views.access import director_required, tournament_get
 from tournaments.views.form_tokens import report_form_refusal, submit_once
 
@@ -30,7 +33,11 @@ def busts_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_get(pk)
     form = BustsForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        busts = [Bust(entry_id=e, starting_stack=s) for e, s in form.cleaned_data["rows"]]
+        named = form.cleaned_data["eliminators"]
+        busts = [
+            Bust(entry_id=e, starting_stack=s, eliminated_by=eliminators_equal(named[e]))
+            for e, s in form.cleaned_data["rows"]
+        ]
         try:
             out = submit_once(
                 request,
@@ -47,14 +54,16 @@ def busts_page(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _busted(out))
             return redirect("bust-list", pk=pk)
     seated = list(selectors.seated_entries(tournament))
-    rows = _posted_rows(request, seated) if request.method == "POST" else [(None, "", None)]
+    rows = _posted_rows(request, seated) if request.method == "POST" else [_EMPTY_ROW]
+    recent = list(selectors.recent_busts(tournament))
+    eliminated_by = tournament_bounties(tournament).eliminated_by if recent else {}
     context = {
         "tournament": tournament,
         "tab": "busts",
         "form": form,
         "seated": seated,
         "rows": rows,
-        "recent": selectors.recent_busts(tournament),
+        "recent": [(entry, eliminated_by.get(entry.pk, ())) for entry in recent],
     }
     return render(request, "desk/busts.html", context)
 
@@ -67,18 +76,34 @@ def _busted(out: list[Entry]) -> str:
     return "; ".join(parts) + "."
 
 
-Row = tuple[int | None, str, Entry | None]
+# A row of the form: the entry picked (id and row), the stack typed, who knocked them out (the
+# ids picked) and whom the row offers for it.
+Row = tuple[int | None, str, Entry | None, list[int], list[Entry]]
+_EMPTY_ROW: Row = (None, "", None, [], [])
 
 
 def _posted_rows(request: HttpRequest, seated: list[Entry]) -> list[Row]:
-    """The rows as typed (player, stack, the entry picked), to show them again with the error."""
+    """The rows as typed (player, stack, the entry picked, the eliminators picked), to show
+    them again with the error."""
     known = {str(e.pk): e for e in seated}
     rows: list[Row] = []
     entries, stacks = request.POST.getlist("entry"), request.POST.getlist("stack")
     for entry, stack in zip(entries, stacks, strict=False):
         chosen = known.get(entry.strip())
-        rows.append((chosen.pk if chosen else None, stack, chosen))
-    return rows or [(None, "", None)]
+        if chosen is None:
+            rows.append((None, stack, None, [], []))
+            continue
+        picked = request.POST.getlist(f"eliminated_by_{chosen.pk}")
+        named = [known[p].pk for p in picked if p in known]
+        rows.append((chosen.pk, stack, chosen, named, _rivals(seated, chosen)))
+    return rows or [_EMPTY_ROW]
+
+
+def _rivals(seated: list[Entry], chosen: Entry) -> list[Entry]:
+    """Whom a busted player's row offers as who knocked them out: everyone else seated, the
+    players at their own table first."""
+    others = [e for e in seated if e.pk != chosen.pk]
+    return sorted(others, key=lambda e: e.table_id != chosen.table_id)
 
 
 @director_required
@@ -94,6 +119,8 @@ def bust_row(request: HttpRequest, pk: int) -> HttpResponse:
         "entry_id": chosen.pk if chosen else None,
         "stack": chosen.chips if chosen else "",
         "chosen": chosen,
+        "eliminators": [],
+        "rivals": _rivals(seated, chosen) if chosen else [],
     }
     return render(request, "desk/_bust_row.html", context)
 

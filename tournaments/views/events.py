@@ -23,8 +23,9 @@ from tournaments.forms import (
     levels_with_new_row,
     tournament_level_formset,
 )
-from tournaments.models import BlindSchedule
+from tournaments.models import BlindSchedule, Tournament
 from tournaments.selectors import tournament_list, tournament_standings
+from tournaments.selectors.satellites import players_at_end
 from tournaments.services.events import (
     levels_fixed,
     locked_settings,
@@ -62,8 +63,11 @@ def tournaments_page(request: HttpRequest) -> HttpResponse:
 
 @director_required
 def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
-    """One tournament at a glance: status, the clock, the field and the prize pool."""
+    """One tournament at a glance: status, the clock, the field and the prize pool. A
+    multi-flight event's glance is its page of flights and days."""
     tournament = tournament_get(pk)
+    if tournament.kind == Tournament.Kind.EVENT:
+        return redirect("event-page", pk=pk)
     now = request_time.now()
     standings = tournament_standings(tournament, limit=10)
     context = {
@@ -72,6 +76,7 @@ def dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         "standings": standings,
         **clock_context(tournament, now),
         "has_tables": tournament.tables.exists(),
+        "players_at_end": players_at_end(tournament),
         "hand_for_hand": selectors.hand_for_hand_board(tournament),
     }
     return render(request, "desk/dashboard.html", context)

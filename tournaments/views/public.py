@@ -32,11 +32,11 @@ from tournaments.selectors import (
 )
 from tournaments.views.access import public_tournament_get
 from tournaments.views.clock_display import clock_context
+from tournaments.views.screens import screen_render
 
 STANDING_ROWS = 100
 PAYOUT_ROWS = 10
 POLL_SECONDS = 10
-CLOCK_POLL_SECONDS = 5
 
 
 def _state(tournament: Tournament, *, all_places: bool = True) -> dict[str, Any]:
@@ -84,6 +84,8 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
         "query": query,
         "seats": seat_lookup(tournament, query) if query else None,
         "poll_seconds": POLL_SECONDS,
+        # The clock at the top of the phone page (level, blinds, time): the one clock feed.
+        **clock_context(tournament, request_time.now()),
     }
     return render(request, "public/standings.html", context, status=400 if refusal else 200)
 
@@ -124,11 +126,8 @@ def payouts(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def clock(request: HttpRequest, pk: int) -> HttpResponse:
-    """The big-screen clock: the browser counts down and polls the clock feed (`api-clock`)."""
+    """The big-screen clock: the browser counts down and polls the clock feed (`api-clock`).
+    `?layout=sidebar` or `payouts` shows another of the screens' layouts, `?sound=1` chimes."""
     tournament = public_tournament_get(pk)
-    context = {
-        "tournament": tournament,
-        **clock_context(tournament, request_time.now()),
-        "poll_seconds": CLOCK_POLL_SECONDS,
-    }
-    return render(request, "public/clock.html", context)
+    layout = request.GET.get("layout", "")
+    return screen_render(request, tournament, layout=layout, sound=request.GET.get("sound") == "1")

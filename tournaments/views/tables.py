@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
 from dealer.models import Hand
@@ -19,8 +20,10 @@ from dealer.services import hand_reopen
 from tournaments import selectors
 from tournaments.balancing import Plan
 from tournaments.errors import FloorError
+from tournaments.floor_forms import TableSearchForm
 from tournaments.forms import HandReopenForm, SeatCardsForm, TableDealerForm, first_error
 from tournaments.models import Entry, Table
+from tournaments.selectors.floor import table_search, tables_overview
 from tournaments.services.tables import (
     pending_moves,
     table_assign_dealer,
@@ -39,17 +42,29 @@ from tournaments.views.form_tokens import FIELD, report_form_refusal, submit_onc
 
 @director_required
 def tables_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """Every table in play (seats, names, chips, the button) and what the floor must do now."""
+    """Every table in play (seats, names, chips, the button) and what the floor must do now,
+    with an overview of every table and a search: `?q=57` or `?q=jose` finds the table or the
+    player, and when the answer is one table the page opens at it (`#table-57`)."""
     tournament = tournament_get(pk)
+    search = TableSearchForm(request.GET)
+    query = search.cleaned_data["q"] if search.is_valid() else ""
+    if query and search.cleaned_data["at"] is None:
+        found = {match.table for match in table_search(tournament, query)}
+        if len(found) == 1:
+            number = found.pop()
+            where = urlencode({"q": query, "at": number})
+            return redirect(f"{reverse('table-list', args=[pk])}?{where}#table-{number}")
     refusal = None
     try:
         plan = tournament_balance_plan(tournament)
     except FloorError as error:
         plan, refusal = None, error.detail
+    overview = tables_overview(tournament, halted=plan.halted_tables if plan else (), query=query)
     context = {
         "tournament": tournament,
         "tab": "tables",
-        "tables": selectors.table_plan(tournament, halted=plan.halted_tables if plan else ()),
+        "overview": overview,
+        "tables": overview.tables,
         "plan": plan,
         "plan_lines": _plan_lines(plan) if plan else [],
         "plan_refusal": refusal,

@@ -1,4 +1,6 @@
-"""`manage.py load_demo`: a running demo tournament and demo logins (used by `make run`).
+"""`manage.py load_demo`: a demo series and demo logins (used by `make run`): a running
+deepstack (a progressive knockout, with two screens and a message to the room), and a
+multi-flight main event with a satellite into its Day 1A, both open for registration.
 
 Idempotent: when the demo tournament exists it only prints the logins again.
 """
@@ -24,9 +26,15 @@ from tournaments.services.events import (
     tournament_create,
     tournament_open_registration,
 )
+from tournaments.services.flights import event_create
+from tournaments.services.knockouts import Eliminator
+from tournaments.services.screens import screen_create, tournament_set_floor_message
+from tournaments.services.series import series_create
 from tournaments.services.tables import tournament_draw_seats
 
 DEMO_NAME = "FloorDesk Demo Deepstack"
+SERIES_NAME = "FloorDesk Demo Series"
+MAIN_EVENT = "Demo Main Event"
 LOGINS = (("director", "director", True), ("dealer", "dealer", False))
 FIRST = (
     "Ana",
@@ -87,11 +95,15 @@ class Command(BaseCommand):
             name="Demo deepstack", levels=SCHEDULE
         )
         now = timezone.now()
+        series = series_create(name=SERIES_NAME)
         tournament = tournament_create(
             schedule=schedule,
             name=DEMO_NAME,
+            series=series,
             buy_in=Decimal("200"),
             fee=Decimal("20"),
+            bounty_kind=Tournament.Bounty.PROGRESSIVE,
+            bounty=Decimal("100"),
             starting_stack=20000,
             late_registration_level=4,
             max_entries_per_player=2,
@@ -105,7 +117,40 @@ class Command(BaseCommand):
         tournament.tables.filter(number=1).update(dealer=User.objects.get(username="dealer"))
         clock_start(tournament=tournament, now=now - timedelta(minutes=40))
         _forty_minutes_of_play(tournament, rng, now)
+        screen_create(tournament=tournament, name="Main screen")
+        screen_create(tournament=tournament, name="Bar screen", layout="sidebar")
+        tournament_set_floor_message(
+            tournament=tournament, message="Main Event satellite at 20:00: register at the desk"
+        )
+        _main_event(schedule, series)
         return True
+
+
+def _main_event(schedule: BlindSchedule, series: Any) -> None:
+    """A two-flight main event (Day 1A open for registration) and a satellite into Day 1A."""
+    event = event_create(
+        schedule=schedule,
+        flights=["A", "B"],
+        name=MAIN_EVENT,
+        series=series,
+        buy_in=Decimal("1000"),
+        fee=Decimal("100"),
+        starting_stack=30000,
+        late_registration_level=6,
+        max_entries_per_player=2,
+    )
+    day_1a = event.phases.get(flight="A")
+    tournament_open_registration(tournament=day_1a)
+    satellite = tournament_create(
+        schedule=schedule,
+        name=f"{MAIN_EVENT} satellite",
+        series=series,
+        buy_in=Decimal("110"),
+        fee=Decimal("10"),
+        starting_stack=10000,
+        satellite_target=day_1a,
+    )
+    tournament_open_registration(tournament=satellite)
 
 
 def _forty_minutes_of_play(tournament: Tournament, rng: random.Random, now: Any) -> None:
@@ -131,5 +176,11 @@ def _forty_minutes_of_play(tournament: Tournament, rng: random.Random, now: Any)
         entries_bust(
             tournament=tournament,
             now=now,
-            busts=[Bust(entry_id=entry.pk, starting_stack=entry.chips)],
+            busts=[
+                Bust(
+                    entry_id=entry.pk,
+                    starting_stack=entry.chips,
+                    eliminated_by=(Eliminator(entry_id=mate.pk, share=1),),
+                )
+            ],
         )

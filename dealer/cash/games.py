@@ -1,0 +1,384 @@
+"""Games and stakes on the cash floor: create a game ("1/2 NL"), open and close it, deal it at a
+table, change its stakes (or one table's) between hands, mark a must-move table, break a game,
+and seat a called player from the list.
+
+A table that deals a game takes the game's game, structure and blinds; its list is the game's
+(`dealer.cash.waitlist`). Stakes change between hands only: a hand in progress at any table
+concerned refuses the change (409 `hand_in_progress`). Every change is recorded in the audit log.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Min
+from django.utils import timezone
+
+from dealer.cash import services as cash_services
+from dealer.cash import waitlist
+from dealer.cash.plan import cash_table_rules
+from dealer.engine.errors import ConfigError
+from dealer.models import Hand
+from tournaments.errors import FloorConflict, FloorInvalid
+from tournaments.models import CashGame, CashSeat, Table, WaitingListEntry
+from tournaments.services.audit import audit_record
+
+Status = WaitingListEntry.Status
+MAX_HOLD_SECONDS = 3600
+
+
+def _check_stakes(small_blind: int, big_blind: int) -> None:
+    if big_blind < 1 or not 0 <= small_blind <= big_blind:
+        raise FloorInvalid(
+            "bad_stakes",
+            "The big blind must be at least 1 and the small blind at most the big blind.",
+        )
+
+
+def _check_hold(hold_seconds: int) -> None:
+    if not 30 <= hold_seconds <= MAX_HOLD_SECONDS:
+        raise FloorInvalid("bad_hold", "Hold a called player's seat for 30 seconds to an hour.")
+
+
+@transaction.atomic
+def cash_game_create(
+    *,
+    name: str,
+    game: str = "holdem",
+    structure: str = "no_limit",
+    small_blind: int,
+    big_blind: int,
+    hold_seconds: int = 180,
+    actor: Any = None,
+) -> CashGame:
+    """A game and stakes the room spreads, open for its list (409 `game_name_taken`)."""
+    name = name.strip()
+    if not name:
+        raise FloorInvalid("name_required", 'Name the game, e.g. "1/2 NL".')
+    _check_stakes(small_blind, big_blind)
+    _check_hold(hold_seconds)
+    if CashGame.objects.filter(name__iexact=name).exists():
+        raise FloorConflict("game_name_taken", f"There is a game called {name} already.")
+    created = CashGame.objects.create(
+        name=name,
+        game=game,
+        structure=structure,
+        small_blind=small_blind,
+        big_blind=big_blind,
+        hold_seconds=hold_seconds,
+    )
+    audit_record(tournament=None, actor=actor, action="cash_game_create", game=name)
+    return created
+
+
+def _locked(game: CashGame) -> CashGame:
+    return CashGame.objects.select_for_update().get(pk=game.pk)
+
+
+def _locked_tables(game: CashGame) -> list[Table]:
+    return list(
+        Table.objects.select_for_update()
+        .filter(cash_game=game, is_open=True, tournament=None)
+        .order_by("number")
+    )
+
+
+def _refuse_during_hands(tables: list[Table]) -> None:
+    busy = Hand.objects.filter(table__in=tables, status=Hand.Status.IN_PROGRESS)
+    numbers = sorted(busy.values_list("table__number", flat=True))
+    if numbers:
+        where = ", ".join(str(n) for n in numbers)
+        raise FloorConflict(
+            "hand_in_progress", f"A hand is in progress at table {where}: change it between hands."
+        )
+
+
+@transaction.atomic
+def cash_game_open(*, game: CashGame, actor: Any = None) -> CashGame:
+    """Open the game's list to players (its tables open as the floor deals it at them)."""
+    game = _locked(game)
+    if not game.is_open:
+        game.is_open = True
+        game.save(update_fields=["is_open"])
+        audit_record(tournament=None, actor=actor, action="cash_game_open", game=game.name)
+    return game
+
+
+@transaction.atomic
+def cash_game_close(*, game: CashGame, actor: Any = None, now: datetime | None = None) -> CashGame:
+    """Close the game: its empty tables close and its list is cleared. Refused while players
+    still sit at its tables (409 `game_has_players`: break the game first)."""
+    game = _locked(game)
+    tables = _locked_tables(game)
+    if CashSeat.objects.filter(table__in=tables).exists():
+        raise FloorConflict(
+            "game_has_players", f"Players still play {game.name}: break the game first."
+        )
+    Table.objects.filter(pk__in=[t.pk for t in tables]).update(is_open=False)
+    cleared = WaitingListEntry.objects.filter(game=game, status__in=waitlist.ACTIVE).update(
+        status=Status.REMOVED, closed_at=now or timezone.now()
+    )
+    game.is_open = False
+    game.save(update_fields=["is_open"])
+    audit_record(
+        tournament=None, actor=actor, action="cash_game_close", game=game.name, cleared=cleared
+    )
+    return game
+
+
+def _apply_stakes(table: Table, *, small_blind: int, big_blind: int, **more: Any) -> None:
+    """Set a table's blinds (and buy-ins, game, structure if given), checked as the engine and
+    the table's buy-in range need them."""
+    table.small_blind, table.big_blind = small_blind, big_blind
+    for field, value in more.items():
+        if value is not None:
+            setattr(table, field, value)
+    if not table.big_blind <= table.min_buy_in <= table.max_buy_in:
+        raise FloorInvalid(
+            "bad_buy_in",
+            f"At {table} the minimum buy-in ({table.min_buy_in}) must be at least the big blind "
+            f"({table.big_blind}) and at most the maximum ({table.max_buy_in}).",
+        )
+    try:
+        cash_table_rules(table)
+    except ConfigError as error:
+        raise FloorInvalid(error.code, error.detail) from error
+    table.save()
+
+
+def _restake(tables: list[Table], small_blind: int, big_blind: int, **buy_in: int | None) -> None:
+    """New stakes at each table, all or none: refused while any of them deals a hand."""
+    _refuse_during_hands(tables)
+    for table in tables:
+        _apply_stakes(table, small_blind=small_blind, big_blind=big_blind, **buy_in)
+
+
+@transaction.atomic
+def cash_game_stakes_change(
+    *,
+    game: CashGame,
+    small_blind: int,
+    big_blind: int,
+    min_buy_in: int | None = None,
+    max_buy_in: int | None = None,
+    actor: Any = None,
+) -> CashGame:
+    """New blinds for the game and every table dealing it, between hands (409
+    `hand_in_progress`); the buy-in range, if given, for every table too."""
+    game = _locked(game)
+    _check_stakes(small_blind, big_blind)
+    tables = _locked_tables(game)
+    _restake(tables, small_blind, big_blind, min_buy_in=min_buy_in, max_buy_in=max_buy_in)
+    before = f"{game.small_blind}/{game.big_blind}"
+    game.small_blind, game.big_blind = small_blind, big_blind
+    game.save(update_fields=["small_blind", "big_blind"])
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_game_stakes",
+        game=game.name,
+        before=before,
+        after=f"{small_blind}/{big_blind}",
+        tables=[t.number for t in tables],
+    )
+    return game
+
+
+@transaction.atomic
+def cash_table_stakes_change(
+    *,
+    table: Table,
+    small_blind: int,
+    big_blind: int,
+    min_buy_in: int | None = None,
+    max_buy_in: int | None = None,
+    actor: Any = None,
+) -> Table:
+    """New blinds (and buy-in range) at one cash table, between hands (409
+    `hand_in_progress`)."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if not table.is_cash:
+        raise FloorInvalid("not_cash", f"{table} is a tournament table.")
+    _check_stakes(small_blind, big_blind)
+    before = f"{table.small_blind}/{table.big_blind}"
+    _restake([table], small_blind, big_blind, min_buy_in=min_buy_in, max_buy_in=max_buy_in)
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_table_stakes",
+        table=table.number,
+        before=before,
+        after=f"{small_blind}/{big_blind}",
+    )
+    return table
+
+
+@transaction.atomic
+def cash_game_table_attach(
+    *,
+    game: CashGame,
+    table: Table,
+    min_buy_in: int | None = None,
+    max_buy_in: int | None = None,
+    actor: Any = None,
+) -> Table:
+    """Deal the game at a cash table: the table takes the game's game, structure and blinds,
+    opens if it was closed, and its seats are filled from the game's list. Between hands only
+    (409 `hand_in_progress`); a closed game deals nowhere (409 `game_closed`)."""
+    game = _locked(game)
+    if not game.is_open:
+        raise FloorConflict("game_closed", f"{game.name} is closed: open it first.")
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if not table.is_cash:
+        raise FloorInvalid("not_cash", f"{table} is a tournament table.")
+    _refuse_during_hands([table])
+    table.cash_game, table.is_open, table.is_broken = game, True, False
+    _apply_stakes(
+        table,
+        small_blind=game.small_blind,
+        big_blind=game.big_blind,
+        game=game.game,
+        structure=game.structure,
+        min_buy_in=min_buy_in,
+        max_buy_in=max_buy_in,
+    )
+    audit_record(
+        tournament=None, actor=actor, action="cash_game_table", game=game.name, table=table.number
+    )
+    return table
+
+
+@transaction.atomic
+def cash_table_must_move_set(*, table: Table, main: Table | None, actor: Any = None) -> Table:
+    """Make `table` a must-move table feeding `main` (None: an ordinary table again). Both deal
+    the same game (400 `not_same_game`)."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    main = Table.objects.get(pk=main.pk) if main is not None else None
+    game_id = table.cash_game_id
+    if main is not None and (main.pk == table.pk or not game_id or main.cash_game_id != game_id):
+        raise FloorInvalid(
+            "not_same_game", "A must-move table feeds another table of the same game."
+        )
+    if main is not None and main.must_move_to_id is not None:
+        raise FloorInvalid("main_is_must_move", f"{main} is itself a must-move table.")
+    table.must_move_to = main
+    table.save(update_fields=["must_move_to"])
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_must_move",
+        table=table.number,
+        main=main.number if main else None,
+    )
+    return table
+
+
+@transaction.atomic
+def cash_game_break(
+    *,
+    game: CashGame,
+    to_game: CashGame | None = None,
+    actor: Any = None,
+    now: datetime | None = None,
+) -> list[WaitingListEntry]:
+    """Break the game: its tables close and their players go to the top of the game's list (or
+    `to_game`'s), table by table in seat order, ahead of everyone already waiting. Players
+    called to a seat at a breaking table wait again in their place. Between hands only (409
+    `hand_in_progress`). Answers the new entries, in their order."""
+    now = now or timezone.now()
+    game = _locked(game)
+    target = _locked(to_game) if to_game is not None else game
+    if not target.is_open:
+        raise FloorConflict("game_closed", f"{target.name} is closed: its list takes nobody.")
+    tables = _locked_tables(game)
+    _refuse_during_hands(tables)
+    WaitingListEntry.objects.filter(call_table__in=tables, status=Status.CALLED).update(
+        status=Status.WAITING, called_at=None, call_table=None, call_seat=None, hold_until=None
+    )
+    Table.objects.filter(pk__in=[t.pk for t in tables]).update(is_open=False)
+    seats = list(
+        CashSeat.objects.filter(table__in=tables)
+        .select_related("player", "table")
+        .order_by("table__number", "seat")
+    )
+    moved = []
+    for seat in seats:
+        chips = cash_services.cash_seat_leave(cash_seat=seat, actor=actor)
+        moved.append((seat, chips))
+    entries = _to_the_top(target, [seat.player for seat, _ in moved], now)
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_game_break",
+        game=game.name,
+        to=target.name,
+        tables=[t.number for t in tables],
+        players=[f"{s.table.number}-{s.seat} {s.player.name} ({chips})" for s, chips in moved],
+    )
+    return entries
+
+
+def _to_the_top(game: CashGame, players: list[Any], now: datetime) -> list[WaitingListEntry]:
+    """New entries ahead of everyone waiting, in the order given. The list is ordered by when
+    each player joined, so the new entries are dated just before the first one waiting."""
+    first = WaitingListEntry.objects.filter(game=game, status__in=waitlist.ACTIVE).aggregate(
+        first=Min("created_at")
+    )["first"]
+    start = min(first, now) if first else now
+    entries = []
+    for index, player in enumerate(players):
+        if WaitingListEntry.objects.filter(
+            game=game, player=player, status__in=waitlist.ACTIVE
+        ).exists():
+            continue
+        entry = WaitingListEntry.objects.create(game=game, player=player, code=waitlist.new_code())
+        joined = start - timedelta(seconds=len(players) - index)
+        WaitingListEntry.objects.filter(pk=entry.pk).update(created_at=joined)
+        entry.created_at = joined
+        entries.append(entry)
+    return entries
+
+
+@transaction.atomic
+def game_waitlist_seat(
+    *,
+    entry: WaitingListEntry,
+    buy_in: int | None = None,
+    choice: str = "wait_bb",
+    actor: Any = None,
+    now: datetime | None = None,
+) -> CashSeat:
+    """A called player takes the held seat, through the seats service (buy-in and entry choice
+    as there). A must-move player moves with their chips from the feeding table, whose seat
+    then goes to the next on the list. 409 `not_called` unless the player was called."""
+    entry = WaitingListEntry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if entry.status != Status.CALLED or entry.call_table_id is None or entry.call_seat is None:
+        raise FloorConflict("not_called", f"{entry.player.name} has not been called to a seat.")
+    table = Table.objects.get(pk=entry.call_table_id)
+    # The seat is theirs: release the hold first, so the seat counts as open while they move.
+    entry.status, entry.closed_at = Status.SEATED, now or timezone.now()
+    entry.save(update_fields=["status", "closed_at"])
+    mover = CashSeat.objects.filter(table__must_move_to=table, player=entry.player).first()
+    if mover is not None:
+        chips = cash_services.cash_seat_leave(cash_seat=mover, actor=actor)
+        return cash_services.cash_seat_take(
+            table=table,
+            seat=entry.call_seat,
+            player_name=entry.player.name,
+            buy_in=chips,
+            choice=choice,
+            moved=True,
+            actor=actor,
+        )
+    if buy_in is None:
+        raise FloorInvalid("buy_in_required", f"Type {entry.player.name}'s buy-in.")
+    return cash_services.cash_seat_take(
+        table=table,
+        seat=entry.call_seat,
+        player_name=entry.player.name,
+        buy_in=buy_in,
+        choice=choice,
+        actor=actor,
+    )

@@ -1,0 +1,283 @@
+"""Games and waiting lists: the floor's pages (the games, one game with its tables and list) and
+the public ones (the live games, joining a list from a phone, the player's place by their code).
+
+The floor's pages are for directors. Each write is one service call whose success sentence, or
+refusal, shows on the game's page. The public pages need no account and show no names but the
+player's own; the place polls `list-place-state`, which answers 304 while nothing changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_http_methods, require_POST
+
+from config.conditional import conditional
+from dealer.cash import game_forms as f
+from dealer.cash import games, waitlist
+from dealer.cash.game_selectors import (
+    cash_game_get,
+    cash_game_list,
+    cash_game_view,
+    free_cash_tables,
+    game_entry_get,
+    waitlist_place,
+)
+from dealer.cash.selectors import cash_table_get
+from tournaments.errors import FloorError
+from tournaments.views.access import director_required, report_refusal
+
+POLL_SECONDS = 10
+
+
+# --- the floor's pages ---------------------------------------------------------------------------
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def game_list(request: HttpRequest) -> HttpResponse:
+    """Every game with its tables and list; a new game is created here."""
+    form = f.GameForm(request.POST or None, initial={"hold_seconds": 180})
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = games.cash_game_create(actor=request.user, **form.cleaned_data)
+        except FloorError as error:
+            form.add_error(None, error.detail)
+        else:
+            messages.success(request, f"{game.name} is open: deal it at a table.")
+            return redirect("cash-game", pk=game.pk)
+    waitlist.waitlist_expire_calls()
+    context = {"games": cash_game_list(), "form": form}
+    return render(request, "dealer/cash_games.html", context)
+
+
+@director_required
+def game_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """One game: its tables (stakes, must-move), its list (call next, seated, no-show)."""
+    waitlist.waitlist_expire_calls()
+    game = cash_game_get(pk)
+    context = {
+        "game": cash_game_view(game),
+        "free_tables": free_cash_tables(),
+        "other_games": [g for g in cash_game_list(open_only=True) if g.id != game.pk],
+        "entry_choices": f.EntryForm.base_fields["choice"].choices,  # type: ignore[attr-defined]
+    }
+    return render(request, "dealer/cash_game.html", context)
+
+
+def _carry_out(request: HttpRequest, pk: int, run: Callable[[], str]) -> HttpResponse:
+    try:
+        done = run()
+    except FloorError as error:
+        report_refusal(request, error)
+    else:
+        messages.success(request, done)
+    return redirect("cash-game", pk=pk)
+
+
+def _form(request: HttpRequest, form_class: type[Any]) -> dict[str, Any] | None:
+    form = form_class(request.POST)
+    if form.is_valid():
+        return dict(form.cleaned_data)
+    errors = next(iter(form.errors.values()))
+    messages.error(request, str(errors[0]))
+    return None
+
+
+@director_required
+@require_POST
+def game_change(request: HttpRequest, pk: int) -> HttpResponse:
+    game, values = cash_game_get(pk), _form(request, f.ChangeForm)
+    if values is None:
+        return redirect("cash-game", pk=pk)
+
+    def run() -> str:
+        if values["action"] == "open":
+            games.cash_game_open(game=game, actor=request.user)
+            return f"{game.name} is open."
+        games.cash_game_close(game=game, actor=request.user)
+        return f"{game.name} is closed."
+
+    return _carry_out(request, pk, run)
+
+
+@director_required
+@require_POST
+def game_stakes(request: HttpRequest, pk: int) -> HttpResponse:
+    game, values = cash_game_get(pk), _form(request, f.StakesForm)
+    if values is None:
+        return redirect("cash-game", pk=pk)
+
+    def run() -> str:
+        done = games.cash_game_stakes_change(game=game, actor=request.user, **values)
+        return f"{done.name} plays {done.small_blind}/{done.big_blind} now, at every table."
+
+    return _carry_out(request, pk, run)
+
+
+@director_required
+@require_POST
+def game_break(request: HttpRequest, pk: int) -> HttpResponse:
+    game, values = cash_game_get(pk), _form(request, f.BreakForm)
+    if values is None:
+        return redirect("cash-game", pk=pk)
+    target = cash_game_get(values["to_game"]) if values.get("to_game") else None
+
+    def run() -> str:
+        moved = games.cash_game_break(game=game, to_game=target, actor=request.user)
+        where = (target or game).name
+        return f"{game.name} is broken: {len(moved)} players at the top of the {where} list."
+
+    return _carry_out(request, target.pk if target else pk, run)
+
+
+@director_required
+@require_POST
+def game_table_attach(request: HttpRequest, pk: int) -> HttpResponse:
+    game, values = cash_game_get(pk), _form(request, f.AttachForm)
+    if values is None:
+        return redirect("cash-game", pk=pk)
+
+    def run() -> str:
+        table = cash_table_get(values["table"])
+        games.cash_game_table_attach(game=game, table=table, actor=request.user)
+        return f"{table} deals {game.name}."
+
+    return _carry_out(request, pk, run)
+
+
+@director_required
+@require_POST
+def game_list_add(request: HttpRequest, pk: int) -> HttpResponse:
+    game, values = cash_game_get(pk), _form(request, f.NameForm)
+    if values is None:
+        return redirect("cash-game", pk=pk)
+
+    def run() -> str:
+        name = values["player_name"]
+        entry = waitlist.game_waitlist_join(game=game, player_name=name, actor=request.user)
+        return f"{entry.player.name} is on the list (code {entry.code})."
+
+    return _carry_out(request, pk, run)
+
+
+@director_required
+@require_POST
+def game_call_next(request: HttpRequest, pk: int) -> HttpResponse:
+    game = cash_game_get(pk)
+
+    def run() -> str:
+        waitlist.waitlist_expire_calls()
+        entry = waitlist.game_waitlist_call_next(game=game, actor=request.user)
+        table = entry.call_table.number if entry.call_table else "?"
+        return f"{entry.player.name}: table {table}, seat {entry.call_seat}."
+
+    return _carry_out(request, pk, run)
+
+
+@director_required
+@require_POST
+def game_entry_change(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+    entry = game_entry_get(cash_game_get(pk), entry_pk)
+    values = _form(request, f.EntryForm)
+    if values is None:
+        return redirect("cash-game", pk=pk)
+    name, user = entry.player.name, request.user
+
+    def run() -> str:
+        if values["action"] == "seat":
+            buy_in, choice = values.get("buy_in"), values["choice"]
+            seat = games.game_waitlist_seat(entry=entry, buy_in=buy_in, choice=choice, actor=user)
+            return f"{name} sits at {seat.table}, seat {seat.seat}."
+        if values["action"] == "no_show":
+            waitlist.game_waitlist_no_show(entry=entry, actor=user)
+            return f"{name} is a no-show: the seat goes to the next player."
+        waitlist.game_waitlist_remove(entry=entry, actor=user)
+        return f"{name} is off the list."
+
+    return _carry_out(request, pk, run)
+
+
+@director_required
+@require_POST
+def table_stakes(request: HttpRequest, pk: int) -> HttpResponse:
+    table, values = cash_table_get(pk), _form(request, f.StakesForm)
+    back = table.cash_game_id
+    if values is None or back is None:
+        return redirect("cash-game", pk=back) if back else redirect("cash-table", pk=pk)
+
+    def run() -> str:
+        done = games.cash_table_stakes_change(table=table, actor=request.user, **values)
+        return f"{done} plays {done.small_blind}/{done.big_blind} from the next hand."
+
+    return _carry_out(request, back, run)
+
+
+@director_required
+@require_POST
+def table_must_move(request: HttpRequest, pk: int) -> HttpResponse:
+    table, values = cash_table_get(pk), _form(request, f.MustMoveForm)
+    back = table.cash_game_id
+    if values is None or back is None:
+        return redirect("cash-game", pk=back) if back else redirect("cash-table", pk=pk)
+
+    def run() -> str:
+        main = cash_table_get(values["main"]) if values.get("main") else None
+        games.cash_table_must_move_set(table=table, main=main, actor=request.user)
+        return f"{table} feeds {main}." if main else f"{table} is no longer a must-move table."
+
+    return _carry_out(request, back, run)
+
+
+# --- the public ----------------------------------------------------------------------------------
+
+
+def live_games(request: HttpRequest) -> HttpResponse:
+    """The games running, their tables and open seats, how many wait, and a link to join."""
+    waitlist.waitlist_expire_calls()
+    return render(request, "public/live_games.html", {"games": cash_game_list(open_only=True)})
+
+
+@require_http_methods(["GET", "POST"])
+def join_list(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player joins a game's list from their phone with a name; their place page follows."""
+    game = cash_game_view(cash_game_get(pk))
+    form = f.NameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = waitlist.game_waitlist_join(
+                game=cash_game_get(pk), player_name=form.cleaned_data["player_name"]
+            )
+        except FloorError as error:
+            form.add_error(None, error.detail)
+        else:
+            return redirect("list-place", code=entry.code)
+    status = 400 if form.errors else 200
+    return render(request, "public/join_list.html", {"game": game, "form": form}, status=status)
+
+
+def _place_context(code: str) -> dict[str, Any]:
+    waitlist.waitlist_expire_calls()
+    return {"place": waitlist_place(code), "poll_seconds": POLL_SECONDS}
+
+
+def list_place(request: HttpRequest, code: str) -> HttpResponse:
+    """The player's place on the list, or their call, by the code they were given."""
+    return render(request, "public/list_place.html", _place_context(code))
+
+
+def list_place_state(request: HttpRequest, code: str) -> HttpResponseBase:
+    """The polled part of the place page, with an ETag of the place and the call (304 while
+    they have not changed)."""
+    context = _place_context(code)
+    etag = f'"{context["place"].tag}"'
+    return conditional(
+        request,
+        etag,
+        lambda: HttpResponse(render_to_string("public/_list_place.html", context, request)),
+    )

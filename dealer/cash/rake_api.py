@@ -1,0 +1,124 @@
+"""Rake and time over the REST API (issue 15): collect time from a seat, and the cage's report.
+
+Who: a time charge is a write to the table (a director, or the table's dealer: `can_write`);
+the cage report is for directors. Both go through the services and the read model the pages use
+(`dealer.cash.takings`, `dealer.cash.cage`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from dealer.cash.api import CashApi, valid, writable, write_responses
+from dealer.cash.cage import cage_report, parse_day
+from dealer.cash.selectors import cash_seat_get
+from dealer.cash.takings import time_charge_collect
+from tournaments.api.base import FloorApi
+from tournaments.api.errors import responses
+from tournaments.api.limits import MAX_INT
+from tournaments.api.permissions import IsDirector
+from tournaments.errors import FloorInvalid
+
+TAGS = ["rake and time"]
+
+
+class TimeChargeInputSerializer(serializers.Serializer):
+    amount = serializers.IntegerField(
+        min_value=1, max_value=MAX_INT, help_text="chips of time taken from the seat"
+    )
+    period_start = serializers.DateTimeField(
+        required=False, help_text="any moment of the half hour paid for; now when left out"
+    )
+
+
+class TimeChargeOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField(source="table.number")
+    seat = serializers.IntegerField()
+    player = serializers.CharField(source="player.name")
+    amount = serializers.IntegerField()
+    period_start = serializers.DateTimeField(help_text="the half hour's start")
+
+
+class CageLineOutputSerializer(serializers.Serializer):
+    key = serializers.CharField(help_text="table number, dealer id (0: none) or ISO day")
+    label = serializers.CharField()  # type: ignore[assignment]  # the wire name
+    hands = serializers.IntegerField()
+    rake = serializers.IntegerField()
+    time = serializers.IntegerField()
+    total = serializers.IntegerField()
+
+
+class MismatchOutputSerializer(serializers.Serializer):
+    hand = serializers.IntegerField()
+    table = serializers.IntegerField()
+    number = serializers.IntegerField()
+    started = serializers.IntegerField()
+    finished = serializers.IntegerField()
+    rake = serializers.IntegerField()
+
+
+class CageOutputSerializer(serializers.Serializer):
+    start = serializers.DateField()
+    end = serializers.DateField()
+    hands = serializers.IntegerField()
+    rake = serializers.IntegerField()
+    time = serializers.IntegerField()
+    total = serializers.IntegerField()
+    reconciled = serializers.BooleanField(
+        help_text="every hand's starting chips = its finishing chips + its rake"
+    )
+    tables = CageLineOutputSerializer(many=True)
+    dealers = CageLineOutputSerializer(many=True)
+    days = CageLineOutputSerializer(many=True)
+    mismatches = MismatchOutputSerializer(many=True)
+
+
+class CashTimeChargeApi(CashApi):
+    @extend_schema(
+        tags=TAGS,
+        request=TimeChargeInputSerializer,
+        responses=write_responses(status=201, ok=TimeChargeOutputSerializer),
+    )
+    def post(self, request: Request, pk: int, seat_pk: int) -> Response:
+        """Collect time from a seat for one half hour (400 `bad_amount`; 409 `in_hand`,
+        `short_stack`, `already_charged`)."""
+        seat = cash_seat_get(writable(request, pk), seat_pk)
+        values = valid(TimeChargeInputSerializer, request)
+        charge = time_charge_collect(
+            cash_seat=seat,
+            amount=values["amount"],
+            period_start=values.get("period_start"),
+            actor=request.user,
+        )
+        return Response(TimeChargeOutputSerializer(charge).data, status=201)
+
+
+class CageApi(FloorApi):
+    permission_classes: Sequence[type[BasePermission]] = (IsDirector,)
+
+    @extend_schema(
+        tags=TAGS,
+        parameters=[
+            OpenApiParameter("start", str, description="first day, YYYY-MM-DD (today)"),
+            OpenApiParameter("end", str, description="last day, YYYY-MM-DD (the first)"),
+        ],
+        responses=responses(CageOutputSerializer, 400, 403),
+    )
+    def get(self, request: Request) -> Response:
+        """Rake and time per table, dealer and day, and the hands that do not reconcile
+        (400 `bad_date`)."""
+        start = parse_day(request.query_params.get("start"), "start")
+        end = parse_day(request.query_params.get("end"), "end")
+        start = start or timezone.localdate()
+        if end is not None and end < start:
+            raise FloorInvalid("bad_date", "The last day comes before the first.")
+        report = cage_report(start=start, end=end)
+        return Response(CageOutputSerializer(report).data)

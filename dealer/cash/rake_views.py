@@ -1,0 +1,61 @@
+"""Rake and time on the pages (issue 15): the seats page's "Time" button for each seat, and the
+cage's report on the desk. One service or selector call each, shared with the API
+(`dealer.cash.rake_api`)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from dealer.cash.cage import cage_report, parse_day
+from dealer.cash.selectors import cash_seat_get, cash_table_get
+from dealer.cash.takings import time_charge_collect
+from dealer.views.access import dealer_required, require_write
+from tournaments.api.limits import MAX_INT
+from tournaments.errors import FloorError, FloorInvalid
+from tournaments.views.access import director_required, report_refusal
+
+
+@dealer_required
+@require_POST
+def cash_seat_time(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
+    """Collect the half hour's time from one seat; the answer shows on the seats page."""
+    table = cash_table_get(pk)
+    require_write(request, table)
+    try:
+        seat = cash_seat_get(table, seat_pk)
+        amount = _amount(request.POST.get("amount", ""))
+        charge = time_charge_collect(cash_seat=seat, amount=amount, actor=request.user)
+    except FloorError as error:
+        report_refusal(request, error)
+    else:
+        when = timezone.localtime(charge.period_start)
+        messages.success(
+            request, f"Seat {charge.seat} paid {charge.amount} of time for {when:%H:%M}."
+        )
+    return redirect("cash-table", pk=pk)
+
+
+def _amount(text: str) -> int:
+    """Whole chips typed in ASCII digits ("²" is a digit to Python, not a number of chips),
+    within what a chip count can hold."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 10 or int(text) > MAX_INT:
+        raise FloorInvalid("bad_amount", "Enter the time charge in whole chips.")
+    return int(text)
+
+
+@director_required
+@require_GET
+def cage_page(request: HttpRequest) -> HttpResponse:
+    """The cage's report for one day (today unless `?day=` says which)."""
+    try:
+        day = parse_day(request.GET.get("day"), "day") or timezone.localdate()
+    except FloorError as error:
+        report_refusal(request, error)
+        day = timezone.localdate()
+    report = cage_report(start=day)
+    return render(request, "cash/cage.html", {"report": report, "day": day})

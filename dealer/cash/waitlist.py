@@ -1,0 +1,258 @@
+"""A game's waiting list: join, call, no-show, remove, and the held seats that run out.
+
+One list per game ("1/2 NL"): whoever waits for it waits for a seat at any of its tables, first
+come first called. A called player has the seat held until `hold_until` (the game's hold time);
+the floor then seats them (`dealer.cash.games.game_waitlist_seat`) or marks them a no-show, and
+the next player is called to the same seat. A held seat nobody claims is freed by
+`waitlist_expire_calls`, which the list pages, the desk and a Celery task all run.
+
+Must-move: a table with `must_move_to` feeds that main table. A seat opening at the main table
+goes first to the must-move player who has waited longest (seated earliest at a feeding table),
+then to the list.
+
+Nothing here seats a player (`dealer.cash.services` does), so the seats service may call
+`waitlist_seat_opened` when a player leaves without an import cycle.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+from typing import Any
+
+from celery import current_app
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from dealer.cash.game_selectors import ACTIVE, Status, feeders, game_tables, open_seats
+from tournaments.errors import FloorConflict, FloorInvalid
+from tournaments.models import CashGame, CashSeat, Table, WaitingListEntry
+from tournaments.services.audit import audit_record
+from tournaments.services.players import player_get_or_create
+
+EXPIRE_TASK = "dealer.tasks.waitlist_expire_calls_task"
+# Codes a player reads off a phone and types back: no 0/O or 1/I to confuse.
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+
+
+def new_code() -> str:
+    """A short code no other entry has (checked against the table: codes are not reused)."""
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if not WaitingListEntry.objects.filter(code=code).exists():
+            return code
+
+
+def _locked_game(game: CashGame) -> CashGame:
+    return CashGame.objects.select_for_update().get(pk=game.pk)
+
+
+@transaction.atomic
+def game_waitlist_join(
+    *, game: CashGame, player_name: str, actor: Any = None, now: datetime | None = None
+) -> WaitingListEntry:
+    """Put a player at the end of the game's list, with a code for the phone page. Refused when
+    the game is closed, the player is already on it or already plays it."""
+    game = _locked_game(game)
+    if not game.is_open:
+        raise FloorConflict("game_closed", f"{game.name} is closed: no list to join.")
+    name = player_name.strip()
+    if not name:
+        raise FloorInvalid("name_required", "Type the player's name.")
+    player = player_get_or_create(name=name)
+    if WaitingListEntry.objects.filter(game=game, player=player, status__in=ACTIVE).exists():
+        raise FloorConflict("already_waiting", f"{player.name} is already on the {game} list.")
+    if CashSeat.objects.filter(table__cash_game=game, table__is_open=True, player=player).exists():
+        raise FloorConflict("already_seated", f"{player.name} already plays {game}.")
+    entry = WaitingListEntry.objects.create(game=game, player=player, code=new_code())
+    audit_record(
+        tournament=None, actor=actor, action="cash_list_join", game=game.name, player=player.name
+    )
+    return entry
+
+
+def _must_move_candidate(table: Table) -> CashSeat | None:
+    """The must-move player who has waited longest for `table` and has not let a call to it
+    lapse since sitting down."""
+    rows = (
+        CashSeat.objects.filter(table__must_move_to=table, table__is_open=True)
+        .select_related("player")
+        .order_by("seated_at", "pk")
+    )
+    for row in rows:
+        calls = WaitingListEntry.objects.filter(
+            player=row.player, call_table=table, called_at__gte=row.seated_at
+        )
+        if not calls.filter(status__in=(Status.CALLED, Status.NO_SHOW)).exists():
+            return row
+    return None
+
+
+def _call(
+    *, game: CashGame, table: Table, seat: int, now: datetime, actor: Any
+) -> WaitingListEntry | None:
+    """Call whoever is next for this seat (a must-move player first at a main table), with the
+    seat held for the game's hold time; None when nobody is waiting for it."""
+    entry: WaitingListEntry | None = None
+    mover = _must_move_candidate(table) if feeders(table) else None
+    if mover is not None:
+        entry = WaitingListEntry.objects.filter(
+            game=game, player=mover.player, status__in=ACTIVE
+        ).first() or WaitingListEntry(game=game, player=mover.player, code=new_code())
+    else:
+        entry = (
+            WaitingListEntry.objects.select_for_update()
+            .filter(game=game, status=Status.WAITING)
+            .select_related("player")
+            .order_by("created_at", "pk")
+            .first()
+        )
+    if entry is None:
+        return None
+    entry.status, entry.called_at = Status.CALLED, now
+    entry.call_table, entry.call_seat = table, seat
+    entry.hold_until = now + timedelta(seconds=game.hold_seconds)
+    entry.save()
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_list_call",
+        game=game.name,
+        player=entry.player.name,
+        table=table.number,
+        seat=seat,
+        must_move=mover is not None,
+        hold_until=entry.hold_until.isoformat(),
+    )
+    _schedule_expiry(entry.hold_until)
+    return entry
+
+
+def _schedule_expiry(when: datetime) -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        # In-process tasks cannot wait: the pages and the desk expire held seats when read.
+        return
+    # Sent by name: services do not import the task modules that call them.
+    transaction.on_commit(
+        lambda: current_app.send_task(EXPIRE_TASK, eta=when + timedelta(seconds=1))
+    )
+
+
+def waitlist_seat_opened(
+    *, table: Table, seat: int, now: datetime | None = None, actor: Any = None
+) -> WaitingListEntry | None:
+    """A seat opened at a game's table (a player left): call the next player to it."""
+    table = Table.objects.select_related("cash_game").get(pk=table.pk)
+    game = table.cash_game
+    if game is None or not game.is_open or not table.is_open or seat not in open_seats(table):
+        return None
+    return _call(game=game, table=table, seat=seat, now=now or timezone.now(), actor=actor)
+
+
+@transaction.atomic
+def game_waitlist_call_next(
+    *, game: CashGame, now: datetime | None = None, actor: Any = None
+) -> WaitingListEntry:
+    """The desk's "Call next": the first open seat of the game goes to whoever is next for it
+    (409 `no_open_seat`, `list_empty`)."""
+    game = _locked_game(game)
+    now = now or timezone.now()
+    any_open = False
+    for table in game_tables(game):
+        for seat in open_seats(table):
+            any_open = True
+            entry = _call(game=game, table=table, seat=seat, now=now, actor=actor)
+            if entry is not None:
+                return entry
+    if any_open:
+        raise FloorConflict("list_empty", f"Nobody is waiting for {game.name}.")
+    raise FloorConflict("no_open_seat", f"Every seat at the {game.name} tables is taken or held.")
+
+
+def _close(entry: WaitingListEntry, status: str, now: datetime) -> tuple[Table | None, int | None]:
+    """Close an entry; answers the seat it held (if it was called) so the next can be called."""
+    held = (entry.call_table, entry.call_seat) if entry.status == Status.CALLED else (None, None)
+    entry.status, entry.closed_at = status, now
+    entry.save(update_fields=["status", "closed_at"])
+    return held
+
+
+def _locked_entry(entry: WaitingListEntry) -> WaitingListEntry:
+    return (
+        WaitingListEntry.objects.select_for_update(of=("self",))
+        .select_related("player", "game", "call_table")
+        .get(pk=entry.pk)
+    )
+
+
+@transaction.atomic
+def game_waitlist_no_show(
+    *, entry: WaitingListEntry, now: datetime | None = None, actor: Any = None
+) -> WaitingListEntry | None:
+    """A called player did not come: off the list, and the seat goes to the next player
+    (answered: the new call, if any). 409 `not_called` unless the player was called."""
+    entry = _locked_entry(entry)
+    if entry.status != Status.CALLED:
+        raise FloorConflict("not_called", f"{entry.player.name} has not been called.")
+    now = now or timezone.now()
+    table, seat = _close(entry, Status.NO_SHOW, now)
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_list_no_show",
+        game=entry.game.name if entry.game else None,
+        player=entry.player.name,
+    )
+    if table is None or seat is None:
+        return None
+    return waitlist_seat_opened(table=table, seat=seat, now=now, actor=actor)
+
+
+@transaction.atomic
+def game_waitlist_remove(
+    *, entry: WaitingListEntry, now: datetime | None = None, actor: Any = None
+) -> None:
+    """Take a player off the game's list (done already: nothing happens). A called player's
+    held seat goes to the next player."""
+    entry = _locked_entry(entry)
+    if entry.status not in ACTIVE:
+        return
+    now = now or timezone.now()
+    table, seat = _close(entry, Status.REMOVED, now)
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_waitlist_remove",
+        game=entry.game.name if entry.game else None,
+        player=entry.player.name,
+    )
+    if table is not None and seat is not None:
+        waitlist_seat_opened(table=table, seat=seat, now=now, actor=actor)
+
+
+@transaction.atomic
+def waitlist_expire_calls(*, now: datetime | None = None) -> int:
+    """Held seats whose time ran out: the called player is a no-show and the next player is
+    called to the same seat, held from now. Answers how many calls ran out; running it again
+    at once does nothing."""
+    now = now or timezone.now()
+    expired = list(
+        WaitingListEntry.objects.select_for_update(of=("self",))
+        .filter(status=Status.CALLED, hold_until__lte=now)
+        .select_related("player", "game", "call_table")
+        .order_by("hold_until", "pk")
+    )
+    for entry in expired:
+        table, seat = _close(entry, Status.NO_SHOW, now)
+        audit_record(
+            tournament=None,
+            actor=None,
+            action="cash_list_call_expired",
+            game=entry.game.name if entry.game else None,
+            player=entry.player.name,
+        )
+        if table is not None and seat is not None:
+            waitlist_seat_opened(table=table, seat=seat, now=now)
+    return len(expired)

@@ -1,0 +1,116 @@
+"""The dealer rotation over the REST API, the twins of the desk's board (/floor/dealers/) and
+the tablet's sign-in, through the same services and read model.
+
+Who: directors and dealers read the board; directors set the plan, the shift list and start the
+rotation; the push's sign-in is for the incoming dealer, the table's dealer or a director.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from config import request_time
+from dealer.rotation import serializers as s
+from dealer.rotation import services
+from dealer.rotation.selectors import rotation_board
+from tournaments.api.base import FloorApi
+from tournaments.api.errors import WRITE_ERRORS, responses
+from tournaments.api.permissions import IsDirector, IsDirectorOrDealer
+from tournaments.errors import FloorNotFound
+from tournaments.models import Table
+
+TAGS = ["rotation"]
+
+
+def valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def board_answer(*, status: int = 200) -> Response:
+    board = rotation_board(at=request_time.now())
+    return Response(s.BoardSerializer(board).data, status=status)
+
+
+class RotationBoardApi(FloorApi):
+    permission_classes: Sequence[type[BasePermission]] = (IsDirectorOrDealer,)
+
+    @extend_schema(tags=TAGS, responses=responses(s.BoardSerializer, 403))
+    def get(self, request: Request) -> Response:
+        """The board: each table's dealer now, who is due and late, who is next, the next push,
+        the breaks, the shift list and the plan."""
+        return board_answer()
+
+
+class RotationPlanApi(FloorApi):
+    permission_classes: Sequence[type[BasePermission]] = (IsDirector,)
+
+    @extend_schema(
+        tags=TAGS, request=s.PlanSerializer, responses=responses(s.BoardSerializer, 400, 403)
+    )
+    def put(self, request: Request) -> Response:
+        """Set the plan (400 `bad_down`, `bad_downs_before_break`, `bad_break`); it applies from
+        the next start of the rotation."""
+        services.rotation_plan_set(actor=request.user, **valid(s.PlanSerializer, request))
+        return board_answer()
+
+
+class RotationShiftsApi(FloorApi):
+    permission_classes: Sequence[type[BasePermission]] = (IsDirector,)
+
+    @extend_schema(
+        tags=TAGS,
+        request=s.ShiftInputSerializer,
+        responses=responses(s.BoardSerializer, 400, 403, 409, status=201),
+    )
+    def post(self, request: Request) -> Response:
+        """Put a dealer on shift (400 `not_a_dealer`, 409 `already_on_shift`); a running
+        rotation takes them in from its next push."""
+        dealer = valid(s.ShiftInputSerializer, request)["dealer"]
+        services.dealer_shift_start(dealer_id=dealer, at=request_time.now(), actor=request.user)
+        return board_answer(status=201)
+
+
+class RotationShiftEndApi(FloorApi):
+    permission_classes: Sequence[type[BasePermission]] = (IsDirector,)
+
+    @extend_schema(tags=TAGS, request=None, responses=responses(s.BoardSerializer, 403, 404, 409))
+    def post(self, request: Request, dealer_id: int) -> Response:
+        """Take a dealer off shift (404 `not_on_shift`): they finish their down."""
+        services.dealer_shift_end(dealer_id=dealer_id, at=request_time.now(), actor=request.user)
+        return board_answer()
+
+
+class RotationStartApi(FloorApi):
+    permission_classes: Sequence[type[BasePermission]] = (IsDirector,)
+
+    @extend_schema(tags=TAGS, request=None, responses=responses(s.BoardSerializer, 403, 409))
+    def post(self, request: Request) -> Response:
+        """Write the schedule for the dealers on shift and the open tables, from now or from
+        the next push of a running rotation (409 `no_dealers_on_shift`, `no_open_tables`)."""
+        services.rotation_start(at=request_time.now(), actor=request.user)
+        return board_answer()
+
+
+class TableSignInApi(FloorApi):
+    permission_classes: Sequence[type[BasePermission]] = (IsDirectorOrDealer,)
+
+    @extend_schema(
+        tags=TAGS, request=None, responses=responses(s.SignInOutputSerializer, *WRITE_ERRORS)
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """The push: the incoming dealer of the down due at this table signs in and the table
+        is theirs (403 `not_your_push`, 409 `no_push_due`, `hand_in_progress`)."""
+        table = Table.objects.filter(pk=pk).first()
+        if table is None:
+            raise FloorNotFound("no_table", "There is no such table.")
+        down = services.down_sign_in(table=table, actor=request.user, at=request_time.now())
+        answer = {"table_id": pk, "dealer_id": down.dealer_id, "signed_in_at": down.signed_in_at}
+        return Response(s.SignInOutputSerializer(answer).data)

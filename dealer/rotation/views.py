@@ -1,0 +1,98 @@
+"""The desk's board of the dealer rotation (/floor/dealers/) with its writes, and the tablet's
+sign-in at the push. Each write is one service call; a refusal is shown in the service's words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from config import request_time
+from dealer.rotation import services
+from dealer.rotation.forms import PlanForm, ShiftForm
+from dealer.rotation.selectors import rotation_board
+from dealer.views.access import dealer_required, table_get
+from tournaments.errors import FloorError
+from tournaments.views.access import director_required, report_refusal
+
+
+def _board_page(request: HttpRequest, *, plan_form: PlanForm | None = None) -> HttpResponse:
+    board = rotation_board(at=request_time.now())
+    plan = board.plan
+    initial = {
+        "down_minutes": plan.down_minutes,
+        "downs_before_break": plan.downs_before_break,
+        "break_minutes": plan.break_minutes,
+    }
+    context = {"board": board, "plan_form": plan_form or PlanForm(initial=initial)}
+    return render(request, "dealer/rotation_board.html", context)
+
+
+@director_required
+@require_GET
+def board_page(request: HttpRequest) -> HttpResponse:
+    """Who deals where now, who is due and late, who is next, the breaks and the shift list."""
+    return _board_page(request)
+
+
+@director_required
+@require_POST
+def plan_set(request: HttpRequest) -> HttpResponse:
+    form = PlanForm(request.POST)
+    if not form.is_valid():
+        return _board_page(request, plan_form=form)
+    return _run(request, "The plan is set: it applies from the next start.",
+                services.rotation_plan_set, **form.cleaned_data)  # fmt: skip
+
+
+@director_required
+@require_POST
+def shift_add(request: HttpRequest) -> HttpResponse:
+    form = ShiftForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Pick a dealer to put on shift.")
+        return redirect("floor-dealers")
+    return _run(request, "On shift.", services.dealer_shift_start,
+                dealer_id=form.cleaned_data["dealer"], at=request_time.now())  # fmt: skip
+
+
+@director_required
+@require_POST
+def shift_end(request: HttpRequest, dealer_id: int) -> HttpResponse:
+    return _run(request, "Off shift: they finish their down.", services.dealer_shift_end,
+                dealer_id=dealer_id, at=request_time.now())  # fmt: skip
+
+
+@director_required
+@require_POST
+def rotation_start(request: HttpRequest) -> HttpResponse:
+    return _run(request, "The rotation is scheduled.", services.rotation_start,
+                at=request_time.now())  # fmt: skip
+
+
+def _run(request: HttpRequest, done: str, service: Any, **values: Any) -> HttpResponse:
+    try:
+        service(actor=request.user, **values)
+    except FloorError as error:
+        report_refusal(request, error)
+    else:
+        messages.success(request, done)
+    return redirect("floor-dealers")
+
+
+@dealer_required
+@require_POST
+def tablet_sign_in(request: HttpRequest, pk: int) -> HttpResponse:
+    """The push on the tablet: the incoming dealer signs in; the table is theirs from now."""
+    table = table_get(pk)
+    try:
+        down = services.down_sign_in(table=table, actor=request.user, at=request_time.now())
+    except FloorError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(request, f"{down.dealer.get_username()} deals {table} now.")
+    return redirect("deal-table", pk=table.pk)

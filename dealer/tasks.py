@@ -1,0 +1,14 @@
+"""Celery tasks of the cash floor: each calls one service that decides whether work is due."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from dealer.cash.waitlist import waitlist_expire_calls
+
+
+@shared_task(acks_late=True, time_limit=30, soft_time_limit=20)
+def waitlist_expire_calls_task() -> int:
+    """Free the held seats whose time ran out and call the next players (sent for each call's
+    hold; a run with nothing due does nothing, so a repeated or late run is harmless)."""
+    return waitlist_expire_calls()

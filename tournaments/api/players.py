@@ -1,0 +1,171 @@
+"""Players across the series: the director's search, a player's record with contact (read
+and changed by the director only), and a player's public results (no contact)."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, path
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.api import series
+from tournaments.api.base import FloorApi
+from tournaments.api.errors import WRITE_ERRORS, responses
+from tournaments.api.limits import MAX_NAME, amount_field
+from tournaments.models import Player
+from tournaments.roles import is_director
+from tournaments.selectors.players import (
+    MAX_PAGE,
+    PAGE_SIZE,
+    player_get,
+    player_results,
+    player_search,
+)
+from tournaments.services.players import EMAIL_MAX, NUMBER_MAX, PHONE_MAX, player_update
+
+TAGS = ["players"]
+
+
+class PlayerSearchInputSerializer(serializers.Serializer):
+    q = serializers.CharField(
+        max_length=MAX_NAME,
+        required=False,
+        allow_blank=True,
+        help_text='any part of the name, accents optional ("jose" finds José), or "#1042"',
+    )
+    page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, required=False)
+
+
+class PlayerHitOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    number = serializers.CharField()
+    entries = serializers.IntegerField(help_text="entries played in every event")
+
+
+class PlayerPageOutputSerializer(serializers.Serializer):
+    query = serializers.CharField()
+    count = serializers.IntegerField()
+    page = serializers.IntegerField()
+    pages = serializers.IntegerField()
+    page_size = serializers.SerializerMethodField()
+    results = PlayerHitOutputSerializer(many=True, source="rows")
+
+    def get_page_size(self, _: object) -> int:
+        return PAGE_SIZE
+
+
+class PlayerOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    number = serializers.CharField()
+    email = serializers.CharField()
+    phone = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class PlayerUpdateInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=MAX_NAME, required=False)
+    number = serializers.CharField(
+        max_length=NUMBER_MAX, required=False, allow_blank=True, help_text='"" clears it'
+    )
+    email = serializers.CharField(max_length=EMAIL_MAX, required=False, allow_blank=True)
+    phone = serializers.CharField(max_length=PHONE_MAX, required=False, allow_blank=True)
+
+
+class ResultRowOutputSerializer(serializers.Serializer):
+    tournament_id = serializers.IntegerField()
+    tournament = serializers.CharField()
+    series = serializers.CharField(allow_null=True)
+    status = serializers.CharField(help_text="the event's status")
+    entry_number = serializers.IntegerField()
+    entries_in_event = serializers.IntegerField()
+    entry_status = serializers.CharField()
+    place = serializers.IntegerField(allow_null=True)
+    prize = amount_field(allow_null=True, help_text="cash; a seat won is `seat_in`")
+    seat_in = serializers.CharField(allow_null=True, help_text="a satellite seat won: the event")
+    seat_value = amount_field(allow_null=True)
+    ticket_from = serializers.CharField(
+        allow_null=True, help_text="the satellite whose seat paid this entry"
+    )
+    bounty = amount_field(allow_null=True, help_text="bounties won, in an event with bounties")
+
+
+class PlayerResultsOutputSerializer(serializers.Serializer):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    events = serializers.IntegerField()
+    entries = serializers.IntegerField()
+    cashes = serializers.IntegerField()
+    winnings = amount_field(help_text="cash prizes and bounties")
+    bounties = amount_field()
+    seats = serializers.IntegerField(help_text="satellite seats won")
+    tickets = amount_field(help_text="what the seats won are worth")
+    rows = ResultRowOutputSerializer(many=True)
+
+
+def _player(pk: int) -> Player:
+    player = player_get(pk)
+    if player is None:
+        raise NotFound("There is no such player.")
+    return player
+
+
+class PlayersApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        operation_id="players_search",
+        parameters=[PlayerSearchInputSerializer],
+        responses=responses(PlayerPageOutputSerializer, 400, 403),
+    )
+    def get(self, request: Request) -> Response:
+        """Director: players by name or number, a page of 50 at a time."""
+        query = PlayerSearchInputSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        found = player_search(
+            query.validated_data.get("q", ""), page=query.validated_data.get("page", 1)
+        )
+        return Response(PlayerPageOutputSerializer(found).data)
+
+
+class PlayerApi(FloorApi):
+    @extend_schema(tags=TAGS, responses=responses(PlayerOutputSerializer, 403, 404))
+    def get(self, request: Request, pk: int) -> Response:
+        """Director: the player's record, contact included."""
+        return Response(PlayerOutputSerializer(_player(pk)).data)
+
+    @extend_schema(
+        tags=TAGS,
+        request=PlayerUpdateInputSerializer,
+        responses=responses(PlayerOutputSerializer, *WRITE_ERRORS),
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        """Director: change the name, number or contact (only what is sent). 409 `name_taken`,
+        `number_taken`; 400 `bad_number`, `bad_email`, `bad_phone`, `bad_name`."""
+        player = _player(pk)
+        data = PlayerUpdateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = player_update(player=player, actor=request.user, **data.validated_data)
+        return Response(PlayerOutputSerializer(player).data)
+
+
+class PlayerResultsApi(FloorApi):
+    permission_classes = (AllowAny,)
+
+    @extend_schema(tags=TAGS, responses=responses(PlayerResultsOutputSerializer, 404))
+    def get(self, request: Request, pk: int) -> Response:
+        """Public: the player's name and results (no contact); events still planned are left
+        out for all but directors."""
+        results = player_results(_player(pk), public=not is_director(request.user))
+        return Response(PlayerResultsOutputSerializer(results).data)
+
+
+urls: list[URLPattern] = [
+    path("players/", PlayersApi.as_view(), name="api-players"),
+    path("players/<int:pk>/", PlayerApi.as_view(), name="api-player"),
+    path("players/<int:pk>/results/", PlayerResultsApi.as_view(), name="api-player-results"),
+    *series.urls,
+]

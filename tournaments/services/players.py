@@ -1,0 +1,176 @@
+"""The room's players: the one writer of `Player` rows (a name typed at the registration desk or
+a cash table finds the player already known, whatever its case, spacing or accents of case; a
+player number typed as "#1042" finds its player). The folded `search_name` is written here with
+every name, so the director's search never misses a player."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+
+from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
+from tournaments.models import Player
+from tournaments.names import fold
+from tournaments.services.audit import audit_record
+
+NAME_MAX = 80
+NUMBER_MAX = 20
+PHONE_MAX = 30
+EMAIL_MAX = 254
+# A player number as the room prints it on a card: letters, digits and - . / (no spaces).
+NUMBER_SHAPE = re.compile(r"^[A-Z0-9][A-Z0-9./-]*$")
+PHONE_SHAPE = re.compile(r"^\+?[0-9 ().-]+$")
+
+
+def clean_name(name: str) -> str:
+    return " ".join(name.split())
+
+
+def clean_number(text: str) -> str:
+    """A player number as stored: without a leading "#" or spaces, in capitals ("# a-12" ->
+    "A-12"), so that "#a-12" at the desk finds the card printed "A-12"."""
+    return "".join(text.split()).lstrip("#").upper()
+
+
+def number_typed(name: str) -> str | None:
+    """The player number in what was typed at a desk, when it is one ("#1042"), else None."""
+    text = name.strip()
+    return clean_number(text) if text.startswith("#") else None
+
+
+def player_get_or_create(*, name: str) -> Player:
+    """The player of that name (case and spacing do not matter), created if new; "#1042" is
+    the player with that number (400 `unknown_player_number` when no one has it)."""
+    name = clean_name(name)
+    if not name:
+        raise FloorInvalid("name_required", "Enter the player's name.")
+    number = number_typed(name)
+    if number is not None:
+        return _by_number(number)
+    _check_name(name)
+    found = Player.objects.filter(name__iexact=name).first()
+    if found is not None:
+        return found
+    try:
+        with transaction.atomic():
+            return Player.objects.create(name=name, search_name=fold(name))
+    except IntegrityError:  # created meanwhile by another desk
+        return Player.objects.get(name__iexact=name)
+
+
+def _by_number(number: str) -> Player:
+    found = Player.objects.filter(number=number).first() if number else None
+    if found is None:
+        raise FloorInvalid(
+            "unknown_player_number",
+            f"No player has the number {number or '(none)'}: check the card, or type the name.",
+        )
+    return found
+
+
+def _check_name(name: str) -> None:
+    if len(name) > NAME_MAX:
+        raise FloorInvalid("name_too_long", f"A player's name is at most {NAME_MAX} characters.")
+    if name.startswith("#"):
+        raise FloorInvalid(
+            "bad_name", 'A name cannot start with "#": the desk reads "#1042" as a player number.'
+        )
+
+
+@transaction.atomic
+def player_update(
+    *,
+    player: Player | int,
+    actor: Any = None,
+    name: str | None = None,
+    number: str | None = None,
+    email: str | None = None,
+    phone: str | None = None,
+) -> Player:
+    """Change a player's name, number or contact (only what is given). The folded search name
+    follows the name. A name another player has (whatever its case) is 409 `name_taken`, a
+    number another player has 409 `number_taken`; "" clears a number or a contact."""
+    pk = player if isinstance(player, int) else player.pk
+    found = Player.objects.select_for_update().filter(pk=pk).first()
+    if found is None:
+        raise FloorNotFound("not_found", "There is no such player.")
+    changes: dict[str, str] = {}
+    if name is not None:
+        changes |= _name_change(found, clean_name(name))
+    if number is not None:
+        changes |= _number_change(found, clean_number(number))
+    if email is not None:
+        changes["email"] = _email(email.strip())
+    if phone is not None:
+        changes["phone"] = _phone(" ".join(phone.split()))
+    changed = sorted(k for k, v in changes.items() if getattr(found, k) != v)
+    if not changed:
+        return found
+    for key in changed:
+        setattr(found, key, changes[key])
+    try:
+        with transaction.atomic():
+            found.save(update_fields=changed)
+    except IntegrityError as error:  # the same name or number saved meanwhile
+        raise FloorConflict(
+            "number_taken" if "number" in changed else "name_taken",
+            "Another player took that name or number a moment ago: reload and check.",
+        ) from error
+    # The contact itself stays out of the log: only which fields changed.
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="player_update",
+        player=found.name,
+        fields=[k for k in changed if k != "search_name"],
+    )
+    return found
+
+
+def _name_change(player: Player, name: str) -> dict[str, str]:
+    if not name:
+        raise FloorInvalid("name_required", "Enter the player's name.")
+    _check_name(name)
+    other = Player.objects.filter(name__iexact=name).exclude(pk=player.pk).first()
+    if other is not None:
+        raise FloorConflict(
+            "name_taken",
+            f"Another player is already called {other.name}: add something that tells them "
+            "apart (a middle initial, a town).",
+        )
+    return {"name": name, "search_name": fold(name)}
+
+
+def _number_change(player: Player, number: str) -> dict[str, str]:
+    if number and (len(number) > NUMBER_MAX or not NUMBER_SHAPE.match(number)):
+        raise FloorInvalid(
+            "bad_number",
+            f"A player number is at most {NUMBER_MAX} letters, digits and - . / (no spaces).",
+        )
+    other = Player.objects.filter(number=number).exclude(pk=player.pk).first() if number else None
+    if other is not None:
+        raise FloorConflict("number_taken", f"Number {number} is already {other.name}'s.")
+    return {"number": number}
+
+
+def _email(email: str) -> str:
+    if len(email) > EMAIL_MAX:
+        raise FloorInvalid("bad_email", f"An e-mail address is at most {EMAIL_MAX} characters.")
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError as error:
+            raise FloorInvalid("bad_email", f"'{email}' is not an e-mail address.") from error
+    return email
+
+
+def _phone(phone: str) -> str:
+    if phone and (len(phone) > PHONE_MAX or not PHONE_SHAPE.match(phone)):
+        raise FloorInvalid(
+            "bad_phone", f"A phone number is at most {PHONE_MAX} digits, spaces and + ( ) - ."
+        )
+    return phone

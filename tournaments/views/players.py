@@ -1,0 +1,63 @@
+"""Players across the series, for the director: the search (`/desk/players/?q=`, by any part
+of the name without accents, or "#1042"), a player's page with every result and the contact
+details (editable: `player_update`, the twin of `PATCH /api/players/{id}/`), and the public
+results page `/p/<id>/` (the name and the results, never a contact)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import URLPattern, path
+
+from tournaments.errors import FloorError
+from tournaments.player_forms import PlayerForm, PlayerSearchForm, attach_player_refusal
+from tournaments.selectors.players import player_get, player_results, player_search
+from tournaments.services.players import player_update
+from tournaments.views import series
+from tournaments.views.access import director_required
+
+
+@director_required
+def players_page(request: HttpRequest) -> HttpResponse:
+    query, page, refusal = PlayerSearchForm.read(request.GET)
+    if refusal:
+        messages.error(request, refusal)
+    context = {"found": player_search(query, page=page), "tab": "players"}
+    return render(request, "desk/players.html", context, status=400 if refusal else 200)
+
+
+@director_required
+def player_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's results across the series, and their name, number and contact (a POST saves
+    them; a refusal is shown next to its field)."""
+    player = player_get(pk)
+    if player is None:
+        raise Http404("There is no such player.")
+    form = PlayerForm(request.POST or None, initial=PlayerForm.initial_from(player))
+    if request.method == "POST" and form.is_valid():
+        try:
+            player_update(player=player, actor=request.user, **form.cleaned_data)
+        except FloorError as error:
+            attach_player_refusal(form, error)
+        else:
+            messages.success(request, "Player saved.")
+            return redirect("player-detail", pk=pk)
+    context = {"player": player, "form": form, "results": player_results(player, public=False)}
+    return render(request, "desk/player.html", context, status=400 if form.errors else 200)
+
+
+def public_player_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Public: the player's name and results in the events the public may see."""
+    player = player_get(pk)
+    if player is None:
+        raise Http404("There is no such player.")
+    return render(request, "public/player.html", {"results": player_results(player, public=True)})
+
+
+urls: list[URLPattern] = [
+    path("desk/players/", players_page, name="player-list"),
+    path("desk/players/<int:pk>/", player_page, name="player-detail"),
+    path("p/<int:pk>/", public_player_page, name="public-player"),
+    *series.urls,
+]
