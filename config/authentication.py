@@ -34,7 +34,7 @@ from knox.crypto import hash_token
 from knox.models import get_token_model
 from knox.settings import CONSTANTS, knox_settings
 from rest_framework import exceptions
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import SimpleRateThrottle
 
 from tournaments.roles import DEALER_FLAG, in_dealer_group
 
@@ -92,10 +92,18 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
         raise exceptions.AuthenticationFailed("Invalid token.")
 
 
-class SignInThrottle(ScopedRateThrottle):
-    """Sign-ins from one client (its address, `client_address`'s rule): `sign_in` in
-    REST_FRAMEWORK's rates (20 a minute), on every door: the sign-in page, the admin's and the
-    API's token endpoint. Per client, never per user: the one signing in is not known yet.
+class ClientThrottle(SimpleRateThrottle):
+    """A rate per client (its address, `client_address`'s rule) and per door (`scope`, a key
+    of REST_FRAMEWORK's rates), whoever is signed in or not, whatever the view."""
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class SignInThrottle(ClientThrottle):
+    """Sign-ins from one client: `sign_in` in REST_FRAMEWORK's rates (20 a minute), on every
+    door: the sign-in page, the admin's and the API's token endpoint. Per client, never per
+    user: the one signing in is not known yet.
 
     A rate, not a lockout: the tablets of a venue behind one address (a NAT) share it, and a
     dealer mistyping a password must not lock out the floor; the accounts themselves are locked
@@ -103,20 +111,25 @@ class SignInThrottle(ScopedRateThrottle):
 
     scope = "sign_in"
 
-    def get_cache_key(self, request: Any, view: Any) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+class ListJoinThrottle(ClientThrottle):
+    """Players joining a waiting list from one client without an account (the public join page
+    and its API): `list_join` in REST_FRAMEWORK's rates. Generous, since a room's players may
+    share its Wi-Fi's address, but a script cannot fill a list with made-up names."""
+
+    scope = "list_join"
 
 
-class _SignInDoor:
-    throttle_scope = "sign_in"
+def client_wait(request: HttpRequest, throttle: ClientThrottle) -> float | None:
+    """None when this client may go through `throttle`'s door now (and counts the visit);
+    else the seconds to wait. For the pages; the API's views list the throttle themselves."""
+    # DRF's throttle reads only the request's address (and no view): a page's request will do.
+    if throttle.allow_request(cast(Any, request), cast(Any, None)):
+        return None
+    return throttle.wait() or 60.0
 
 
 def sign_in_wait(request: HttpRequest) -> float | None:
     """None when this client may try to sign in now (and counts the try); else the seconds to
     wait. For the pages' sign-in doors; the API's token endpoint uses `SignInThrottle` itself."""
-    throttle = SignInThrottle()
-    # DRF's throttle reads only the view's scope and the request's address: a page's will do.
-    door: Any = _SignInDoor()
-    if throttle.allow_request(cast(Any, request), door):
-        return None
-    return throttle.wait() or 60.0
+    return client_wait(request, SignInThrottle())

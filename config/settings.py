@@ -297,8 +297,13 @@ REST_FRAMEWORK = {
         "config.authentication.TokenAuthentication",
     ],
     # Password guessing costs CPU (a hash per try): the token endpoint takes 20 tries a minute
-    # from one client (`throttle_scope = "sign_in"`), on top of the lockouts ("--- Auth ---").
-    "DEFAULT_THROTTLE_RATES": {"sign_in": os.environ.get("SIGN_IN_RATE", "20/min")},
+    # from one client (`SignInThrottle`), on top of the lockouts ("--- Auth ---").
+    # Players joining a cash game's waiting list without an account, per client
+    # (`config.authentication.ListJoinThrottle`): a room's players may share its Wi-Fi address.
+    "DEFAULT_THROTTLE_RATES": {
+        "sign_in": os.environ.get("SIGN_IN_RATE", "20/min"),
+        "list_join": os.environ.get("LIST_JOIN_RATE", "60/hour"),
+    },
     "NUM_PROXIES": PROXY_COUNT,
     # Closed by default: public read-only views open themselves explicitly.
     "DEFAULT_PERMISSION_CLASSES": [

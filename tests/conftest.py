@@ -19,9 +19,10 @@ def director() -> APIClient:
 
 
 @pytest.fixture(autouse=True)
-def _sign_in_throttle_reset() -> None:
-    """The API's sign-in throttle (20 a minute from one client) counts in the cache, which
-    outlives a test: each test starts with the test client's address unthrottled."""
+def _throttles_reset() -> None:
+    """The rates per client (sign-ins, 20 a minute; joining a waiting list, 60 an hour) count in
+    the cache, which outlives a test: each test starts with the test client's address (the
+    live server's too) unthrottled."""
     from django.core.cache import cache
 
-    cache.delete("throttle_sign_in_127.0.0.1")
+    cache.delete_many([f"throttle_{scope}_127.0.0.1" for scope in ("sign_in", "list_join")])

@@ -244,3 +244,14 @@ def waitlist_place(code: str) -> PlaceView:
         call_seat=entry.call_seat,
         hold_until=entry.hold_until,
     )
+
+
+def list_join_rate_refusal(wait: float) -> str:
+    """The one sentence a phone over the list-joining rate answers (`ListJoinThrottle`), on the
+    join page and the API; `wait`: the seconds until it may join again."""
+    minutes = max(1, round(wait / 60))
+    plural = "s" if minutes > 1 else ""
+    return (
+        f"Too many names joined the lists from this device. Try again in {minutes} "
+        f"minute{plural}, or ask the floor to add you."
+    )

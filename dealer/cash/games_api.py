@@ -11,13 +11,15 @@ the game as it is now (`game_selectors.cash_game_view`); a refusal is the servic
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.authentication import ListJoinThrottle
 from dealer.cash import game_serializers as s
 from dealer.cash import games, waitlist
 from dealer.cash.api import table_answer
@@ -26,6 +28,7 @@ from dealer.cash.game_selectors import (
     cash_game_list,
     cash_game_view,
     game_entry_get,
+    list_join_rate_refusal,
     waitlist_place,
 )
 from dealer.cash.selectors import cash_table_get
@@ -240,15 +243,21 @@ class LiveGamesApi(PublicApi):
 
 
 class PublicJoinApi(PublicApi):
+    throttle_classes = (ListJoinThrottle,)
+
+    def throttled(self, request: Request, wait: float | None) -> NoReturn:
+        raise exceptions.Throttled(wait, list_join_rate_refusal(wait or 60), "throttled")
+
     @extend_schema(
         tags=TAGS,
         request=s.JoinInputSerializer,
-        responses=write_responses(status=201, ok=s.PlaceOutputSerializer),
+        responses={**write_responses(status=201, ok=s.PlaceOutputSerializer), 429: ErrorSerializer},
     )
     def post(self, request: Request, pk: int) -> Response:
         """Anyone: join the game's list with a name. Answers the place and the `code` (keep it:
         it is shown once) to check the place at `/api/lists/{code}/` (409 `game_closed`,
-        `already_waiting`, `already_seated`)."""
+        `already_waiting`, `already_seated`; 429 `throttled`: too many joins from this device,
+        `LIST_JOIN_RATE`, Retry-After says when to retry)."""
         name = valid(s.JoinInputSerializer, request)["player_name"]
         entry = waitlist.game_waitlist_join(game=cash_game_get(pk), player_name=name)
         return Response(s.PlaceOutputSerializer(waitlist_place(entry.code)).data, status=201)

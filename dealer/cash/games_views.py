@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_http_methods, require_POST
 
+from config.authentication import ListJoinThrottle, client_wait
 from config.conditional import conditional
 from dealer.cash import game_forms as f
 from dealer.cash import games, waitlist
@@ -26,6 +27,7 @@ from dealer.cash.game_selectors import (
     cash_game_view,
     free_cash_tables,
     game_entry_get,
+    list_join_rate_refusal,
     waitlist_place,
 )
 from dealer.cash.selectors import cash_table_get
@@ -248,6 +250,13 @@ def join_list(request: HttpRequest, pk: int) -> HttpResponse:
     """A player joins a game's list from their phone with a name; their place page follows."""
     game = cash_game_view(cash_game_get(pk))
     form = f.NameForm(request.POST or None)
+    wait = client_wait(request, ListJoinThrottle()) if request.method == "POST" else None
+    if wait is not None:
+        form = f.NameForm(initial={"player_name": request.POST.get("player_name", "")})
+        context = {"game": game, "form": form, "refusal": list_join_rate_refusal(wait)}
+        response = render(request, "public/join_list.html", context, status=429)
+        response["Retry-After"] = str(max(1, round(wait)))
+        return response
     if request.method == "POST" and form.is_valid():
         try:
             entry = waitlist.game_waitlist_join(

@@ -223,3 +223,32 @@ def test_the_schema_lists_every_games_endpoint(director: APIClient) -> None:
         "/api/games/{id}/list/",
         "/api/lists/{code}/",
     } <= paths
+
+
+def test_one_device_joining_too_many_names_is_refused_429_on_the_page_and_the_api() -> None:
+    """The public lists take names without an account: a rate per client (LIST_JOIN_RATE, 60
+    an hour) stops a script filling them; other devices still join, and nothing is written."""
+    game = one_two()
+    game_table(game, 4, players=9)
+    phone = APIClient(REMOTE_ADDR="10.9.0.1")
+    answers = [
+        post(phone, f"/api/games/{game.pk}/list/", {"player_name": f"Bot {n}"}) for n in range(60)
+    ]
+    assert [answer.status_code for answer in answers] == [201] * 60
+    refused = post(phone, f"/api/games/{game.pk}/list/", {"player_name": "Bot 60"})
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "throttled"
+    assert refused.json()["detail"].startswith("Too many names joined the lists from this device.")
+    assert int(refused["Retry-After"]) > 0
+    # The page is the same door: this device is over its rate there too.
+    page = Client(REMOTE_ADDR="10.9.0.1").post(f"/games/{game.pk}/join/", {"player_name": "Cy"})
+    assert page.status_code == 429
+    assert "Too many names joined the lists from this device." in page.content.decode()
+    assert int(page["Retry-After"]) > 0
+    assert WaitingListEntry.objects.filter(game=game).count() == 60
+    # Another phone joins.
+    other = post(
+        APIClient(REMOTE_ADDR="10.9.0.2"), f"/api/games/{game.pk}/list/", {"player_name": "Dee"}
+    )
+    assert other.status_code == 201
+    assert WaitingListEntry.objects.filter(game=game).count() == 61

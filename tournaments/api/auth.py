@@ -89,7 +89,6 @@ class TokenApi(LazyAuthentication, FloorApi):
     permission_classes = (AllowAny, SignedInWithToken)
     # The password is the credential to sign in: no session, no CSRF. Signing out needs the token.
     authentication_classes = (TokenAuthentication,)
-    throttle_scope = "sign_in"
 
     def get_authenticate_header(self, request: Request) -> str:
         return ""  # no token: 403, as everywhere in this API (not 401)
