@@ -189,12 +189,20 @@ class CashSeatLeaveApi(CashApi):
         tags=TAGS, request=None, responses=write_responses(ok=s.CashLeaveOutputSerializer)
     )
     def post(self, request: Request, pk: int, seat_pk: int) -> Response:
-        """The player leaves with their chips: answers how many, and the table (409 `in_hand`
-        while the player is in the hand in progress)."""
+        """The player leaves with their chips: answers how many, who was called to the seat (a
+        game's table, someone waiting), and the table (409 `in_hand` while the player is in the
+        hand in progress)."""
         seat = cash_seat_get(writable(request, pk), seat_pk)
-        chips = services.cash_seat_leave(cash_seat=seat, actor=request.user)
+        left = services.cash_seat_leave(cash_seat=seat, actor=request.user)
         table = cash_table_view(cash_table_get(pk))
-        body = {"seat": seat.seat, "player": seat.player.name, "chips": chips, "table": table}
+        called = left.called.player.name if left.called else None
+        body = {
+            "seat": seat.seat,
+            "player": seat.player.name,
+            "chips": left.chips,
+            "called": called,
+            "table": table,
+        }
         return Response(s.CashLeaveOutputSerializer(body).data)
 
 

@@ -305,7 +305,7 @@ def cash_game_break(
     )
     moved = []
     for seat in seats:
-        chips = cash_services.cash_seat_leave(cash_seat=seat, actor=actor)
+        chips = cash_services.cash_seat_leave(cash_seat=seat, actor=actor).chips
         moved.append((seat, chips))
     entries = _to_the_top(target, [seat.player for seat, _ in moved], now)
     audit_record(
@@ -362,7 +362,7 @@ def game_waitlist_seat(
     entry.save(update_fields=["status", "closed_at"])
     mover = CashSeat.objects.filter(table__must_move_to=table, player=entry.player).first()
     if mover is not None:
-        chips = cash_services.cash_seat_leave(cash_seat=mover, actor=actor)
+        chips = cash_services.cash_seat_leave(cash_seat=mover, actor=actor).chips
         return cash_services.cash_seat_take(
             table=table,
             seat=entry.call_seat,

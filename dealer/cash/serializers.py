@@ -277,4 +277,7 @@ class CashLeaveOutputSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     player = serializers.CharField()
     chips = serializers.IntegerField(help_text="the chips the player left with")
+    called = serializers.CharField(
+        allow_null=True, help_text="the player called to the seat from the lists, if anyone"
+    )
     table = CashTableOutputSerializer()

@@ -11,7 +11,7 @@ dealer makes is recorded in the audit log. Hands themselves are started and ende
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -235,8 +235,16 @@ def cash_seat_return(*, cash_seat: CashSeat, choice: str = "post", actor: Any = 
 
 
 @transaction.atomic
-def cash_seat_leave(*, cash_seat: CashSeat, actor: Any = None) -> int:
-    """The player leaves with their chips (returned: the chips cashed out)."""
+class Leave(NamedTuple):
+    """A player left: the chips they cashed out, and who was called to their seat (a game's
+    table with someone waiting for it), if anyone."""
+
+    chips: int
+    called: WaitingListEntry | None
+
+
+def cash_seat_leave(*, cash_seat: CashSeat, actor: Any = None) -> Leave:
+    """The player leaves with their chips; the open seat goes to the next player for it."""
     table, seat = _seat_locked(cash_seat)
     if _in_hand(table, seat):
         raise FloorConflict(
@@ -254,8 +262,8 @@ def cash_seat_leave(*, cash_seat: CashSeat, actor: Any = None) -> int:
         chips=chips,
     )
     # A game's table: the open seat goes to the next player (must-move first, then the list).
-    waitlist.waitlist_seat_opened(table=table, seat=cash_seat.seat, actor=actor)
-    return chips
+    called = waitlist.waitlist_seat_opened(table=table, seat=cash_seat.seat, actor=actor)
+    return Leave(chips, called)
 
 
 @transaction.atomic

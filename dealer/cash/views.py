@@ -166,8 +166,11 @@ def cash_seat_change(request: HttpRequest, pk: int, seat_pk: int) -> HttpRespons
             amount = form.cleaned_data.get("amount") or 0
             done = cash_services.cash_seat_top_up(cash_seat=seat, amount=amount, actor=user)
             return f"{name} has {done.chips} now."
-        chips = cash_services.cash_seat_leave(cash_seat=seat, actor=user)
-        return f"{name} left with {chips}."
+        left = cash_services.cash_seat_leave(cash_seat=seat, actor=user)
+        if left.called is None:
+            return f"{name} left with {left.chips}."
+        caller = left.called.player.name
+        return f"{name} left with {left.chips}. {caller} is called to seat {seat.seat}."
 
     return _carry_out(request, pk, run)
 

@@ -289,6 +289,7 @@ def test_an_evening_of_cash_games_runs_through_the_api_and_reconciles_at_the_cag
         called = ok(director.get(f"/api/cash-games/{game}/"))
         name, _, seat_number = evening.seat_called(game, called)
         assert name in ("Vik", "Wen")
+        assert gone["called"] == name  # the leave's answer says who was called
         assert seat_number == leaver["seat"]
     lists = ok(director.get(f"/api/cash-games/{game}/"))
     assert lists["entries"] == []

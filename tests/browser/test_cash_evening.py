@@ -375,7 +375,7 @@ def test_an_evening_of_cash_runs_from_the_desk_the_tablets_and_the_phones_and_th
     time_form.get_by_role("button", name="Collect time").click()
     said(desk, "Seat 1 paid 5 of time for")
     desk.locator("#seat-2").get_by_role("button", name="Leave").click()
-    said(desk, "Eva left with 150.")
+    said(desk, "Eva left with 150. Quin is called to seat 2.")
     cashed_out = 150
     desk.goto(f"{base}/cash/games/{game}/")
     assert (

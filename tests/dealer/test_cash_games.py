@@ -68,7 +68,9 @@ def test_a_list_calls_three_players_in_order_and_the_third_when_the_second_no_sh
     assert seat_of(table, 9).player.name == "Ann"
     assert state(ann)[0] == Status.SEATED
 
-    cash.cash_seat_leave(cash_seat=seat_of(table, 3))  # a seat opens: Bob is called at once
+    left = cash.cash_seat_leave(cash_seat=seat_of(table, 3))  # a seat opens: Bob is called
+    assert left.called is not None
+    assert left.called.pk == bob.pk
     assert state(bob) == (Status.CALLED, 4, 3)
     place = waitlist_place(bob.code)
     assert (place.call_table, place.call_seat) == (4, 3)

@@ -220,7 +220,7 @@ def test_a_player_in_the_hand_cannot_leave_until_it_is_over() -> None:
         cash.cash_seat_leave(cash_seat=seat_of(table, 2))
     assert error.value.code == "in_hand"
     play_out(hand)
-    assert cash.cash_seat_leave(cash_seat=seat_of(table, 2)) == 199
+    assert cash.cash_seat_leave(cash_seat=seat_of(table, 2)).chips == 199
     assert not CashSeat.objects.filter(table=table, seat=2).exists()
     assert AuditEvent.objects.filter(action="cash_leave").count() == 1
 
