@@ -176,6 +176,13 @@ CELERY_TASK_SOFT_TIME_LIMIT = 20
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # The worker and beat log through LOGGING below (JSON lines with the web's), not Celery's format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# What the beat sends on its own. Each task decides whether anything is due, so a late, missed
+# or repeated run is harmless: the rotation is written on before its downs run out, and the
+# held seats whose time ran out are freed even if the task sent for a hold was lost.
+CELERY_BEAT_SCHEDULE = {
+    "rotation-extend": {"task": "dealer.tasks.rotation_extend_task", "schedule": 600.0},
+    "waitlist-expire-calls": {"task": "dealer.tasks.waitlist_expire_calls_task", "schedule": 60.0},
+}
 
 if REDIS_URL:
     CACHES = {

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Max
 
 from dealer.models import Hand
 from dealer.rotation.selectors import dealer_name, open_shifts, rotation_plan_get, rotation_tables
@@ -25,6 +26,9 @@ from tournaments.services.tables import table_assign_dealer
 
 # How far ahead a start writes the downs: a shift's length, written again at each change.
 SCHEDULE_HOURS = 8
+# A running rotation is written on again once fewer than these hours of downs are left
+# (`rotation_extend`: at each push's sign-in and by the beat's task), so it never runs out.
+EXTEND_WITHIN_HOURS = 2
 
 
 def rotation_plan_set(
@@ -100,6 +104,21 @@ def rotation_start(*, at: datetime, actor: Any = None) -> list[DealerDown]:
     downs = _write_schedule(start=start, resume=start != at)
     audit_record(tournament=None, actor=actor, action="rotation_start", start=start.isoformat())
     return downs
+
+
+@transaction.atomic
+def rotation_extend(*, at: datetime) -> int:
+    """A running rotation with fewer than EXTEND_WITHIN_HOURS of downs left is written on from
+    its next push, each dealer going on from where they stand (downs not yet begun are written
+    again, as at a change of shift). Nothing to do otherwise, so it may run at any time, often:
+    answers the downs written (0 when none was due)."""
+    last = DealerDown.objects.aggregate(last=Max("ends_at"))["last"]
+    if last is None or last <= at or last > at + timedelta(hours=EXTEND_WITHIN_HOURS):
+        return 0  # not running (never started, or stopped), or far enough ahead
+    start = next_push_at(at)
+    if start is None or not open_shifts() or not rotation_tables():
+        return 0
+    return len(_write_schedule(start=start, resume=True))
 
 
 def _replan_if_running(*, at: datetime) -> None:
@@ -211,4 +230,5 @@ def down_sign_in(*, table: Table, actor: Any, at: datetime) -> DealerDown:
     table_assign_dealer(table=table, dealer_id=down.dealer_id, actor=actor)
     down.signed_in_at = at
     down.save(update_fields=["signed_in_at"])
+    rotation_extend(at=at)  # a push is a good moment to look ahead (the embedded mode has no beat)
     return down

@@ -152,6 +152,68 @@ def test_the_last_dealer_leaving_stops_the_rotation_at_the_next_push(room) -> No
     assert rotation_board(at=SIX + timedelta(minutes=25)).next_push_at is None
 
 
+def test_a_running_rotation_is_written_on_before_its_downs_run_out(room) -> None:
+    """Eight hours are written at the start; the room runs longer. With more than two hours
+    left nothing is written; with less, the schedule goes on from the next push, each dealer
+    from where they stand, so the board never runs dry."""
+    tables, dealers = room
+    last = DealerDown.objects.order_by("-ends_at").first()
+    assert last is not None
+    assert last.ends_at == SIX + timedelta(hours=8)
+    assert services.rotation_extend(at=SIX + timedelta(hours=5, minutes=30)) == 0
+    assert DealerDown.objects.filter(table__isnull=False).count() == 24 * 4
+
+    at = SIX + timedelta(hours=6, minutes=5)  # 1 h 55 left: due
+
+    def push_at(start: datetime) -> dict[int | None, int]:
+        rows = DealerDown.objects.filter(starts_at=start, table__isnull=False)
+        return {d.table_id: d.dealer_id for d in rows}
+
+    pushes_before = {n: push_at(SIX + timedelta(hours=6, minutes=20 * n)) for n in range(6)}
+    written = services.rotation_extend(at=at)
+    assert written > 0
+    last = DealerDown.objects.order_by("-ends_at").first()
+    assert last is not None
+    assert last.ends_at >= SIX + timedelta(hours=6, minutes=20) + timedelta(hours=8)
+    # The down in progress is kept, and the pushes already written come out the same: each
+    # dealer goes on from where they stand (breaks included), the rotation's order unbroken.
+    pushes_after = {n: push_at(SIX + timedelta(hours=6, minutes=20 * n)) for n in range(6)}
+    assert pushes_after == pushes_before
+    pushes = DealerDown.objects.filter(starts_at__gte=at, table__isnull=False)
+    assert {d.starts_at for d in pushes} >= {
+        SIX + timedelta(hours=6, minutes=20) + timedelta(minutes=20 * n) for n in range(24)
+    }
+    # Every table has a dealer at every push of the new hours, never one dealer at two tables.
+    for start in {d.starts_at for d in pushes}:
+        at_push = pushes.filter(starts_at=start)
+        assert at_push.count() == len(tables)
+        assert len({d.dealer_id for d in at_push}) == len(tables)
+    assert services.rotation_extend(at=at) == 0  # written on: nothing due again
+    assert {d.dealer_id for d in pushes} <= {d.pk for d in dealers}
+
+
+def test_the_push_sign_in_writes_the_rotation_on_when_it_is_due(room) -> None:
+    """The embedded mode has no beat: a sign-in at a push looks ahead too."""
+    tables, _dealers = room
+    at = SIX + timedelta(hours=6, minutes=20, seconds=30)
+    down = DealerDown.objects.get(starts_at=SIX + timedelta(hours=6, minutes=20), table=tables[0])
+    services.down_sign_in(table=tables[0], actor=None, at=at)
+    last = DealerDown.objects.order_by("-ends_at").first()
+    assert last is not None
+    assert last.ends_at > SIX + timedelta(hours=8)
+    down.refresh_from_db()
+    assert down.signed_in_at == at  # the down signed in is kept as it was
+
+
+def test_a_stopped_rotation_is_not_started_again_by_the_look_ahead(room) -> None:
+    _tables, dealers = room
+    for dealer in dealers:
+        services.dealer_shift_end(dealer_id=dealer.pk, at=SIX + timedelta(minutes=5))
+    assert services.rotation_extend(at=SIX + timedelta(minutes=10)) == 0
+    assert services.rotation_extend(at=SIX + timedelta(hours=7)) == 0
+    assert not DealerDown.objects.filter(ends_at__gt=SIX + timedelta(minutes=20)).exists()
+
+
 def test_the_plan_keeps_downs_between_20_and_30_minutes() -> None:
     with pytest.raises(FloorInvalid) as refused:
         services.rotation_plan_set(down_minutes=45, downs_before_break=3, break_minutes=15)
