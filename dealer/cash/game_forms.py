@@ -32,7 +32,11 @@ class StakesForm(forms.Form):
 
 
 class NameForm(forms.Form):
-    player_name = forms.CharField(max_length=80, label="Name")
+    player_name = forms.CharField(
+        max_length=80,
+        label="Name",
+        error_messages={"required": "Type your name: the floor calls you by it."},
+    )
 
 
 class AttachForm(forms.Form):

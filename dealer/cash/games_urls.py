@@ -30,6 +30,7 @@ page_urlpatterns: list[URLPattern] = [
     # The public: live games, joining a list from a phone, a place by its code.
     path("games/", views.live_games, name="live-games"),
     path("games/<int:pk>/join/", views.join_list, name="games-join"),
+    path("lists/", views.list_lookup, name="list-lookup"),
     path("lists/<str:code>/", views.list_place, name="list-place"),
     path("lists/<str:code>/state/", views.list_place_state, name="list-place-state"),
 ]

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.authentication import ListJoinThrottle, client_wait
 from config.conditional import conditional
@@ -35,6 +35,7 @@ from tournaments.errors import FloorError
 from tournaments.views.access import director_required, report_refusal
 
 POLL_SECONDS = 10
+CODE_MAX = 12  # a list code is six letters and digits; longer input is not one
 
 
 # --- the floor's pages ---------------------------------------------------------------------------
@@ -275,9 +276,25 @@ def _place_context(code: str) -> dict[str, Any]:
     return {"place": waitlist_place(code), "poll_seconds": POLL_SECONDS}
 
 
+@require_GET
+def list_lookup(request: HttpRequest) -> HttpResponse:
+    """A player types the code they were given (`?code=`) and goes to their place."""
+    code = request.GET.get("code", "").strip().upper()
+    if code and code.isalnum() and len(code) <= CODE_MAX:
+        return redirect("list-place", code=code)
+    status = 400 if "code" in request.GET else 200
+    return render(request, "public/list_lookup.html", {"code": code[:CODE_MAX]}, status=status)
+
+
 def list_place(request: HttpRequest, code: str) -> HttpResponse:
-    """The player's place on the list, or their call, by the code they were given."""
-    return render(request, "public/list_place.html", _place_context(code))
+    """The player's place on the list, or their call, by the code they were given; an unknown
+    code gets the code form again, with the reason (404)."""
+    try:
+        context = _place_context(code)
+    except Http404:
+        context = {"code": code.strip().upper()[:CODE_MAX], "missing": True}
+        return render(request, "public/list_lookup.html", context, status=404)
+    return render(request, "public/list_place.html", context)
 
 
 def list_place_state(request: HttpRequest, code: str) -> HttpResponseBase:

@@ -252,3 +252,21 @@ def test_one_device_joining_too_many_names_is_refused_429_on_the_page_and_the_ap
     )
     assert other.status_code == 201
     assert WaitingListEntry.objects.filter(game=game).count() == 61
+
+
+def test_a_player_checks_a_place_by_typing_the_code_and_a_wrong_code_says_so() -> None:
+    game = one_two()
+    game_table(game, 4, players=9)
+    phone = Client()
+    phone.post(f"/games/{game.pk}/join/", {"player_name": "Ann"})
+    code = WaitingListEntry.objects.get(player__name="Ann").code
+    assert 'action="/lists/"' in phone.get("/games/").content.decode()  # the code form
+    typed = phone.get("/lists/", {"code": f" {code.lower()} "})
+    assert (typed.status_code, typed["Location"]) == (302, f"/lists/{code}/")
+    wrong = phone.get("/lists/ZZZZ99/")
+    assert wrong.status_code == 404
+    text = wrong.content.decode()
+    assert "No place on a list has the code ZZZZ99." in text
+    assert 'name="code"' in text  # the form again, to type it once more
+    assert phone.get("/lists/", {"code": "<script>"}).status_code == 400
+    assert phone.get("/lists/").status_code == 200

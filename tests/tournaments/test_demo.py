@@ -50,23 +50,3 @@ def test_demo_shows_the_series_a_pko_with_screens_a_main_event_in_flights_and_a_
     assert {t.series.name for t in (deepstack, event, satellite) if t.series} == {
         "FloorDesk Demo Series"
     }
-
-
-def test_demo_has_a_cash_floor_with_rake_seated_players_a_list_and_a_dealt_hand_ready() -> None:
-    from dealer.cash.game_selectors import cash_game_list
-    from dealer.cash.plan import cash_table_rules
-    from dealer.services import hand_start
-    from tournaments.models import Table
-
-    call_command("load_demo", stdout=StringIO())
-    call_command("load_demo", stdout=StringIO())  # idempotent
-    (game,) = cash_game_list(open_only=True)
-    assert (game.name, game.waiting, game.open_seats) == ("1/2 NL", 3, 7)
-    tables = Table.objects.filter(tournament=None).order_by("number")
-    assert [(t.number, t.cash_seats.count()) for t in tables] == [(11, 7), (12, 4)]
-    rules = cash_table_rules(tables[0])
-    assert (rules.rake_percent, rules.rake_cap, rules.rake_no_flop_no_drop) == (5, 5, True)
-    assert tables[0].dealer == User.objects.get(username="dealer")
-    # The button is drawn: the dealer's tablet can start a hand at once.
-    hand = hand_start(table=tables[0])
-    assert hand.state["status"] == "in_progress"

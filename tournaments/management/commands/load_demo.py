@@ -1,7 +1,6 @@
 """`manage.py load_demo`: a demo series and demo logins (used by `make run`): a running
 deepstack (a progressive knockout, with two screens and a message to the room), and a
-multi-flight main event with a satellite into its Day 1A, both open for registration; and a
-cash floor: "1/2 NL" dealt at two tables with rake, players seated and three on its list.
+multi-flight main event with a satellite into its Day 1A, both open for registration.
 
 Idempotent: when the demo tournament exists it only prints the logins again.
 """
@@ -18,8 +17,6 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from dealer.cash import games, waitlist
-from dealer.cash import services as cash
 from tournaments.models import DEALER_GROUP, BlindSchedule, Entry, Tournament
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import clock_start
@@ -33,7 +30,7 @@ from tournaments.services.flights import event_create
 from tournaments.services.knockouts import Eliminator
 from tournaments.services.screens import screen_create, tournament_set_floor_message
 from tournaments.services.series import series_create
-from tournaments.services.tables import table_assign_dealer, tournament_draw_seats
+from tournaments.services.tables import tournament_draw_seats
 
 DEMO_NAME = "FloorDesk Demo Deepstack"
 SERIES_NAME = "FloorDesk Demo Series"
@@ -126,50 +123,7 @@ class Command(BaseCommand):
             tournament=tournament, message="Main Event satellite at 20:00: register at the desk"
         )
         _main_event(schedule, series)
-        _cash_floor(User.objects.get(username="dealer"), rng)
         return True
-
-
-CASH_GAME = "1/2 NL"
-# The house's take at the demo's cash tables: 5% capped at 5, no flop no drop; run it twice.
-CASH_RULES = {
-    "rake_percent": 5,
-    "rake_cap": 5,
-    "rake_no_flop_no_drop": True,
-    "run_it_twice_allowed": True,
-}
-CASH_SEATS = {
-    11: [("Paula Reyes", 200), ("Quentin Hale", 150), ("Rosa Lind", 180), ("Sami Okafor", 200),
-         ("Tariq Nasser", 120), ("Uma Patel", 200), ("Viktor Sorensen", 160)],
-    12: [("Wen Zhao", 200), ("Xavier Moreau", 100), ("Yara Haddad", 200), ("Zoe Becker", 140)],
-}  # fmt: skip
-CASH_WAITING = ("Adele Novak", "Bruno Costa", "Carmen Ortiz")
-
-
-def _cash_floor(dealer: User, rng: random.Random) -> None:
-    """The cash floor: "1/2 NL" dealt at tables 11 and 12 (nine seats each, buy-in 40 to 200,
-    the rake above), eleven players seated, the button drawn, three players on the game's list;
-    the demo dealer deals table 11."""
-    game = games.cash_game_create(name=CASH_GAME, small_blind=1, big_blind=2, hold_seconds=300)
-    for number, players in CASH_SEATS.items():
-        table = cash.cash_table_create(
-            number=number,
-            name=f"{CASH_GAME} {number}",
-            rule_profile="casino_cash",
-            rule_overrides=CASH_RULES,
-            small_blind=1,
-            big_blind=2,
-            min_buy_in=40,
-            max_buy_in=200,
-        )
-        games.cash_game_table_attach(game=game, table=table)
-        for seat, (name, buy_in) in enumerate(players, start=1):
-            cash.cash_seat_take(table=table, seat=seat, player_name=name, buy_in=buy_in)
-        cash.cash_table_draw_button(table=table, rng=rng)
-        if number == 11:
-            table_assign_dealer(table=table, dealer_id=dealer.pk)
-    for name in CASH_WAITING:
-        waitlist.game_waitlist_join(game=game, player_name=name)
 
 
 def _main_event(schedule: BlindSchedule, series: Any) -> None:
