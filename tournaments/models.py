@@ -11,6 +11,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 
 
 class BlindSchedule(models.Model):
@@ -391,11 +392,15 @@ class WaitingListEntry(models.Model):
     )
     call_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     hold_until = models.DateTimeField(null=True, blank=True)
+    # The list's order: when the player joined, or, for the players of a broken game put at the
+    # top of a list, a moment just ahead of everyone waiting then. `created_at` stays when the
+    # entry was really made (the desk's "since").
+    queued_at = models.DateTimeField(default=timezone.now, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["created_at", "pk"]
+        ordering = ["queued_at", "pk"]
         constraints = [
             models.UniqueConstraint(
                 fields=["table", "player"],

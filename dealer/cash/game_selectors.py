@@ -147,7 +147,7 @@ def _entries(game: CashGame) -> tuple[ListEntryView, ...]:
     rows = (
         WaitingListEntry.objects.filter(game=game, status__in=ACTIVE)
         .select_related("player", "call_table")
-        .order_by("created_at", "pk")
+        .order_by("queued_at", "pk")
     )
     called, waiting = [], []
     for row in rows:
@@ -155,7 +155,7 @@ def _entries(game: CashGame) -> tuple[ListEntryView, ...]:
             called.append(row)
         else:
             waiting.append(row)
-    called.sort(key=lambda r: (r.hold_until or r.created_at, r.pk))
+    called.sort(key=lambda r: (r.hold_until or r.queued_at, r.pk))
     views = [_entry_view(row, None) for row in called]
     views += [_entry_view(row, place) for place, row in enumerate(waiting, start=1)]
     return tuple(views)
@@ -229,8 +229,8 @@ def waitlist_place(code: str) -> PlaceView:
     waiting = ahead.count()
     place = None
     if entry.status == Status.WAITING:
-        earlier = ahead.filter(created_at__lt=entry.created_at).count()
-        ties = ahead.filter(created_at=entry.created_at, pk__lt=entry.pk).count()
+        earlier = ahead.filter(queued_at__lt=entry.queued_at).count()
+        ties = ahead.filter(queued_at=entry.queued_at, pk__lt=entry.pk).count()
         place = earlier + ties + 1
     return PlaceView(
         code=entry.code,

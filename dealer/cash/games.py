@@ -321,10 +321,10 @@ def cash_game_break(
 
 
 def _to_the_top(game: CashGame, players: list[Any], now: datetime) -> list[WaitingListEntry]:
-    """New entries ahead of everyone waiting, in the order given. The list is ordered by when
-    each player joined, so the new entries are dated just before the first one waiting."""
+    """New entries ahead of everyone waiting, in the order given: the list is ordered by
+    `queued_at`, so theirs is just before the first one waiting (`created_at` stays now)."""
     first = WaitingListEntry.objects.filter(game=game, status__in=waitlist.ACTIVE).aggregate(
-        first=Min("created_at")
+        first=Min("queued_at")
     )["first"]
     start = min(first, now) if first else now
     entries = []
@@ -333,11 +333,12 @@ def _to_the_top(game: CashGame, players: list[Any], now: datetime) -> list[Waiti
             game=game, player=player, status__in=waitlist.ACTIVE
         ).exists():
             continue
-        entry = WaitingListEntry.objects.create(game=game, player=player, code=waitlist.new_code())
-        joined = start - timedelta(seconds=len(players) - index)
-        WaitingListEntry.objects.filter(pk=entry.pk).update(created_at=joined)
-        entry.created_at = joined
-        entries.append(entry)
+        queued = start - timedelta(seconds=len(players) - index)
+        entries.append(
+            WaitingListEntry.objects.create(
+                game=game, player=player, code=waitlist.new_code(), queued_at=queued
+            )
+        )
     return entries
 
 

@@ -106,7 +106,7 @@ def _call(
             WaitingListEntry.objects.select_for_update()
             .filter(game=game, status=Status.WAITING)
             .select_related("player")
-            .order_by("created_at", "pk")
+            .order_by("queued_at", "pk")
             .first()
         )
     if entry is None:

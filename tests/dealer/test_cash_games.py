@@ -214,6 +214,10 @@ def test_breaking_a_game_puts_its_players_on_top_of_the_list_in_seat_order() -> 
     assert view.tables == ()
     assert not CashSeat.objects.filter(table__in=[three, seven]).exists()
     assert waitlist_place(zed.code).place == 4
+    # Ahead of Zed on the list, but "since" is when they were really put on it, not before Zed.
+    zed.refresh_from_db()
+    since = {e.player: e.since for e in view.entries}
+    assert all(since[name] >= zed.created_at for name in ("Bo", "Fay", "Al"))
     event = AuditEvent.objects.get(action="cash_game_break")
     assert event.detail["players"] == ["3-2 Bo (100)", "3-6 Fay (100)", "7-1 Al (100)"]
 
