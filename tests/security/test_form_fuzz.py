@@ -244,6 +244,8 @@ class Floor:
             found = {"pk": listed.game_id}
         elif name.startswith("list-place") and listed is not None:
             found = {"code": listed.code}
+        elif name.startswith("cash-game-") and listed is not None:  # a game's desk pages
+            found = {"pk": listed.game_id, "entry_pk": listed.pk}
         elif name == "rotation-shift-end":
             found = {"dealer_id": User.objects.get(username="dealer").pk}
         elif name.startswith("cash-"):
@@ -315,10 +317,11 @@ def build_floor() -> Floor:
     table = Table.objects.get(tournament=tournament, number=1)
     done = _fold_around(hand_start(table=table))
     hand_start(table=table)
-    cash = Table.objects.get(tournament=None)
-    # The demo holds a multi-flight event and screens: their pages are fuzzed too. A cash game
-    # with a player on its list, and a dealer on the shift list, for the cash floor's pages.
-    game = cash_game_create(name="1/2 NL", small_blind=1, big_blind=2)
+    cash = Table.objects.get(tournament=None, number=20)
+    # The demo holds a multi-flight event and screens, and the cash demo a game ("1/2 NL", two
+    # tables, three waiting): their pages are fuzzed too. A second game, tableless, with a player
+    # on its list, and a dealer on the shift list, for the cash floor's pages.
+    game = cash_game_create(name="2/5 NL", small_blind=2, big_blind=5)
     game_waitlist_join(game=game, player_name="Lena Park", now=NOW)
     dealer_shift_start(dealer_id=User.objects.get(username="dealer").pk, at=NOW)
     # The access page's rows: a tablet signed in, and an account locked out by wrong passwords.
