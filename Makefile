@@ -42,8 +42,9 @@ run: install
 	$(PY) manage.py load_cash_demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
+# Each run caches under its own prefix (config/settings.py): Redis outlives a run.
 test: lint
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	CACHE_KEY_PREFIX="$${CACHE_KEY_PREFIX:-floordesk-test-$$(date +%s)-$$$$}" $(VENV)/bin/pytest $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -190,8 +190,11 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             # Parallel test processes share one Redis, each with a test database of its own:
-            # their keys (a tournament's version, answers by URL) are kept apart.
-            "KEY_PREFIX": "floordesk" + os.environ.get("PYTEST_XDIST_WORKER", ""),
+            # their keys (a tournament's version, answers by URL) are kept apart; so are test
+            # runs (`make test` sets CACHE_KEY_PREFIX per run): a test database numbers its rows
+            # from 1 again, and an answer cached by an earlier run must not be served.
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "floordesk")
+            + os.environ.get("PYTEST_XDIST_WORKER", ""),
         },
     }
     CELERY_BROKER_URL = REDIS_URL

@@ -38,6 +38,7 @@ def test_defaults_are_embedded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_real_services_come_from_urls(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)  # a test process's own prefix
+    monkeypatch.delenv("CACHE_KEY_PREFIX", raising=False)  # a test run's own prefix
     settings = load_settings(
         monkeypatch,
         DATABASE_URL="postgres://floor@db.example:5432/floordesk",
