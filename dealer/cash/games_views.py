@@ -32,6 +32,7 @@ from dealer.cash.game_selectors import (
 )
 from dealer.cash.selectors import cash_table_get
 from tournaments.errors import FloorError
+from tournaments.models import Table
 from tournaments.views.access import director_required, report_refusal
 
 POLL_SECONDS = 10
@@ -206,35 +207,36 @@ def game_entry_change(request: HttpRequest, pk: int, entry_pk: int) -> HttpRespo
     return _carry_out(request, pk, run)
 
 
-@director_required
-@require_POST
-def table_stakes(request: HttpRequest, pk: int) -> HttpResponse:
-    table, values = cash_table_get(pk), _form(request, f.StakesForm)
+def _table_write(
+    request: HttpRequest, pk: int, form: Any, write: Callable[[Table, dict[str, Any]], str]
+) -> HttpResponse:
+    """A write to one of a game's tables from the game page, which the answer goes back to."""
+    table, values = cash_table_get(pk), _form(request, form)
     back = table.cash_game_id
     if values is None or back is None:
         return redirect("cash-game", pk=back) if back else redirect("cash-table", pk=pk)
+    return _carry_out(request, back, lambda: write(table, values))
 
-    def run() -> str:
+
+@director_required
+@require_POST
+def table_stakes(request: HttpRequest, pk: int) -> HttpResponse:
+    def write(table: Table, values: dict[str, Any]) -> str:
         done = games.cash_table_stakes_change(table=table, actor=request.user, **values)
         return f"{done} plays {done.small_blind}/{done.big_blind} from the next hand."
 
-    return _carry_out(request, back, run)
+    return _table_write(request, pk, f.StakesForm, write)
 
 
 @director_required
 @require_POST
 def table_must_move(request: HttpRequest, pk: int) -> HttpResponse:
-    table, values = cash_table_get(pk), _form(request, f.MustMoveForm)
-    back = table.cash_game_id
-    if values is None or back is None:
-        return redirect("cash-game", pk=back) if back else redirect("cash-table", pk=pk)
-
-    def run() -> str:
+    def write(table: Table, values: dict[str, Any]) -> str:
         main = cash_table_get(values["main"]) if values.get("main") else None
         games.cash_table_must_move_set(table=table, main=main, actor=request.user)
         return f"{table} feeds {main}." if main else f"{table} is no longer a must-move table."
 
-    return _carry_out(request, back, run)
+    return _table_write(request, pk, f.MustMoveForm, write)
 
 
 # --- the public ----------------------------------------------------------------------------------

@@ -187,6 +187,19 @@ def _locked_entry(entry: WaitingListEntry) -> WaitingListEntry:
     )
 
 
+def _off_the_list(
+    entry: WaitingListEntry, status: str, action: str, now: datetime, actor: Any
+) -> WaitingListEntry | None:
+    """The entry leaves the list with `status`, in the audit log as `action`; the seat it held,
+    if any, goes to the next player (answered: that call)."""
+    table, seat = _close(entry, status, now)
+    game = entry.game.name if entry.game else None
+    audit_record(tournament=None, actor=actor, action=action, game=game, player=entry.player.name)
+    if table is None or seat is None:
+        return None
+    return waitlist_seat_opened(table=table, seat=seat, now=now, actor=actor)
+
+
 @transaction.atomic
 def game_waitlist_no_show(
     *, entry: WaitingListEntry, now: datetime | None = None, actor: Any = None
@@ -196,18 +209,7 @@ def game_waitlist_no_show(
     entry = _locked_entry(entry)
     if entry.status != Status.CALLED:
         raise FloorConflict("not_called", f"{entry.player.name} has not been called.")
-    now = now or timezone.now()
-    table, seat = _close(entry, Status.NO_SHOW, now)
-    audit_record(
-        tournament=None,
-        actor=actor,
-        action="cash_list_no_show",
-        game=entry.game.name if entry.game else None,
-        player=entry.player.name,
-    )
-    if table is None or seat is None:
-        return None
-    return waitlist_seat_opened(table=table, seat=seat, now=now, actor=actor)
+    return _off_the_list(entry, Status.NO_SHOW, "cash_list_no_show", now or timezone.now(), actor)
 
 
 @transaction.atomic
@@ -219,17 +221,7 @@ def game_waitlist_remove(
     entry = _locked_entry(entry)
     if entry.status not in ACTIVE:
         return
-    now = now or timezone.now()
-    table, seat = _close(entry, Status.REMOVED, now)
-    audit_record(
-        tournament=None,
-        actor=actor,
-        action="cash_waitlist_remove",
-        game=entry.game.name if entry.game else None,
-        player=entry.player.name,
-    )
-    if table is not None and seat is not None:
-        waitlist_seat_opened(table=table, seat=seat, now=now, actor=actor)
+    _off_the_list(entry, Status.REMOVED, "cash_waitlist_remove", now or timezone.now(), actor)
 
 
 @transaction.atomic
@@ -245,14 +237,5 @@ def waitlist_expire_calls(*, now: datetime | None = None) -> int:
         .order_by("hold_until", "pk")
     )
     for entry in expired:
-        table, seat = _close(entry, Status.NO_SHOW, now)
-        audit_record(
-            tournament=None,
-            actor=None,
-            action="cash_list_call_expired",
-            game=entry.game.name if entry.game else None,
-            player=entry.player.name,
-        )
-        if table is not None and seat is not None:
-            waitlist_seat_opened(table=table, seat=seat, now=now)
+        _off_the_list(entry, Status.NO_SHOW, "cash_list_call_expired", now, None)
     return len(expired)
