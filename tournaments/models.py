@@ -450,6 +450,37 @@ class CashGame(models.Model):
         return self.name
 
 
+class CashMovement(models.Model):
+    """Chips crossing the rail of a cash table: a buy-in, a top-up, a cash-out (the player
+    leaves with their chips), or, once, the chips already at the seats when the record began.
+    A must-move player changing tables leaves and sits down with the same chips (`moved`): not
+    money in or out. With the rake and the time, they account for every chip at the tables
+    (`dealer.cash.cage`)."""
+
+    class Kind(models.TextChoices):
+        BUY_IN = "buy_in", "Buy-in"
+        TOP_UP = "top_up", "Top-up"
+        CASH_OUT = "cash_out", "Cash-out"
+        OPENING = "opening", "At the seats when the record began"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="cash_movements")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    amount = models.PositiveIntegerField()
+    moved = models.BooleanField(default=False, help_text="a must-move player changing tables")
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.amount} at {self.table}, seat {self.seat}"
+
+
 class TimeCharge(models.Model):
     """Time collected from a seat at a cash table for a period (the house's take where the room
     charges by time instead of raking pots)."""

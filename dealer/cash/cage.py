@@ -1,6 +1,8 @@
 """The cage's report (issue 15, "recorded per hand and summed per table, dealer and day for the
 cage"): the rake of finished cash hands and the time collected, between two days, with a check
-that every hand reconciles (what the players started with = what they finished with + the rake).
+that every hand reconciles (what the players started with = what they finished with + the rake);
+the chips bought in and cashed out over the same days; and the float, over everything recorded:
+every chip that crossed the rail in is at a seat now, or went out again, in the rake or in time.
 
 A read model: nothing here writes. Days are the room's local days.
 """
@@ -17,7 +19,7 @@ from django.utils import timezone
 
 from dealer.models import Hand
 from tournaments.errors import FloorInvalid
-from tournaments.models import TimeCharge
+from tournaments.models import CashMovement, CashSeat, TimeCharge
 
 
 @dataclass(slots=True, kw_only=True)
@@ -48,6 +50,60 @@ class Mismatch:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CashFloat:
+    """Every chip since the record began (`CashMovement`): what came in over the rail (the
+    opening, buy-ins, top-ups) less what went out (cash-outs), the rake and the time, against
+    the chips at the seats now. `difference` is 0 when they agree."""
+
+    came_in: int
+    went_out: int
+    rake: int
+    time: int
+    at_tables: int
+
+    @property
+    def expected(self) -> int:
+        return self.came_in - self.went_out - self.rake - self.time
+
+    @property
+    def difference(self) -> int:
+        return self.at_tables - self.expected
+
+    @property
+    def gap(self) -> int:
+        return abs(self.difference)
+
+    @property
+    def balanced(self) -> bool:
+        return self.difference == 0
+
+
+def cash_float() -> CashFloat:
+    """The float now (a hand in progress changes no seat until it ends, so it counts as not
+    begun). Rake and time count from the record's first movement."""
+    movements = CashMovement.objects.all()
+    first = movements.order_by("at", "pk").values_list("at", flat=True).first()
+    if first is None:
+        return CashFloat(came_in=0, went_out=0, rake=0, time=0, at_tables=0)
+    came_in = went_out = 0
+    for kind, amount in movements.values_list("kind", "amount"):
+        if kind == CashMovement.Kind.CASH_OUT:
+            went_out += amount
+        else:
+            came_in += amount
+    hands = Hand.objects.filter(
+        table__tournament__isnull=True, status=Hand.Status.COMPLETE, ended_at__gte=first
+    )
+    return CashFloat(
+        came_in=came_in,
+        went_out=went_out,
+        rake=sum(hands.values_list("rake", flat=True)),
+        time=sum(TimeCharge.objects.filter(created_at__gte=first).values_list("amount", flat=True)),
+        at_tables=sum(CashSeat.objects.values_list("chips", flat=True)),
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CageReport:
     start: dt.date
     end: dt.date
@@ -57,6 +113,9 @@ class CageReport:
     hands: int
     rake: int
     time: int
+    bought_in: int = 0
+    cashed_out: int = 0
+    float_now: CashFloat | None = None
     mismatches: list[Mismatch] = field(default_factory=list)
 
     @property
@@ -131,9 +190,19 @@ def cage_report(*, start: dt.date, end: dt.date | None = None) -> CageReport:
         row = {"table__number": charge["table_number"], "dealt_by_id": charge["dealer_id"]}
         for line in _lines_of(row, charge["created_at"], tables, dealers, days, names):
             line.time += charge["amount"]
+    rail = (
+        CashMovement.objects.filter(at__gte=first, at__lt=after, moved=False)
+        .exclude(kind=CashMovement.Kind.OPENING)
+        .values_list("kind", "amount")
+    )
+    bought_in = sum(amount for kind, amount in rail if kind != CashMovement.Kind.CASH_OUT)
+    cashed_out = sum(amount for kind, amount in rail if kind == CashMovement.Kind.CASH_OUT)
     return CageReport(
         start=start,
         end=end,
+        bought_in=bought_in,
+        cashed_out=cashed_out,
+        float_now=cash_float(),
         tables=sorted(tables.values(), key=lambda line: int(line.key)),
         dealers=sorted(dealers.values(), key=lambda line: line.label.lower()),
         days=sorted(days.values(), key=lambda line: line.key),

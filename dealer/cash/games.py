@@ -363,7 +363,7 @@ def game_waitlist_seat(
     entry.save(update_fields=["status", "closed_at"])
     mover = CashSeat.objects.filter(table__must_move_to=table, player=entry.player).first()
     if mover is not None:
-        chips = cash_services.cash_seat_leave(cash_seat=mover, actor=actor).chips
+        chips = cash_services.cash_seat_leave(cash_seat=mover, actor=actor, moved=True).chips
         return cash_services.cash_seat_take(
             table=table,
             seat=entry.call_seat,

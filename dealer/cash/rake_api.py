@@ -65,6 +65,17 @@ class MismatchOutputSerializer(serializers.Serializer):
     rake = serializers.IntegerField()
 
 
+class CashFloatOutputSerializer(serializers.Serializer):
+    came_in = serializers.IntegerField(help_text="the opening, buy-ins and top-ups, ever")
+    went_out = serializers.IntegerField(help_text="cash-outs, ever")
+    rake = serializers.IntegerField()
+    time = serializers.IntegerField()
+    at_tables = serializers.IntegerField(help_text="the chips at the seats now")
+    expected = serializers.IntegerField(help_text="came_in - went_out - rake - time")
+    difference = serializers.IntegerField(help_text="at_tables - expected: 0 when they agree")
+    balanced = serializers.BooleanField()
+
+
 class CageOutputSerializer(serializers.Serializer):
     start = serializers.DateField()
     end = serializers.DateField()
@@ -72,6 +83,11 @@ class CageOutputSerializer(serializers.Serializer):
     rake = serializers.IntegerField()
     time = serializers.IntegerField()
     total = serializers.IntegerField()
+    bought_in = serializers.IntegerField(help_text="buy-ins and top-ups over the days")
+    cashed_out = serializers.IntegerField(help_text="cash-outs over the days")
+    float_now = CashFloatOutputSerializer(
+        help_text="every chip since the record began, against the chips at the seats now"
+    )
     reconciled = serializers.BooleanField(
         help_text="every hand's starting chips = its finishing chips + its rake"
     )

@@ -26,7 +26,7 @@ from dealer.engine.rules import Game, InitialButton, MissedBlindPolicy
 from dealer.models import Hand
 from tournaments import seating
 from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
-from tournaments.models import ButtonDraw, CashSeat, Table, WaitingListEntry
+from tournaments.models import ButtonDraw, CashMovement, CashSeat, Table, WaitingListEntry
 from tournaments.services.audit import audit_record
 from tournaments.services.players import player_get_or_create
 
@@ -169,6 +169,7 @@ def cash_seat_take(
             seat=seat,
             player=name,
         )
+    _rail(table, taken, CashMovement.Kind.BUY_IN, buy_in, actor, moved=moved)
     # Seated: off this table's list, and off the list of the game the table deals.
     on_a_list = Q(table=table, status=WaitingListEntry.Status.WAITING)
     if table.cash_game_id is not None:
@@ -187,6 +188,22 @@ def cash_seat_take(
         choice=choice,
     )
     return taken
+
+
+def _rail(
+    table: Table, seat: CashSeat, kind: str, amount: int, actor: Any, *, moved: bool = False
+) -> None:
+    """Chips crossing the table's rail, for the cage (`CashMovement`; nothing for no chips)."""
+    if amount > 0:
+        CashMovement.objects.create(
+            table=table,
+            player=seat.player,
+            seat=seat.seat,
+            kind=kind,
+            amount=amount,
+            moved=moved,
+            actor=actor if getattr(actor, "pk", None) else None,
+        )
 
 
 def _seat_locked(cash_seat: CashSeat) -> tuple[Table, CashSeat]:
@@ -243,14 +260,16 @@ class Leave(NamedTuple):
     called: WaitingListEntry | None
 
 
-def cash_seat_leave(*, cash_seat: CashSeat, actor: Any = None) -> Leave:
-    """The player leaves with their chips; the open seat goes to the next player for it."""
+def cash_seat_leave(*, cash_seat: CashSeat, actor: Any = None, moved: bool = False) -> Leave:
+    """The player leaves with their chips (a cash-out; `moved`: a must-move player taking them
+    to the main table); the open seat goes to the next player for it."""
     table, seat = _seat_locked(cash_seat)
     if _in_hand(table, seat):
         raise FloorConflict(
             "in_hand", f"{seat.player.name} is in the hand in progress: leave once it is over."
         )
     chips = seat.chips
+    _rail(table, seat, CashMovement.Kind.CASH_OUT, chips, actor, moved=moved)
     seat.delete()
     audit_record(
         tournament=None,
@@ -296,6 +315,7 @@ def cash_seat_top_up(*, cash_seat: CashSeat, amount: int, actor: Any = None) -> 
     seat.chips += amount
     seat.bought_in += amount
     seat.save(update_fields=["chips", "bought_in"])
+    _rail(table, seat, CashMovement.Kind.TOP_UP, amount, actor)
     audit_record(
         tournament=None,
         actor=actor,

@@ -342,4 +342,9 @@ def test_an_evening_of_cash_games_runs_through_the_api_and_reconciles_at_the_cag
         assert sum(line["time"] for line in report[lines]) == evening.time
         assert sum(line["total"] for line in report[lines]) == report["total"]
     assert [line["label"] for line in report["tables"]] == ["Table 1", "Table 2"]
+    # The rail: the cage's own record of buy-ins and cash-outs is what the API said, and the
+    # float holds every chip.
+    assert (report["bought_in"], report["cashed_out"]) == (evening.bought_in, evening.cashed_out)
+    assert report["float_now"]["at_tables"] == at_seats
+    assert (report["float_now"]["difference"], report["float_now"]["balanced"]) == (0, True)
     assert {line["label"] for line in report["dealers"]} == {"ann", "bob", "cid"}

@@ -413,4 +413,9 @@ def test_an_evening_of_cash_runs_from_the_desk_the_tablets_and_the_phones_and_th
     seats = sum(sum(chips.values()) for chips in at_seats.values())
     assert bought_in == 1470
     assert bought_in == seats + cashed_out + rake + time
+    # ... and the cage's own record of the rail says the same, from the buy-ins typed above.
+    assert desk.get_by_test_id("cage-bought-in").inner_text() == f"{bought_in:,}"
+    assert desk.get_by_test_id("cage-cashed-out").inner_text() == f"{cashed_out:,}"
+    assert f"At the tables now: {seats:,}." in desk.get_by_test_id("cage-float").inner_text()
+    assert desk.get_by_test_id("cage-float-balanced").is_visible()
     screenshot(desk, "floor-cage")

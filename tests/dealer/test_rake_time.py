@@ -23,7 +23,7 @@ from dealer.models import Hand
 from dealer.services import hand_record_action, hand_start
 from tests.factories import DealerFactory, make
 from tournaments.errors import FloorError
-from tournaments.models import CashSeat, Table, TimeCharge
+from tournaments.models import CashMovement, CashSeat, Table, TimeCharge
 
 pytestmark = pytest.mark.django_db
 
@@ -250,6 +250,66 @@ def test_an_evening_of_hands_reconciles_in_the_cage_report(director: APIClient) 
     assert (body["rake"], body["time"], body["reconciled"]) == (rake, charged, True)
     page = director.get(reverse("cash-cage")).content.decode()
     assert "Every hand reconciles" in page
+    # The rail: what was bought in today, and every chip since the record began accounted for.
+    assert (body["bought_in"], body["cashed_out"]) == (bought, 0)
+    assert body["float_now"] == {
+        "came_in": bought,
+        "went_out": 0,
+        "rake": rake,
+        "time": charged,
+        "at_tables": chips,
+        "expected": chips,
+        "difference": 0,
+        "balanced": True,
+    }
+    assert "Every chip is accounted for." in page
+
+
+def test_the_rail_counts_buy_ins_top_ups_and_cash_outs_but_not_a_must_move() -> None:
+    """Chips in and out over the rail for the cage; a must-move player changing tables with
+    their chips is neither, and the float balances through a raked hand, time and a leave."""
+    table = raked_table(1, seats=3)  # 3 x 200 bought in
+    play_hand(table, random.Random(4), to_flop=True)  # raked
+    short = CashSeat.objects.filter(table=table).order_by("chips", "seat").first()
+    assert short is not None
+    assert short.chips < 200
+    cash.cash_seat_top_up(cash_seat=short, amount=200 - short.chips)  # back to the maximum
+    time_charge_collect(cash_seat=CashSeat.objects.get(table=table, seat=2), amount=5)
+    left = cash.cash_seat_leave(cash_seat=CashSeat.objects.get(table=table, seat=3))
+    # A must-move move: leave with the chips and sit down with them at the main table.
+    main = raked_table(2, seats=0)
+    mover = CashSeat.objects.get(table=table, seat=2)
+    moved = cash.cash_seat_leave(cash_seat=mover, moved=True)
+    cash.cash_seat_take(
+        table=main, seat=5, player_name=mover.player.name, buy_in=moved.chips, moved=True
+    )
+    movements = CashMovement.objects.order_by("pk")
+    top_ups = sum(m.amount for m in movements if m.kind == "top_up")
+    assert top_ups > 0
+    report = cage_report(start=timezone.localdate())
+    assert report.bought_in == 600 + top_ups
+    assert report.cashed_out == left.chips
+    hands = Hand.objects.filter(status=Hand.Status.COMPLETE)
+    rake = sum(hand.rake for hand in hands)
+    assert rake > 0
+    float_now = report.float_now
+    assert float_now is not None
+    assert float_now.balanced, float_now
+    assert float_now.at_tables == 600 + top_ups - left.chips - rake - 5
+    assert [(m.kind, m.moved) for m in movements if m.moved] == [
+        ("cash_out", True),
+        ("buy_in", True),
+    ]
+
+
+def test_chips_changed_outside_the_record_show_in_the_float(director: APIClient) -> None:
+    table = raked_table(1, seats=2)
+    CashSeat.objects.filter(table=table, seat=1).update(chips=230)  # 30 chips from nowhere
+    float_now = cage_report(start=timezone.localdate()).float_now
+    assert float_now is not None
+    assert (float_now.balanced, float_now.difference) == (False, 30)
+    page = director.get(reverse("cash-cage")).content.decode()
+    assert "The tables hold 30 chips more than the record says" in page
 
 
 def test_the_cage_report_names_a_hand_that_does_not_add_up() -> None:
