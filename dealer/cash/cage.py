@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import F
+from django.db.models import F, Min, Q, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from dealer.models import Hand
@@ -81,25 +82,25 @@ class CashFloat:
 def cash_float() -> CashFloat:
     """The float now (a hand in progress changes no seat until it ends, so it counts as not
     begun). Rake and time count from the record's first movement."""
-    movements = CashMovement.objects.all()
-    first = movements.order_by("at", "pk").values_list("at", flat=True).first()
+    out = Q(kind=CashMovement.Kind.CASH_OUT)
+    rail = CashMovement.objects.aggregate(
+        first=Min("at"),
+        came_in=Coalesce(Sum("amount", filter=~out), 0),
+        went_out=Coalesce(Sum("amount", filter=out), 0),
+    )
+    first = rail["first"]
     if first is None:
         return CashFloat(came_in=0, went_out=0, rake=0, time=0, at_tables=0)
-    came_in = went_out = 0
-    for kind, amount in movements.values_list("kind", "amount"):
-        if kind == CashMovement.Kind.CASH_OUT:
-            went_out += amount
-        else:
-            came_in += amount
     hands = Hand.objects.filter(
         table__tournament__isnull=True, status=Hand.Status.COMPLETE, ended_at__gte=first
     )
+    charges = TimeCharge.objects.filter(created_at__gte=first)
     return CashFloat(
-        came_in=came_in,
-        went_out=went_out,
-        rake=sum(hands.values_list("rake", flat=True)),
-        time=sum(TimeCharge.objects.filter(created_at__gte=first).values_list("amount", flat=True)),
-        at_tables=sum(CashSeat.objects.values_list("chips", flat=True)),
+        came_in=rail["came_in"],
+        went_out=rail["went_out"],
+        rake=hands.aggregate(total=Coalesce(Sum("rake"), 0))["total"],
+        time=charges.aggregate(total=Coalesce(Sum("amount"), 0))["total"],
+        at_tables=CashSeat.objects.aggregate(total=Coalesce(Sum("chips"), 0))["total"],
     )
 
 
