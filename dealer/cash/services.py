@@ -251,7 +251,6 @@ def cash_seat_return(*, cash_seat: CashSeat, choice: str = "post", actor: Any = 
     return seat
 
 
-@transaction.atomic
 class Leave(NamedTuple):
     """A player left: the chips they cashed out, and who was called to their seat (a game's
     table with someone waiting for it), if anyone."""
@@ -260,6 +259,7 @@ class Leave(NamedTuple):
     called: WaitingListEntry | None
 
 
+@transaction.atomic
 def cash_seat_leave(*, cash_seat: CashSeat, actor: Any = None, moved: bool = False) -> Leave:
     """The player leaves with their chips (a cash-out; `moved`: a must-move player taking them
     to the main table); the open seat goes to the next player for it."""

@@ -366,3 +366,16 @@ def test_x5_button_draw_breaks_ties_by_the_tables_rule(profile: str, tiebreak: s
     assert draw.tiebreak == tiebreak
     deck = set("6789TJQKA") if profile == "texas_6plus" else set("23456789TJQKA")
     assert {card[0] for card in draw.cards.split()} <= deck
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_seat_write_takes_its_own_transaction_when_called_outside_one() -> None:
+    """The seats page calls the services outside any transaction: each must open its own (its
+    table lock is refused outside one on PostgreSQL: a leave answered 500 there)."""
+    table = cash_table(number=9)
+    for seat, name in ((1, "Ann"), (2, "Bob")):
+        cash.cash_seat_take(table=table, seat=seat, player_name=name, buy_in=100)
+    cash.cash_seat_top_up(cash_seat=seat_of(table, 1), amount=50)
+    cash.cash_seat_sit_out(cash_seat=seat_of(table, 2))
+    assert cash.cash_seat_leave(cash_seat=seat_of(table, 1)).chips == 150
+    assert not CashSeat.objects.filter(table=table, seat=1).exists()
