@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 import pytest
+from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -347,9 +348,14 @@ def test_a_poll_answered_while_a_tap_is_on_its_way_does_not_hide_the_taps_answer
         if polls:
             route.abort()  # no further poll gets through: only the two answers held count
             return
-        entry = Entry.objects.filter(table=table).order_by("seat").first()
-        assert entry is not None
-        entry_set_chips(entry=entry, chips=entry.chips + 500)  # the floor's correction
+        try:
+            entry = Entry.objects.filter(table=table).order_by("seat").first()
+            assert entry is not None
+            entry_set_chips(entry=entry, chips=entry.chips + 500)  # the floor's correction
+        finally:
+            # Playwright runs this handler in a greenlet of its own, which Django gives a
+            # database connection of its own: closed here, or it outlives the test.
+            connections.close_all()
         polls.append((route, route.fetch()))  # the server answers now: the new stack, no hand
 
     def hold_the_tap(route: Any) -> None:
