@@ -32,7 +32,7 @@ from dealer.cash.game_selectors import (
 )
 from dealer.cash.selectors import cash_table_get
 from tournaments.errors import FloorError
-from tournaments.models import Table
+from tournaments.models import CashGame, Table
 from tournaments.views.access import director_required, report_refusal
 
 POLL_SECONDS = 10
@@ -93,35 +93,37 @@ def _form(request: HttpRequest, form_class: type[Any]) -> dict[str, Any] | None:
     return None
 
 
+def _game_write(
+    request: HttpRequest, pk: int, form: Any, write: Callable[[CashGame, dict[str, Any]], str]
+) -> HttpResponse:
+    """A write to a game from its page, which the answer goes back to."""
+    game, values = cash_game_get(pk), _form(request, form)
+    if values is None:
+        return redirect("cash-game", pk=pk)
+    return _carry_out(request, pk, lambda: write(game, values))
+
+
 @director_required
 @require_POST
 def game_change(request: HttpRequest, pk: int) -> HttpResponse:
-    game, values = cash_game_get(pk), _form(request, f.ChangeForm)
-    if values is None:
-        return redirect("cash-game", pk=pk)
-
-    def run() -> str:
+    def write(game: CashGame, values: dict[str, Any]) -> str:
         if values["action"] == "open":
             games.cash_game_open(game=game, actor=request.user)
             return f"{game.name} is open."
         games.cash_game_close(game=game, actor=request.user)
         return f"{game.name} is closed."
 
-    return _carry_out(request, pk, run)
+    return _game_write(request, pk, f.ChangeForm, write)
 
 
 @director_required
 @require_POST
 def game_stakes(request: HttpRequest, pk: int) -> HttpResponse:
-    game, values = cash_game_get(pk), _form(request, f.StakesForm)
-    if values is None:
-        return redirect("cash-game", pk=pk)
-
-    def run() -> str:
+    def write(game: CashGame, values: dict[str, Any]) -> str:
         done = games.cash_game_stakes_change(game=game, actor=request.user, **values)
         return f"{done.name} plays {done.small_blind}/{done.big_blind} now, at every table."
 
-    return _carry_out(request, pk, run)
+    return _game_write(request, pk, f.StakesForm, write)
 
 
 @director_required
@@ -143,31 +145,23 @@ def game_break(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def game_table_attach(request: HttpRequest, pk: int) -> HttpResponse:
-    game, values = cash_game_get(pk), _form(request, f.AttachForm)
-    if values is None:
-        return redirect("cash-game", pk=pk)
-
-    def run() -> str:
+    def write(game: CashGame, values: dict[str, Any]) -> str:
         table = cash_table_get(values["table"])
         games.cash_game_table_attach(game=game, table=table, actor=request.user)
         return f"{table} deals {game.name}."
 
-    return _carry_out(request, pk, run)
+    return _game_write(request, pk, f.AttachForm, write)
 
 
 @director_required
 @require_POST
 def game_list_add(request: HttpRequest, pk: int) -> HttpResponse:
-    game, values = cash_game_get(pk), _form(request, f.NameForm)
-    if values is None:
-        return redirect("cash-game", pk=pk)
-
-    def run() -> str:
+    def write(game: CashGame, values: dict[str, Any]) -> str:
         name = values["player_name"]
         entry = waitlist.game_waitlist_join(game=game, player_name=name, actor=request.user)
         return f"{entry.player.name} is on the list (code {entry.code})."
 
-    return _carry_out(request, pk, run)
+    return _game_write(request, pk, f.NameForm, write)
 
 
 @director_required
