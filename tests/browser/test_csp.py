@@ -5,7 +5,8 @@ waiting list, two screens), an anonymous visitor, the dealer and the director op
 and use what runs in the browser: the dealer taps an action and a second tablet follows by its
 htmx poll; the screen's clock counts down; the director's bust row is swapped in by htmx and
 its split and remove buttons (static/js/desk.js) work. Every `securitypolicyviolation` event,
-every console message about the policy and every uncaught script error fails the test.
+every console message about the policies (a violation, an unknown Permissions-Policy feature)
+and every uncaught script error fails the test.
 """
 
 from __future__ import annotations
@@ -53,7 +54,9 @@ class Watch:
         return tab
 
     def _console(self, message: Any) -> None:
-        if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
+        # The policies' own errors: a violation, or a feature Chromium does not know.
+        policies = ("Content Security Policy", "Content-Security-Policy", "Permissions-Policy")
+        if any(name in message.text for name in policies):
             self.problems.append(f"console: {message.text}")
 
 
