@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from config.logs import logging_config
@@ -74,6 +75,42 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+# What a browser may load and run on our pages (docs/operations.md, "Browser security headers"):
+# only the site's own files. No inline script, no inline style, no eval: an injected tag or
+# attribute does nothing. Pages keep their data in data-* attributes and json_script blocks
+# (type application/json, which is never run); htmx is told to need none of it (base.html).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],  # data: for the empty favicon and the admin's icons
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+# The browser features no page of ours uses, turned off for them and anything they might embed
+# (config/browser.py). An empty list is "()": no origin may use the feature.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    "camera": [],
+    "microphone": [],
+    "geolocation": [],
+    "payment": [],
+    "usb": [],
+    "serial": [],
+    "hid": [],
+    "midi": [],
+    "magnetometer": [],
+    "gyroscope": [],
+    "accelerometer": [],
+    "display-capture": [],
+    "browsing-topics": [],
+}
+
 INSTALLED_APPS = [
     # Serve static files through whitenoise under runserver too, as in production.
     "whitenoise.runserver_nostatic",
@@ -89,6 +126,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "csp",  # its system checks of CONTENT_SECURITY_POLICY
     "tournaments",
     "dealer",
 ]
@@ -97,6 +135,10 @@ MIDDLEWARE = [
     # Every request's id (X-Request-ID), in its log lines and its answer (config/logs.py).
     "config.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # The browser's policies (Content-Security-Policy, Permissions-Policy) on every answer,
+    # early 304s and outage pages included (config/browser.py).
+    "csp.middleware.CSPMiddleware",
+    "config.browser.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A poller's If-None-Match naming a remembered, current tag: 304 before anything else runs.
     "config.conditional.NotModifiedMiddleware",

@@ -428,9 +428,10 @@ class RegisterForm(forms.Form):
     name = forms.CharField(
         max_length=80,
         label="Player name",
-        # After a refusal the name is shown again, selected: typing the next name replaces it.
+        # After a refusal the name is shown again, selected: typing the next name replaces it
+        # (static/js/desk.js selects a data-select-on-focus field's text).
         widget=forms.TextInput(
-            attrs={**AUTOFOCUS, "autocomplete": "off", "onfocus": "this.select()"}
+            attrs={**AUTOFOCUS, "autocomplete": "off", "data-select-on-focus": ""}
         ),
     )
 

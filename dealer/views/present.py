@@ -194,6 +194,31 @@ def seat_position(seat: int, seat_count: int) -> tuple[float, float, float, floa
     )
 
 
+# A table seats 2 to 10 (MAX_SEAT in the serializers): static/css/seats.css places each of them.
+SEAT_COUNTS = range(2, 11)
+
+
+def seat_place(seat: int, seat_count: int) -> str:
+    """The class suffix that places a seat and its bet (`seat-at-<place>`, `bet-at-<place>`)."""
+    return f"{seat_count}-{seat}"
+
+
+def seat_css() -> str:
+    """static/css/seats.css: every seat's place around the oval as a class, so that the page
+    carries no style attribute (the Content-Security-Policy allows no inline style)."""
+    lines = [
+        "/* Written by `manage.py seat_css` from dealer.views.present.seat_position: do not edit."
+        " */"
+    ]
+    for count in SEAT_COUNTS:
+        for seat in range(1, count + 1):
+            x, y, bx, by = seat_position(seat, count)
+            place = seat_place(seat, count)
+            lines.append(f".seat-at-{place} {{ --x: {x}%; --y: {y}%; }}")
+            lines.append(f".bet-at-{place} {{ --x: {bx}%; --y: {by}%; }}")
+    return "\n".join(lines) + "\n"
+
+
 class SeatTag(NamedTuple):
     """A seat's status tag: its text, its class (`tag--<kind>`), a test id where tests look."""
 
@@ -209,6 +234,7 @@ class SeatView:
     y: float
     bet_x: float
     bet_y: float
+    place: str  # its class in static/css/seats.css (`seat_place`)
     name: str = ""
     empty: bool = True
     in_hand: bool = False
@@ -313,7 +339,9 @@ def seat_views(
     seats: dict[int, SeatView] = {}
     for number in range(1, table.seat_count + 1):
         x, y, bx, by = seat_position(number, table.seat_count)
-        seats[number] = SeatView(seat=number, x=x, y=y, bet_x=bx, bet_y=by)
+        seats[number] = SeatView(
+            seat=number, x=x, y=y, bet_x=bx, bet_y=by, place=seat_place(number, table.seat_count)
+        )
     if snapshot is None:
         for entry in entries:
             if entry.seat in seats:
@@ -376,7 +404,9 @@ def _seated_since(seats: dict[int, SeatView], entries: Sequence[Any]) -> None:
             continue
         if current is None and (view.empty or view.busted):
             continue
-        fresh = SeatView(seat=number, x=view.x, y=view.y, bet_x=view.bet_x, bet_y=view.bet_y)
+        fresh = SeatView(
+            seat=number, x=view.x, y=view.y, bet_x=view.bet_x, bet_y=view.bet_y, place=view.place
+        )
         if current is not None:
             fresh.name, fresh.stack, fresh.empty = current.player.name, current.chips, False
             fresh.joined = True

@@ -38,7 +38,7 @@ PLAYERS = [
 def _bust_one(page: Any, base: str, entry: Entry) -> None:
     page.goto(f"{base}/busts/")
     page.select_option("select[name=entry]", str(entry.pk))
-    page.wait_for_function("document.querySelector('input[name=stack]').value !== ''")
+    page.wait_for_function("() => document.querySelector('input[name=stack]').value !== ''")
     page.click("text=Record the bust")
     page.wait_for_selector(f"text={entry.player.name} out in place")
 

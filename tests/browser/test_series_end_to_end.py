@@ -148,7 +148,7 @@ def bust(page: Any, name: str, *, by: str | None = None) -> str:
     wait_for_htmx(page, "select.bust-row__player")
     out = page.get_by_label("Player out")
     out.select_option(out.locator("option", has_text=f"· {name} (").get_attribute("value"))
-    page.wait_for_function("document.querySelector('input[name=stack]').value !== ''")
+    page.wait_for_function("() => document.querySelector('input[name=stack]').value !== ''")
     if by is not None:
         pick = page.get_by_label("Knocked out by")
         pick.select_option(pick.locator("option", has_text=f"· {by}").get_attribute("value"))

@@ -243,7 +243,7 @@ def test_undo_with_a_reason_and_a_second_device_in_step(
     tap(tablet, re.compile(r"^Call"))
     assert state(table)["version"] == 1
     # The second device follows within a poll, and its taps then go to the new state.
-    other.wait_for_function("document.querySelector('#tablet').dataset.version === '1'")
+    other.wait_for_function("() => document.querySelector('#tablet').dataset.version === '1'")
 
     tablet.get_by_role("button", name=re.compile("Undo")).click()
     tablet.wait_for_selector("text=Cancels:")

@@ -59,7 +59,7 @@ def bust(page: Any, base: str, entry: Entry) -> None:
     """Record a desk bust for a player who is not in a hand."""
     page.goto(f"{base}/busts/")
     page.select_option("select[name=entry]", str(entry.pk))
-    page.wait_for_function("document.querySelector('input[name=stack]').value !== ''")
+    page.wait_for_function("() => document.querySelector('input[name=stack]').value !== ''")
     page.click("text=Record the bust")
     page.wait_for_selector(f"text={entry.player.name} out in place")
 
@@ -181,7 +181,7 @@ def test_three_tables_to_the_bubble_through_hand_for_hand_to_the_winners_payout(
     big = desk.context.browser.new_page(viewport={"width": 1600, "height": 900})
     big.goto(f"{live_server.url}/t/{tournament.pk}/clock/")
     big.wait_for_function(
-        "document.querySelector('[data-clock-status]').textContent.includes('Hand for hand')"
+        "() => document.querySelector('[data-clock-status]').textContent.includes('Hand for hand')"
     )
     phone.goto(f"{live_server.url}/t/{tournament.pk}/")
     phone.wait_for_selector("text=every table plays one hand at a time")
@@ -241,7 +241,7 @@ def test_three_tables_to_the_bubble_through_hand_for_hand_to_the_winners_payout(
     desk.wait_for_selector("button:has-text('Start hand-for-hand')")
     assert desk.locator("text=Hand-for-hand is in play").count() == 0
     big.wait_for_function(
-        "!document.querySelector('[data-clock-status]').textContent.includes('Hand for hand')"
+        "() => !document.querySelector('[data-clock-status]').textContent.includes('Hand for hand')"
     )
     big.close()
     phone.wait_for_selector("text=every table plays one hand at a time", state="detached")
