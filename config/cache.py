@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hmac
 import logging
-import pickle
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -76,7 +75,7 @@ class SignedSerializer(RedisSerializer):
         signature, payload = data[:SIGNATURE_BYTES], data[SIGNATURE_BYTES:]
         for secret in (settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS):
             if hmac.compare_digest(signature, _signature(payload, secret)):
-                return pickle.loads(payload)  # signed with our key: ours
+                return super().loads(payload)  # Django's unpickling, of bytes we signed
         raise UnsignedValueError("the value is not signed with the project's key")
 
 
@@ -87,6 +86,7 @@ class _Circuit:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.open_until = 0.0
+        self.failing = False
         self.stale: set[Any] = set()
 
     def is_open(self) -> bool:
@@ -94,10 +94,16 @@ class _Circuit:
 
     def trip(self, error: Exception) -> None:
         with self.lock:
-            was_closed = not self.is_open()
+            first, self.failing = not self.failing, True
             self.open_until = clock() + BREAKER_SECONDS
-        if was_closed:
+        if first:
             logger.warning("The cache is not answering; reading from the database: %s", error)
+
+    def answered(self) -> None:
+        if self.failing:
+            with self.lock:
+                self.failing = False
+            logger.warning("The cache answers again")
 
     def mark_stale(self, keys: Iterable[Any]) -> None:
         with self.lock:
@@ -143,11 +149,13 @@ class TolerantRedisCacheClient(RedisCacheClient):
             return fallback
         try:
             self._forget_stale()
-            return run()
+            answer = run()
         except REDIS_DOWN as error:
             circuit.trip(error)
             circuit.mark_stale(written)
             return fallback
+        circuit.answered()
+        return answer
 
     def _forget_stale(self) -> None:
         stale = self._circuit.take_stale()
@@ -158,7 +166,7 @@ class TolerantRedisCacheClient(RedisCacheClient):
         except REDIS_DOWN:
             self._circuit.mark_stale(stale)
             raise
-        logger.info("The cache answers again; %d keys written meanwhile deleted", len(stale))
+        logger.info("Deleted %d keys of the cache written while it was not answering", len(stale))
 
     def _load(self, key: Any, data: Any) -> Any:
         try:

@@ -6,7 +6,6 @@ it (the keys written before the outage come back). On CI (REQUIRE_SERVICES=1) a 
 
 from __future__ import annotations
 
-import contextlib
 import shutil
 import signal
 import socket
@@ -41,10 +40,13 @@ def _free_port() -> int:
 
 
 class RedisServer:
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, config: str = "") -> None:
+        """`config`: lines of `redis.conf` (users, passwords) on top of the test's own."""
         self.binary = redis_binary()
         self.directory = directory
         self.port = _free_port()
+        self.config = directory / "redis.conf"
+        self.config.write_text(config)
         self.popen: subprocess.Popen[bytes] | None = None
 
     @property
@@ -54,6 +56,7 @@ class RedisServer:
     def start(self) -> None:
         command = [
             self.binary,
+            str(self.config),
             "--port", str(self.port),
             "--bind", "127.0.0.1",
             "--dir", str(self.directory),
@@ -66,9 +69,13 @@ class RedisServer:
         deadline = time.monotonic() + START_SECONDS
         try:
             while True:
-                with contextlib.suppress(redis.ConnectionError, redis.BusyLoadingError):
-                    if client.ping():
-                        return
+                try:
+                    client.ping()
+                    return
+                except (redis.AuthenticationError, redis.ResponseError):
+                    return  # up, and asks for a user and password
+                except (redis.BusyLoadingError, redis.ConnectionError):
+                    pass
                 if time.monotonic() > deadline or self.popen.poll() is not None:
                     pytest.fail(f"redis-server did not start on port {self.port}")
                 time.sleep(0.05)

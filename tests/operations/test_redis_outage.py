@@ -247,3 +247,14 @@ def test_a_task_the_broker_refuses_after_commit_leaves_the_write_answered_2xx(
 
     assert answer.status_code == 200
     assert Tournament.objects.get(pk=tournament.pk).clock_ends_at is not None  # running again
+
+
+@pytest.mark.redis
+@pytest.mark.django_db
+def test_healthz_still_names_the_cache_failed_while_redis_is_down(server, client):
+    server.stop()
+
+    answer = client.get("/healthz")
+
+    assert answer.status_code == 503
+    assert answer.json()["checks"]["cache"] == "failed"
