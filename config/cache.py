@@ -199,7 +199,10 @@ class TolerantRedisCacheClient(RedisCacheClient):
         return self._guarded(lambda: RedisCacheClient.has_key(self, key), False)
 
     def add(self, key: Any, value: Any, timeout: Any) -> bool:
-        return self._guarded(lambda: RedisCacheClient.add(self, key, value, timeout), False, [key])
+        # Not left stale when it fails: an `add` writes nothing over an older value, and what it
+        # may have written before the connection dropped was current (a later write that makes
+        # it stale deletes it, and that delete is kept if it fails).
+        return self._guarded(lambda: RedisCacheClient.add(self, key, value, timeout), False)
 
     def set(self, key: Any, value: Any, timeout: Any) -> None:
         self._guarded(lambda: RedisCacheClient.set(self, key, value, timeout), None, [key])

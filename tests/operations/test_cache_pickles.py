@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,9 @@ from rest_framework.test import APIClient
 from config.cache import SignedSerializer, UnsignedValueError
 from tests.factories import DirectorFactory, make, seated_tournament
 from tests.required import REQUIRED
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHED_CALL = re.compile(r"\bcached\(\s*tournament,\s*f?\"([\w-]+)")
 
 
 class Planted:
@@ -79,6 +84,7 @@ def _round(tournament_pk: int, director: APIClient, tags: dict[str, str]) -> dic
         f"/t/{tournament_pk}/payouts/",
         f"/api/tournaments/{tournament_pk}/standings/",
         f"/api/tournaments/{tournament_pk}/clock/",
+        f"/api/tournaments/{tournament_pk}/board/",
     ):
         first = anonymous.get(url, headers={"If-None-Match": tags.get(url, '"none"')})
         if first.status_code == 200 and first.has_header("ETag"):
@@ -95,6 +101,16 @@ def _round(tournament_pk: int, director: APIClient, tags: dict[str, str]) -> dic
     return answers
 
 
+def cached_names() -> set[str]:
+    """The names the runtime code keeps answers under with `cached(tournament, name, ...)`
+    (an f-string's up to its first brace)."""
+    names: set[str] = set()
+    for package in ("config", "dealer", "tournaments"):
+        for path in (ROOT / package).rglob("*.py"):
+            names |= set(CACHED_CALL.findall(path.read_text(encoding="utf-8")))
+    return names
+
+
 def _json(response: Any) -> Any:
     if response.get("Content-Type", "").startswith("application/json"):
         return response.json()
@@ -106,7 +122,7 @@ def _json(response: Any) -> Any:
 def test_a_pickle_planted_at_every_key_the_app_reads_is_never_run(
     redis_client, keys_read, tmp_path
 ):
-    tournament = seated_tournament(players=9)
+    tournament = seated_tournament(players=9, bounty_kind="fixed", bounty=Decimal("20"))
     director = APIClient()
     director.force_login(make(DirectorFactory))
     tags: dict[str, str] = {}
@@ -124,6 +140,9 @@ def test_a_pickle_planted_at_every_key_the_app_reads_is_never_run(
     }
     for part, what in kinds.items():
         assert any(part in key for key in ours), f"no {what} was read: {sorted(ours)}"
+    assert "public-state" in cached_names()  # the search finds the calls
+    for name in cached_names():
+        assert any(f".{name}" in key for key in ours), f"`cached` {name!r} was not read"
 
     marker = tmp_path / "planted-pickle-ran"
     planted = pickle.dumps(Planted(marker))

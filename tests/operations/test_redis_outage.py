@@ -27,10 +27,11 @@ import config.cache
 from config.cache import BREAKER_SECONDS, circuits_reset
 from config.exceptions import floor_exception_handler
 from config.outage import OutageMiddleware
-from tests.factories import DirectorFactory, make, seated_tournament
+from dealer.models import Hand
+from tests.factories import DirectorFactory, assign_dealer, make, seated_tournament
 from tests.operations.redis_server import RedisServer
 from tests.pages import once
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Table, Tournament
 
 # A request with Redis away may wait for one connection timeout, never for many.
 SLOW_SECONDS = 2.0
@@ -258,3 +259,29 @@ def test_healthz_still_names_the_cache_failed_while_redis_is_down(server, client
 
     assert answer.status_code == 503
     assert answer.json()["checks"]["cache"] == "failed"
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_a_dealers_tablet_reads_and_starts_a_hand_while_redis_is_down(server, circuit_clock):
+    tournament = seated_tournament(players=6)
+    table = Table.objects.get(tournament=tournament, number=1)
+    dealer = APIClient()
+    dealer.force_login(assign_dealer(table))
+
+    server.stop()
+
+    for url in ("/deal/", f"/deal/table/{table.pk}/", f"/deal/table/{table.pk}/state/"):
+        later(circuit_clock)
+        assert _timed(lambda url=url: dealer.get(url)).status_code == 200, url
+    started = _timed(
+        lambda: dealer.post(f"/api/tables/{table.pk}/hands/", {"client_id": "s"}, format="json")
+    )
+    assert started.status_code == 201
+    assert Hand.objects.filter(table=table).count() == 1
+    # The tablet resends (its answer was lost): the hand it started, as with Redis up.
+    again = dealer.post(f"/api/tables/{table.pk}/hands/", {"client_id": "s"}, format="json")
+    assert again.status_code == 409
+    assert again.json()["code"] == "hand_in_progress"
+    assert again.json()["state"] == started.json()
+    assert Hand.objects.filter(table=table).count() == 1
