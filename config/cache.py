@@ -107,8 +107,13 @@ class _Circuit:
 
     def mark_stale(self, keys: Iterable[Any]) -> None:
         with self.lock:
-            if len(self.stale) < STALE_KEYS_KEPT:
+            full = len(self.stale) >= STALE_KEYS_KEPT
+            if not full:
                 self.stale.update(keys)
+        if full and keys:
+            # Bounded memory in a long outage; such a key keeps its older value until it expires
+            # (a remembered tag: REMEMBER_SECONDS).
+            logger.warning("Too many cache keys to delete once Redis answers; %s kept as is", keys)
 
     def take_stale(self) -> list[Any]:
         with self.lock:
