@@ -16,8 +16,9 @@ miss and a write is skipped, logged, and the request goes on from the database (
 short circuit (`BREAKER_SECONDS`): the requests after it do not wait for a timeout each. A key
 this process could not write or delete while Redis was away may hold an older value when Redis
 answers again (a network that dropped, a server restarted from its dump): such keys are deleted
-before anything else is read once Redis is back, so a remembered ETag is never taken for a
-changed answer (`config.conditional`).
+before this process reads anything else once Redis is back, and by a thread that tries every
+`BREAKER_SECONDS` meanwhile (other processes read them too), so a remembered ETag is not taken
+for a changed answer (`config.conditional`).
 """
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ class _Circuit:
         self.open_until = 0.0
         self.failing = False
         self.stale: set[Any] = set()
+        self.retrying: threading.Thread | None = None
+        self.retired = False  # forgotten by `circuits_reset`: its thread stops
 
     def is_open(self) -> bool:
         return clock() < self.open_until
@@ -120,6 +123,24 @@ class _Circuit:
             keys, self.stale = list(self.stale), set()
         return keys
 
+    def retry_in_background(self, forget: Callable[[], bool]) -> None:
+        """Delete the stale keys from a thread, every `BREAKER_SECONDS` until they are gone
+        (`forget` says so): another process reads them as soon as Redis is back, whether this
+        one has a request to make or not."""
+        with self.lock:
+            if self.retrying is not None and self.retrying.is_alive():
+                return
+            self.retrying = threading.Thread(
+                target=self._retry, args=(forget,), name="cache-stale-keys", daemon=True
+            )
+            self.retrying.start()
+
+    def _retry(self, forget: Callable[[], bool]) -> None:
+        while not self.retired:
+            time.sleep(BREAKER_SECONDS)
+            if forget() and not self.stale:
+                return
+
 
 _circuits: dict[tuple[str, ...], _Circuit] = {}
 _circuits_lock = threading.Lock()
@@ -134,6 +155,8 @@ def circuit_of(servers: Iterable[str]) -> _Circuit:
 def circuits_reset() -> None:
     """Forget every failure and stale key (tests start each with a closed circuit)."""
     with _circuits_lock:
+        for circuit in _circuits.values():
+            circuit.retired = True
         _circuits.clear()
 
 
@@ -150,17 +173,30 @@ class TolerantRedisCacheClient(RedisCacheClient):
     def _guarded(self, run: Callable[[], T], fallback: T, written: Iterable[Any] = ()) -> T:
         circuit = self._circuit
         if circuit.is_open():
-            circuit.mark_stale(written)
+            self._mark_stale(written)
             return fallback
         try:
             self._forget_stale()
             answer = run()
         except REDIS_DOWN as error:
             circuit.trip(error)
-            circuit.mark_stale(written)
+            self._mark_stale(written)
             return fallback
         circuit.answered()
         return answer
+
+    def _mark_stale(self, written: Iterable[Any]) -> None:
+        keys = list(written)
+        if keys:
+            self._circuit.mark_stale(keys)
+            self._circuit.retry_in_background(self._forget_stale_now)
+
+    def _forget_stale_now(self) -> bool:
+        try:
+            self._forget_stale()
+        except REDIS_DOWN:
+            return False
+        return True
 
     def _forget_stale(self) -> None:
         stale = self._circuit.take_stale()
