@@ -16,8 +16,9 @@ The API's exception handler answers every error as `{"code", "detail"}` with the
   `not_authenticated` / `permission_denied` (403), `not_found` (404), `method_not_allowed`, ...;
 - a database refusal that validation did not catch (a race on a unique row, a value out of a
   column's range): 409 `conflict` or 400 `out_of_range`, logged, never a 500;
-- the database not answering (`OperationalError`, `InterfaceError`): 503 `unavailable` with
-  `Retry-After`, logged once (pages get the same from `config.outage.OutageMiddleware`).
+- the database not answering (`OperationalError`, `InterfaceError`), or Redis outside the
+  cache (`redis.ConnectionError`, `redis.TimeoutError`): 503 `unavailable` with `Retry-After`,
+  logged once (pages get the same from `config.outage.OutageMiddleware`).
 
 Every 400 carries `errors`, as the schema says (`tournaments.api.errors`): the field errors, or
 `{"non_field_errors": [detail]}` for a problem of the whole request (malformed JSON, a value the
@@ -34,6 +35,7 @@ import logging
 import sys
 from typing import Any, TypeVar
 
+import redis
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError, IntegrityError, InterfaceError, OperationalError
@@ -73,9 +75,15 @@ def is_api_request(request: HttpRequest) -> bool:
     return request.path_info.startswith(API_PREFIX)
 
 
+# Redis not answering: the cache turns this into a miss (config/cache.py), but a call that does
+# reach a view (anything outside the cache's reads and writes) is an outage too, not a bug.
+REDIS_OUTAGES = redis.ConnectionError | redis.TimeoutError
+
+
 def is_outage(exc: BaseException) -> bool:
-    """The database is down or unreachable: the client should try again, it did nothing wrong."""
-    return isinstance(exc, OperationalError | InterfaceError)
+    """The database (or Redis) is down or unreachable: the client should try again, it did
+    nothing wrong."""
+    return isinstance(exc, OperationalError | InterfaceError | REDIS_OUTAGES)
 
 
 def unavailable(response: AnyResponse, exc: BaseException, path: str) -> AnyResponse:

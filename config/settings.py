@@ -226,11 +226,22 @@ CELERY_BEAT_SCHEDULE = {
     "waitlist-expire-calls": {"task": "dealer.tasks.waitlist_expire_calls_task", "schedule": 60.0},
 }
 
+# A cache read waits at most this long for Redis: a copy that does not answer is a miss, and
+# the request goes on from the database.
+CACHE_REDIS_OPTIONS = {
+    "serializer": "config.cache.SignedSerializer",
+    "socket_connect_timeout": float(os.environ.get("CACHE_TIMEOUT_SECONDS", "0.5")),
+    "socket_timeout": float(os.environ.get("CACHE_TIMEOUT_SECONDS", "0.5")),
+}
+
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, with values signed by SECRET_KEY (an unsigned one is never
+            # unpickled) and an outage read as a miss (config/cache.py, docs/operations.md).
+            "BACKEND": "config.cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": CACHE_REDIS_OPTIONS,
             # Parallel test processes share one Redis, each with a test database of its own:
             # their keys (a tournament's version, answers by URL) are kept apart; so are test
             # runs (`make test` sets CACHE_KEY_PREFIX per run): a test database numbers its rows

@@ -134,9 +134,11 @@ def _schedule_expiry(when: datetime) -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         # In-process tasks cannot wait: the pages and the desk expire held seats when read.
         return
-    # Sent by name: services do not import the task modules that call them.
+    # Sent by name: services do not import the task modules that call them. `robust`: a broker
+    # that does not answer is logged and never turns the committed write into an error (the
+    # beat's `waitlist_expire_calls_task` frees the held seat within a minute anyway).
     transaction.on_commit(
-        lambda: current_app.send_task(EXPIRE_TASK, eta=when + timedelta(seconds=1))
+        lambda: current_app.send_task(EXPIRE_TASK, eta=when + timedelta(seconds=1)), robust=True
     )
 
 

@@ -49,8 +49,13 @@ def test_real_services_come_from_urls(monkeypatch: pytest.MonkeyPatch) -> None:
     assert database["ENGINE"] == "config.postgresql"  # Django's, with a cheaper health check
     assert (database["HOST"], database["NAME"]) == ("db.example", "floordesk")
     assert settings.CACHES["default"] == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.cache.TolerantRedisCache",
         "LOCATION": "redis://cache.example:6379/2",
+        "OPTIONS": {
+            "serializer": "config.cache.SignedSerializer",
+            "socket_connect_timeout": 0.5,
+            "socket_timeout": 0.5,
+        },
         "KEY_PREFIX": "floordesk",
     }
     assert settings.CELERY_BROKER_URL == "redis://cache.example:6379/2"

@@ -56,8 +56,13 @@ def _schedule_announcement(
     index, when = change
     pk = tournament.pk
     eta = min(when, now + announce_horizon())
-    # Sent by name: services do not import the task modules that call them.
-    transaction.on_commit(lambda: current_app.send_task(ANNOUNCE_TASK, args=(pk, index), eta=eta))
+    # Sent by name: services do not import the task modules that call them. `robust`: a broker
+    # that does not answer is logged and never turns the committed write into an error (the
+    # clock shows its level from the time on every read; a lost announcement only records the
+    # level change late, at the clock's next write).
+    transaction.on_commit(
+        lambda: current_app.send_task(ANNOUNCE_TASK, args=(pk, index), eta=eta), robust=True
+    )
 
 
 def announce_horizon() -> timedelta:

@@ -27,7 +27,12 @@ def tournament_bump(tournament_id: int | None) -> None:
     """Move the tournament's version on (one `UPDATE`; the row stays locked to the write's end,
     so two writes never share a version). The version the fast 304s compare with
     (`config.conditional.version_key`) is taken out of the cache at once, so that none is
-    answered until the write is over, and put back from the row once it is committed."""
+    answered until the write is over, and put back from the row once it is committed.
+
+    Neither ever fails the write: with Redis away the cache skips both, logs it, and deletes
+    the key once Redis answers again (`config.cache`); meanwhile no fast 304 is answered, since
+    the middleware reads nothing from a cache that does not answer. The read after the commit is
+    `robust`: whatever it meets is logged, and the committed write is still answered as done."""
     if tournament_id is None:
         return
     Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
@@ -40,4 +45,4 @@ def tournament_bump(tournament_id: int | None) -> None:
         if found is not None:
             cache.set(key, found, VERSION_SECONDS)
 
-    transaction.on_commit(committed)
+    transaction.on_commit(committed, robust=True)
