@@ -1,0 +1,158 @@
+"""A PostgreSQL outage answers 503 with a sentence, never 500, and ends without a restart.
+
+The test's data is copied into a PostgreSQL cluster of the test's own, this process's database
+connection is pointed at it, and the cluster is stopped at once (as a crash would). Every page
+and API request then answers 503: JSON with a code under /api/, a page elsewhere, with
+Retry-After; a write is not committed; `/healthz` names the database. Once the cluster is
+started again, the same requests succeed in the same process (the dead connection is found by
+the health check and replaced), and the refused write, sent again, is committed once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import subprocess
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.sessions.backends.cached_db import KEY_PREFIX as SESSION_CACHE_PREFIX
+from django.core.cache import cache
+from django.db import close_old_connections, connection
+from pytest_django import Settings
+from rest_framework.test import APIClient
+
+from tests.factories import DirectorFactory, make, seated_tournament
+from tests.operations.processes import need_postgres
+from tests.operations.servers import PrivateCluster, missing
+from tournaments.models import Entry, Table, Tournament
+
+NEW_PLAYER = "Outage Olga"
+
+
+def _copy_test_database(cluster: PrivateCluster) -> None:
+    """The test database, schema and rows, into a database of the same name on `cluster`."""
+    if not (shutil.which("pg_dump") and shutil.which("psql")):
+        missing("pg_dump and psql")
+    db = connection.settings_dict
+    source = [
+        "pg_dump", "--no-owner", "--no-privileges", "-h", db.get("HOST") or "127.0.0.1",
+        "-p", str(db.get("PORT") or 5432), "-U", db.get("USER") or "postgres", db["NAME"],
+    ]  # fmt: skip
+    target = ["psql", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", str(cluster.port),
+              "-U", "postgres"]  # fmt: skip
+    env = {"PATH": "/usr/bin:/bin", "PGPASSWORD": db.get("PASSWORD") or ""}
+    subprocess.run([*target, "-c", f'CREATE DATABASE "{db["NAME"]}"'], check=True, env=env)
+    dump = subprocess.run(source, check=True, capture_output=True, env=env).stdout
+    subprocess.run([*target, "-d", db["NAME"]], input=dump, check=True, env=env,
+                   capture_output=True)  # fmt: skip
+
+
+@contextlib.contextmanager
+def _on_private_copy() -> Iterator[PrivateCluster]:
+    """This process's database connection on a private copy of the test database."""
+    with PrivateCluster() as private:
+        _copy_test_database(private)
+        saved = {key: connection.settings_dict.get(key) for key in ("HOST", "PORT")}
+        connection.close()
+        connection.settings_dict.update(HOST="127.0.0.1", PORT=str(private.port))
+        try:
+            yield private
+        finally:
+            connection.close()
+            connection.settings_dict.update(saved)
+
+
+def _requests(tournament: Tournament, table: int) -> list[tuple[str, str, str, dict[str, Any]]]:
+    """(who, method, path, data): public pages, the desk, the tablet, the API and its writes."""
+    t = tournament.pk
+    return [
+        ("anonymous", "get", f"/t/{t}/", {}),
+        ("anonymous", "get", "/", {}),
+        ("anonymous", "get", "/login/", {}),
+        ("anonymous", "post", "/login/", {"username": "nobody", "password": "wrong"}),
+        ("anonymous", "post", "/api/auth/token/", {"username": "nobody", "password": "wrong"}),
+        ("anonymous", "get", f"/api/tournaments/{t}/", {}),
+        ("director", "get", "/desk/", {}),
+        ("director", "post", f"/desk/t/{t}/clock/pause/", {}),
+        # Its session no longer in the cache: read from the database inside a middleware.
+        ("director-uncached", "get", f"/desk/t/{t}/", {}),
+        ("director", "get", f"/desk/t/{t}/", {}),
+        ("director", "get", f"/desk/t/{t}/entries/", {}),
+        ("director", "get", f"/deal/table/{table}/", {}),
+        ("director", "get", f"/api/tournaments/{t}/entries/", {}),
+        ("director", "post", f"/api/tournaments/{t}/entries/", {"player_name": NEW_PLAYER}),
+    ]
+
+
+def _send(clients: dict[str, APIClient], who: str, method: str, path: str, data: dict) -> Any:
+    # What a server does as each request starts (Django's test client leaves it out): a kept
+    # connection that failed, or that the server closed, is dropped, and the request opens a
+    # new one.
+    close_old_connections()
+    client = clients[who]
+    if method == "get":
+        return client.get(path)
+    if path.startswith("/api/"):
+        return client.post(path, data, format="json")
+    return client.post(path, data)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_database_outage_answers_503_with_a_sentence_and_ends_without_a_restart(
+    settings: Settings,
+) -> None:
+    need_postgres()
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    tournament = seated_tournament(players=4, start=False)
+    table = Table.objects.filter(tournament=tournament).first()
+    assert table is not None
+    director = APIClient(raise_request_exception=False)
+    director.force_login(make(DirectorFactory))
+    uncached = APIClient(raise_request_exception=False)
+    uncached.force_login(make(DirectorFactory))
+    uncached_key = SESSION_CACHE_PREFIX + str(uncached.session.session_key)
+    clients = {
+        "anonymous": APIClient(raise_request_exception=False),
+        "director": director,
+        "director-uncached": uncached,
+    }
+    requests = _requests(tournament, table.pk)
+
+    with _on_private_copy() as private:
+        for who, method, path, data in requests:  # the control: all served
+            answer = _send(clients, who, method, path, data)
+            assert answer.status_code < 500, (path, answer.status_code)
+        assert Entry.objects.filter(player__name=NEW_PLAYER).count() == 1
+        Entry.objects.filter(player__name=NEW_PLAYER).delete()
+
+        private.stop()
+        cache.delete(uncached_key)
+        refused = []
+        for who, method, path, data in requests:
+            answer = _send(clients, who, method, path, data)
+            refused.append((path, answer.status_code))
+            if answer.status_code != 503:
+                continue
+            assert answer["Retry-After"]
+            if path.startswith("/api/"):
+                assert answer.json()["code"] == "unavailable"
+                assert answer.json()["detail"].endswith(".")
+            else:
+                assert "Try again" in answer.content.decode()
+        # The sign-in form needs no database: it is served.
+        assert [item for item in refused if item[1] != 503] == [("/login/", 200)]
+        health = clients["anonymous"].get("/healthz")
+        assert health.status_code == 503
+        assert health.json()["checks"]["database"] == "failed"
+
+        private.start()
+        cache.delete(uncached_key)
+        for who, method, path, data in requests:
+            answer = _send(clients, who, method, path, data)
+            assert answer.status_code < 500, (path, answer.status_code)
+        # The write refused during the outage was not committed; sent again, it is, once.
+        assert Entry.objects.filter(player__name=NEW_PLAYER).count() == 1
+        assert clients["anonymous"].get("/healthz").json()["checks"]["database"] == "ok"
