@@ -5,7 +5,8 @@ connection is pointed at it, and the cluster is stopped at once (as a crash woul
 and API request then answers 503: JSON with a code under /api/, a page elsewhere, with
 Retry-After; a write is not committed; `/healthz` names the database. Once the cluster is
 started again, the same requests succeed in the same process (the dead connection is found by
-the health check and replaced), and the refused write, sent again, is committed once.
+the health check and replaced), and the refused write, sent again, is committed once. A write
+cut off in the middle of its transaction answers 503 and is not committed.
 """
 
 from __future__ import annotations
@@ -13,18 +14,25 @@ from __future__ import annotations
 import contextlib
 import shutil
 import subprocess
+import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.contrib.sessions.backends.cached_db import KEY_PREFIX as SESSION_CACHE_PREFIX
 from django.core.cache import cache
-from django.db import close_old_connections, connection
+from django.db import (
+    InterfaceError,
+    OperationalError,
+    close_old_connections,
+    connection,
+    transaction,
+)
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from tests.factories import DirectorFactory, make, seated_tournament
-from tests.operations.processes import need_postgres
+from tests.operations.processes import need_postgres, wait_until
 from tests.operations.servers import PrivateCluster, missing
 from tournaments.models import Entry, Table, Tournament
 
@@ -156,3 +164,55 @@ def test_a_database_outage_answers_503_with_a_sentence_and_ends_without_a_restar
         # The write refused during the outage was not committed; sent again, it is, once.
         assert Entry.objects.filter(player__name=NEW_PLAYER).count() == 1
         assert clients["anonymous"].get("/healthz").json()["checks"]["database"] == "ok"
+
+
+def _a_session_waits_for_a_lock() -> bool:
+    """Whether another session of this database waits for a row lock (the write under test)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'"
+        )
+        (waiting,) = cursor.fetchone()
+    return bool(waiting)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_write_cut_off_by_the_outage_answers_503_and_is_not_committed(
+    settings: Settings,
+) -> None:
+    need_postgres()
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    tournament = seated_tournament(players=4, start=False)
+    director = APIClient(raise_request_exception=False)
+    director.force_login(make(DirectorFactory))
+    answers: list[Any] = []
+
+    def register() -> None:  # a request of its own thread, with its own connection
+        try:
+            close_old_connections()
+            path = f"/api/tournaments/{tournament.pk}/entries/"
+            answers.append(director.post(path, {"player_name": NEW_PLAYER}, format="json"))
+        finally:
+            connection.close()
+
+    with _on_private_copy() as private:
+        writer = threading.Thread(target=register)
+        # The tournament's row held here: the registration waits for it inside its transaction
+        # when the server stops.
+        with contextlib.suppress(OperationalError, InterfaceError), transaction.atomic():
+            Tournament.objects.select_for_update().get(pk=tournament.pk)
+            writer.start()
+            wait_until(_a_session_waits_for_a_lock, timeout=30, what="the write waiting")
+            private.stop()
+        writer.join(timeout=30)
+        assert not writer.is_alive()
+        assert [answer.status_code for answer in answers] == [503]
+        assert answers[0].json()["code"] == "unavailable"
+
+        private.start()
+        close_old_connections()
+        connection.close()
+        assert not Entry.objects.filter(player__name=NEW_PLAYER).exists()
