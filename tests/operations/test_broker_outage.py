@@ -7,6 +7,10 @@ pool, event heartbeats on) against a redis-server of its own, with a heartbeat e
 server is killed for a few seconds (longer than the worker's first reconnection attempts) and
 started again on the same port: the same two processes must still be alive, the worker must run
 the next task sent, and both heartbeats must be recent again.
+
+Here a short outage (idle worker, or a task in hand) did not end the worker even before the
+change; what did end it was Celery's limit of 100 reconnection attempts (about 45 minutes), which
+the first test checks is gone.
 """
 
 from __future__ import annotations
@@ -57,6 +61,17 @@ def _both_beating_since(client: Client, since: datetime) -> bool:
         and datetime.fromisoformat(body[process]["last_heartbeat"]) > since
         for process in ("worker", "beat")
     )
+
+
+def test_the_worker_never_gives_up_reconnecting_to_the_broker() -> None:
+    """Celery's default gives up after 100 attempts (about 45 minutes of outage, too long to
+    wait for here) and the worker exits; it must keep trying for as long as Redis is away."""
+    from config.celery import app
+
+    assert app.conf.broker_connection_retry is True
+    assert app.conf.broker_connection_max_retries is None
+    # A task whose connection dropped is cancelled, not run twice at once when handed out again.
+    assert app.conf.worker_cancel_long_running_tasks_on_connection_loss is True
 
 
 @pytest.mark.postgres
