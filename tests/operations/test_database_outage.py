@@ -6,7 +6,8 @@ and API request then answers 503: JSON with a code under /api/, a page elsewhere
 Retry-After; a write is not committed; `/healthz` names the database. Once the cluster is
 started again, the same requests succeed in the same process (the dead connection is found by
 the health check and replaced), and the refused write, sent again, is committed once. A write
-cut off in the middle of its transaction answers 503 and is not committed.
+cut off in the middle of its transaction answers 503 and is not committed. A task that meets the
+outage in a worker is retried and does its work once PostgreSQL is back (config/retries.py).
 """
 
 from __future__ import annotations
@@ -14,11 +15,15 @@ from __future__ import annotations
 import contextlib
 import shutil
 import subprocess
+import sys
 import threading
+import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from celery import Celery
 from django.contrib.sessions.backends.cached_db import KEY_PREFIX as SESSION_CACHE_PREFIX
 from django.core.cache import cache
 from django.db import (
@@ -28,13 +33,15 @@ from django.db import (
     connection,
     transaction,
 )
+from django.utils import timezone
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from tests.factories import DirectorFactory, make, seated_tournament
-from tests.operations.processes import need_postgres, wait_until
-from tests.operations.servers import PrivateCluster, missing
-from tournaments.models import Entry, Table, Tournament
+from tests.operations.processes import Process, need_postgres, production_env, wait_until
+from tests.operations.servers import PrivateCluster, PrivateRedis, missing
+from tournaments.models import AuditEvent, Entry, Table, Tournament
+from tournaments.services.clocks import ANNOUNCE_TASK
 
 NEW_PLAYER = "Outage Olga"
 
@@ -216,3 +223,54 @@ def test_a_write_cut_off_by_the_outage_answers_503_and_is_not_committed(
         close_old_connections()
         connection.close()
         assert not Entry.objects.filter(player__name=NEW_PLAYER).exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_a_level_change_met_by_the_outage_is_recorded_once_postgresql_is_back(
+    settings: Settings,
+) -> None:
+    need_postgres()
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # set-up sends nothing
+    # Two 20-minute levels, started 21 minutes ago: the change to the second level is due.
+    tournament = seated_tournament(
+        players=3,
+        now=timezone.now() - timedelta(minutes=21),
+        levels=[(100, 200, 0, 1200), (200, 400, 0, 1200)],
+    )
+    queue = f"test-db-outage-{uuid.uuid4().hex[:8]}"
+    with _on_private_copy() as private, PrivateRedis() as redis:
+        name = connection.settings_dict["NAME"]
+        env = production_env(
+            DATABASE_URL=private.url(name), REDIS_URL=redis.url(0), LOG_LEVEL="INFO"
+        )
+        worker = [
+            *(sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO"),
+            *("--concurrency", "1", "-Q", queue, "--without-gossip", "--without-mingle"),
+        ]
+        sender = Celery("sender", broker=redis.url(0), set_as_current=False)
+        try:
+            with Process(worker, env) as process:
+                wait_until(lambda: "ready" in process.output(), timeout=60, what="the worker")
+                private.stop()
+                sender.send_task(ANNOUNCE_TASK, args=(tournament.pk, 1), queue=queue)
+                wait_until(
+                    lambda: "OperationalError" in process.output(),
+                    timeout=30,
+                    what="the task meeting the outage",
+                )
+                private.start()
+                close_old_connections()
+                connection.close()
+                wait_until(
+                    lambda: AuditEvent.objects.filter(
+                        tournament_id=tournament.pk, action="level_change"
+                    ).exists(),
+                    timeout=60,
+                    what="the level change recorded after the outage",
+                )
+            levels = AuditEvent.objects.filter(tournament_id=tournament.pk, action="level_change")
+            assert levels.count() == 1  # on the private cluster, still in use here
+        finally:
+            sender.close()
