@@ -8,15 +8,20 @@ started again, the same requests succeed in the same process (the dead connectio
 the health check and replaced), and the refused write, sent again, is committed once. A write
 cut off in the middle of its transaction answers 503 and is not committed. A task that meets the
 outage in a worker is retried and does its work once PostgreSQL is back (config/retries.py).
+The last test runs gunicorn as compose does, to show the same in a real server: 503 through the
+outage, and served again by the same worker process.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import shutil
 import subprocess
 import sys
 import threading
+import urllib.error
+import urllib.request
 import uuid
 from collections.abc import Iterator
 from datetime import timedelta
@@ -39,7 +44,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import DirectorFactory, make, seated_tournament
 from tests.operations.processes import Process, need_postgres, production_env, wait_until
-from tests.operations.servers import PrivateCluster, PrivateRedis, missing
+from tests.operations.servers import PrivateCluster, PrivateRedis, free_port, missing
 from tournaments.models import AuditEvent, Entry, Table, Tournament
 from tournaments.services.clocks import ANNOUNCE_TASK
 
@@ -274,3 +279,55 @@ def test_a_level_change_met_by_the_outage_is_recorded_once_postgresql_is_back(
             assert levels.count() == 1  # on the private cluster, still in use here
         finally:
             sender.close()
+
+
+def _status(url: str) -> tuple[int, str]:
+    """The status and body of a GET, whatever the status."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+    except OSError:
+        return 0, ""
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_gunicorn_answers_503_through_the_outage_and_serves_again_without_a_restart(
+    settings: Settings,
+) -> None:
+    need_postgres()
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    tournament = seated_tournament(players=4, start=False)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    pages = [f"{base}/t/{tournament.pk}/", f"{base}/api/tournaments/{tournament.pk}/"]
+    with _on_private_copy() as private, PrivateRedis() as redis:
+        env = production_env(
+            DATABASE_URL=private.url(connection.settings_dict["NAME"]),
+            REDIS_URL=redis.url(0),
+            PORT=str(port),
+            WEB_CONCURRENCY="1",
+        )
+        web = [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"]
+        with Process(web, env) as gunicorn:
+            wait_until(lambda: _status(f"{base}/healthz")[0] == 200, timeout=60, what="gunicorn")
+            assert [_status(page)[0] for page in pages] == [200, 200]
+
+            private.stop()
+            answers = [_status(page) for page in pages]
+            assert [status for status, _ in answers] == [503, 503]
+            assert "Try again" in answers[0][1]
+            assert json.loads(answers[1][1])["code"] == "unavailable"
+            assert _status(f"{base}/healthz")[0] == 503
+
+            private.start()
+            wait_until(
+                lambda: [_status(page)[0] for page in pages] == [200, 200],
+                timeout=30,
+                what="the pages served again",
+            )
+            assert gunicorn.running()
+            assert gunicorn.output().count("Booting worker") == 1  # the same worker throughout
