@@ -13,3 +13,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# The heartbeat task and the signal handlers that record the worker's and beat's heartbeats.
+import config.heartbeat  # noqa: E402, F401

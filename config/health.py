@@ -3,8 +3,10 @@
 For the TLS proxy, an orchestrator and compose's healthcheck: no sign-in, no session, no
 template, one round trip to each service, each bounded by a short timeout where the client
 allows one. 200 names each check "ok" (the broker is "embedded" when tasks run in-process);
-503 marks the failing ones "failed". The answer never carries an error's text, which may hold
-an address or a password: that goes to the log, with the request's id.
+503 marks the failing ones "failed". Beside the checks, `worker` and `beat` give each
+process's last heartbeat and whether it is recent ("ok") or "stale"; they inform, they do not
+fail the check (the web process serves without them). The answer never carries an error's
+text, which may hold an address or a password: that goes to the log, with the request's id.
 
 Run as a module (`python -m config.health`), it is the probe compose's healthcheck runs inside
 the web container: it asks gunicorn for `/healthz` with a host name the service answers to.
@@ -24,8 +26,11 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connections
 from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+
+from config import heartbeat
 
 logger = logging.getLogger("floordesk.health")
 
@@ -74,10 +79,34 @@ CHECKS: dict[str, Callable[[], str]] = {
 }
 
 
+def background_processes() -> dict[str, dict[str, str | None]]:
+    """The worker's and the beat's last heartbeat (config/heartbeat.py), each "ok", "stale"
+    (none for `stale_after()` seconds, or none at all), "unknown" (the cache did not answer) or
+    "embedded" (tasks run in the web process; there is no worker or beat)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return {name: {"status": "embedded", "last_heartbeat": None} for name in heartbeat.KEYS}
+    try:
+        times = heartbeat.last_heartbeats()
+    except Exception:
+        logger.warning("could not read the heartbeats", exc_info=True)
+        return {name: {"status": "unknown", "last_heartbeat": None} for name in heartbeat.KEYS}
+    now = timezone.now()
+    answer: dict[str, dict[str, str | None]] = {}
+    for name, when in times.items():
+        fresh = when is not None and (now - when).total_seconds() <= heartbeat.stale_after()
+        answer[name] = {
+            "status": "ok" if fresh else "stale",
+            "last_heartbeat": when.isoformat() if when else None,
+        }
+    return answer
+
+
 @never_cache
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when every check passes, else 503 naming the ones that failed."""
+    """200 when every check passes, else 503 naming the ones that failed. The worker's and the
+    beat's heartbeats are reported beside the checks but never make it 503: this answer says
+    whether this web process can serve, and a stale worker does not stop it serving."""
     checks: dict[str, str] = {}
     for name, check in CHECKS.items():
         try:
@@ -87,7 +116,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
             checks[name] = "failed"
     healthy = "failed" not in checks.values()
     return JsonResponse(
-        {"status": "ok" if healthy else "unavailable", "checks": checks},
+        {"status": "ok" if healthy else "unavailable", "checks": checks} | background_processes(),
         status=200 if healthy else 503,
     )
 

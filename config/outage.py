@@ -7,8 +7,9 @@ so a resend is safe), a director should see a page saying so. This middleware tu
 into that answer for pages and non-DRF views; the API's views get the same from the DRF exception
 handler (`config.exceptions`), which sees the error first. Both log it once.
 
-Errors raised inside another middleware (a session saved after the view) do not reach a
-`process_exception` and still answer Django's 500.
+Errors raised inside another middleware (a session read before the view or saved after it) do
+not reach a `process_exception`: Django's 500 handler (`config.exceptions.server_error`) answers
+them with the same 503 (tests/operations/test_database_outage.py).
 """
 
 from __future__ import annotations

@@ -209,7 +209,22 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": _visibility_timeout,
     "unacked_restore_interval": max(1, min(10, _visibility_timeout // 4)),
     "unacked_restore_throttle": 1,
+    # A connection that went quiet (a cut cable, a Redis that vanished without a reset) is
+    # checked every 25 s and redone instead of waiting forever on a dead socket.
+    "health_check_interval": 25,
+    "socket_keepalive": True,
+    "retry_on_timeout": True,
 }
+# A broker outage is waited out, however long (docs/operations.md, "Outages"): Celery's default
+# gives up after 100 attempts (about 45 minutes, the attempts 2 s apart, then up to 30 s) and the
+# worker exits. A task running when the connection drops is cancelled: being unacknowledged, it
+# is handed out again once Redis is back, and must not run twice at once.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# Storing a task's result retries a few times (a Redis restart) instead of failing the task.
+CELERY_RESULT_BACKEND_ALWAYS_RETRY = True
+CELERY_RESULT_BACKEND_MAX_RETRIES = 5
 # The tasks are short (a level change is one locked row): a task still running at the visibility
 # timeout would be handed out a second time, so the limits stay well below it (keep
 # CELERY_VISIBILITY_TIMEOUT above the hard limit; docs/operations.md).
@@ -218,12 +233,15 @@ CELERY_TASK_SOFT_TIME_LIMIT = 20
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # The worker and beat log through LOGGING below (JSON lines with the web's), not Celery's format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "30"))
 # What the beat sends on its own. Each task decides whether anything is due, so a late, missed
 # or repeated run is harmless: the rotation is written on before its downs run out, and the
 # held seats whose time ran out are freed even if the task sent for a hold was lost.
 CELERY_BEAT_SCHEDULE = {
     "rotation-extend": {"task": "dealer.tasks.rotation_extend_task", "schedule": 600.0},
     "waitlist-expire-calls": {"task": "dealer.tasks.waitlist_expire_calls_task", "schedule": 60.0},
+    # The worker's and the beat's last signs of life, shown by /healthz (config/heartbeat.py).
+    "heartbeat": {"task": "config.heartbeat.heartbeat_task", "schedule": HEARTBEAT_SECONDS},
 }
 
 # A cache read waits at most this long for Redis: a copy that does not answer is a miss, and

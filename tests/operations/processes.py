@@ -44,6 +44,16 @@ def need_services() -> None:
         pytest.skip(message)
 
 
+def need_postgres() -> None:
+    """Skip (or fail on CI) unless the test database is PostgreSQL (a test that brings a Redis
+    of its own)."""
+    if connection.vendor != "postgresql":
+        message = "production processes need PostgreSQL (DATABASE_URL)"
+        if REQUIRED:
+            pytest.fail(f"REQUIRE_SERVICES=1 but {message} is not configured")
+        pytest.skip(message)
+
+
 def database_url() -> str:
     """The address of the database pytest-django made for this test run."""
     db = connection.settings_dict

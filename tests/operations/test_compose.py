@@ -96,6 +96,14 @@ def test_compose_starts_each_service_once_what_it_needs_is_healthy() -> None:
     assert set(_compose()["volumes"]) == {"postgres-data", "redis-data"}
 
 
+def test_compose_restarts_every_long_running_service_that_exits() -> None:
+    services = _services()
+    for name in ("postgres", "redis", "web", "worker", "beat"):
+        assert services[name]["restart"] in {"unless-stopped", "always"}, name
+    # The migration runs once per `up`: restarting it after it succeeded would loop.
+    assert services["migrate"]["restart"] == "no"
+
+
 def test_env_example_names_every_variable_compose_reads() -> None:
     text = (ROOT / "compose.yaml").read_text()
     used = set(re.findall(r"\$\{(\w+)", text))
@@ -176,10 +184,12 @@ def test_the_compose_commands_serve_healthz_run_a_worker_and_beat(tmp_path: Path
             return check.returncode == 0
 
         wait_until(web_healthy, timeout=30, what="gunicorn passing compose's health check")
-        assert json.loads(answers[-1]) == {
-            "status": "ok",
-            "checks": {"database": "ok", "cache": "ok", "broker": "ok"},
-        }
+        answer = json.loads(answers[-1])
+        assert (answer["status"], answer["checks"]) == (
+            "ok",
+            {"database": "ok", "cache": "ok", "broker": "ok"},
+        )
+        assert {answer["worker"]["status"], answer["beat"]["status"]} <= {"ok", "stale"}
 
         control = Celery("control", broker=broker, set_as_current=False)
         try:

@@ -3,14 +3,25 @@ does not, without its address or error text; no sign-in, no session, one query."
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import OperationalError, connection
 from django.test import Client
+from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries, Settings
 
-from config.health import probe_host
+from config.health import CHECKS, probe_host
+from config.heartbeat import (
+    KEYS,
+    TASK,
+    _beat_sends_heartbeat,
+    heartbeat_task,
+    last_heartbeats,
+    stale_after,
+)
 from tests.required import REQUIRED
 
 # Nothing listens on port 1: connecting is refused at once.
@@ -38,6 +49,8 @@ def test_healthz_answers_200_when_every_check_passes_without_sign_in_or_session(
     assert response.json() == {
         "status": "ok",
         "checks": {"database": "ok", "cache": "ok", "broker": "embedded"},
+        "worker": {"status": "embedded", "last_heartbeat": None},
+        "beat": {"status": "embedded", "last_heartbeat": None},
     }
     assert "no-store" in response["Cache-Control"]
     assert "sessionid" not in response.cookies
@@ -99,6 +112,49 @@ def test_healthz_reaches_a_real_broker(client: Client, settings: Settings) -> No
     settings.CELERY_BROKER_URL = settings.REDIS_URL
     status, body, _ = _get(client)
     assert (status, body["checks"]["broker"]) == (200, "ok")
+
+
+@pytest.fixture
+def _with_a_worker(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tasks go to a broker (taken as reachable here): the worker and beat are reported."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.HEARTBEAT_SECONDS = 30
+    monkeypatch.setitem(CHECKS, "broker", lambda: "ok")
+
+
+@pytest.mark.usefixtures("_with_a_worker")
+@pytest.mark.django_db
+def test_healthz_reports_a_recent_worker_ok_and_a_silent_beat_stale_and_stays_200(
+    client: Client,
+) -> None:
+    worker_seen = timezone.now() - timedelta(seconds=20)
+    beat_seen = timezone.now() - timedelta(seconds=stale_after() + 1)
+    cache.set(KEYS["worker"], worker_seen.isoformat())
+    cache.set(KEYS["beat"], beat_seen.isoformat())
+    status, body, _ = _get(client)
+    assert status == 200  # the web process serves: a stale beat is reported, not failed
+    assert body["status"] == "ok"
+    assert body["worker"] == {"status": "ok", "last_heartbeat": worker_seen.isoformat()}
+    assert body["beat"] == {"status": "stale", "last_heartbeat": beat_seen.isoformat()}
+
+
+@pytest.mark.usefixtures("_with_a_worker")
+@pytest.mark.django_db
+def test_healthz_reports_a_worker_and_beat_never_seen_as_stale(client: Client) -> None:
+    cache.delete_many(list(KEYS.values()))
+    status, body, _ = _get(client)
+    assert status == 200
+    assert body["worker"] == body["beat"] == {"status": "stale", "last_heartbeat": None}
+
+
+@pytest.mark.django_db
+def test_the_heartbeat_task_records_the_worker_and_its_sending_records_the_beat() -> None:
+    cache.delete_many(list(KEYS.values()))
+    before = timezone.now()
+    _beat_sends_heartbeat(sender=TASK)
+    heartbeat_task()
+    times = last_heartbeats()
+    assert all(when is not None and when >= before for when in times.values())
 
 
 def test_healthz_refuses_writes(client: Client) -> None:
