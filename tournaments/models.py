@@ -407,11 +407,9 @@ class WaitingListEntry(models.Model):
                 condition=Q(status="waiting"),
                 name="one_waiting_entry_per_player",
             ),
-            models.UniqueConstraint(
-                fields=["game", "player"],
-                condition=Q(status__in=["waiting", "called"]),
-                name="one_game_list_entry_per_player",
-            ),
+            # No such constraint on a game's list: a phone's join is taken whoever the name is
+            # (a refusal would tell strangers who waits), so one player may be on it twice; the
+            # desk's joins are refused by `dealer.cash.waitlist.game_waitlist_join`.
         ]
 
     def __str__(self) -> str:

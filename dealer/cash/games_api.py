@@ -251,15 +251,20 @@ class PublicJoinApi(PublicApi):
     @extend_schema(
         tags=TAGS,
         request=s.JoinInputSerializer,
-        responses={**write_responses(status=201, ok=s.PlaceOutputSerializer), 429: ErrorSerializer},
+        responses={
+            **write_responses(status=201, ok=s.PlaceOutputSerializer),
+            409: OpenApiResponse(ErrorSerializer, description="`game_closed`"),
+            429: ErrorSerializer,
+        },
     )
     def post(self, request: Request, pk: int) -> Response:
         """Anyone: join the game's list with a name. Answers the place and the `code` (keep it:
-        it is shown once) to check the place at `/api/lists/{code}/` (409 `game_closed`,
-        `already_waiting`, `already_seated`; 429 `throttled`: too many joins from this device,
-        `LIST_JOIN_RATE`, Retry-After says when to retry)."""
+        it is shown once) to check the place at `/api/lists/{code}/` (409 `game_closed`; 429
+        `throttled`: too many joins from this device, `LIST_JOIN_RATE`, Retry-After says when
+        to retry). Any name is taken as a new one, even one already on the list or playing the
+        game: the answer tells nobody who waits or plays (the desk sorts it out)."""
         name = valid(s.JoinInputSerializer, request)["player_name"]
-        entry = waitlist.game_waitlist_join(game=cash_game_get(pk), player_name=name)
+        entry = waitlist.game_waitlist_join(game=cash_game_get(pk), player_name=name, public=True)
         return Response(s.PlaceOutputSerializer(waitlist_place(entry.code)).data, status=201)
 
 

@@ -257,7 +257,7 @@ def join_list(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             entry = waitlist.game_waitlist_join(
-                game=cash_game_get(pk), player_name=form.cleaned_data["player_name"]
+                game=cash_game_get(pk), player_name=form.cleaned_data["player_name"], public=True
             )
         except FloorError as error:
             form.add_error(None, error.detail)

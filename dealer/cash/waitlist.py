@@ -51,10 +51,22 @@ def _locked_game(game: CashGame) -> CashGame:
 
 @transaction.atomic
 def game_waitlist_join(
-    *, game: CashGame, player_name: str, actor: Any = None, now: datetime | None = None
+    *,
+    game: CashGame,
+    player_name: str,
+    actor: Any = None,
+    now: datetime | None = None,
+    public: bool = False,
 ) -> WaitingListEntry:
     """Put a player at the end of the game's list, with a code for the phone page. Refused when
-    the game is closed, the player is already on it or already plays it."""
+    the game is closed; from the desk, also when the player is already on it or already plays
+    it.
+
+    A `public` join (a phone, no account) is never refused for who the name is: a refusal would
+    tell anyone who typed a name that this person waits or plays here. It gets an entry and a
+    code of its own like any other (never the code of an entry already there), and the desk
+    sees it marked (`game_selectors.ListEntryView`: `seated_at`, `also_waiting`) and sorts it
+    out when it is called; seating the player closes all their entries on the list."""
     game = _locked_game(game)
     if not game.is_open:
         raise FloorConflict("game_closed", f"{game.name} is closed: no list to join.")
@@ -62,15 +74,21 @@ def game_waitlist_join(
     if not name:
         raise FloorInvalid("name_required", "Type the player's name.")
     player = player_get_or_create(name=name)
-    if WaitingListEntry.objects.filter(game=game, player=player, status__in=ACTIVE).exists():
-        raise FloorConflict("already_waiting", f"{player.name} is already on the {game} list.")
-    if CashSeat.objects.filter(table__cash_game=game, table__is_open=True, player=player).exists():
-        raise FloorConflict("already_seated", f"{player.name} already plays {game}.")
+    if not public:
+        _check_not_known(game, player)
     entry = WaitingListEntry.objects.create(game=game, player=player, code=new_code())
     audit_record(
         tournament=None, actor=actor, action="cash_list_join", game=game.name, player=player.name
     )
     return entry
+
+
+def _check_not_known(game: CashGame, player: Any) -> None:
+    """The desk's join: refused for a player already on the list or at one of its tables."""
+    if WaitingListEntry.objects.filter(game=game, player=player, status__in=ACTIVE).exists():
+        raise FloorConflict("already_waiting", f"{player.name} is already on the {game} list.")
+    if CashSeat.objects.filter(table__cash_game=game, table__is_open=True, player=player).exists():
+        raise FloorConflict("already_seated", f"{player.name} already plays {game}.")
 
 
 def _must_move_candidate(table: Table) -> CashSeat | None:
