@@ -280,3 +280,15 @@ def list_join_rate_refusal(wait: float) -> str:
         f"Too many names joined the lists from this device. Try again in {minutes} "
         f"minute{plural}, or ask the floor to add you."
     )
+
+
+def list_lookup_rate_refusal(wait: float) -> str:
+    """The one sentence a phone over the list-code lookup rates answers (`dealer.cash.lookups`),
+    on the code form, the place page, its poll and the API; `wait`: the seconds until it may
+    look up again."""
+    minutes = max(1, round(wait / 60))
+    plural = "s" if minutes > 1 else ""
+    return (
+        f"Too many list codes looked up from this device. Try again in {minutes} "
+        f"minute{plural}, or ask the floor for your place."
+    )
