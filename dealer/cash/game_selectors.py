@@ -261,7 +261,7 @@ def waitlist_place(code: str) -> PlaceView:
         code=entry.code,
         game_id=entry.game.pk,
         game=entry.game.name,
-        player=entry.player.name,
+        player=entry.name_typed or entry.player.name,  # a phone's: as it typed it
         status=entry.status,
         place=place,
         waiting=waiting,

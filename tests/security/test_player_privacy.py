@@ -169,3 +169,34 @@ def test_the_desk_sees_a_phone_join_of_a_seated_or_waiting_player_marked(game: C
     ]
     assert "plays at table 4" in page
     assert "on the list twice" in page
+
+
+def test_a_phone_is_answered_the_name_as_it_typed_it_never_the_rooms_spelling(
+    game: CashGame,
+) -> None:
+    """A name typed in other capitals than the room's record of it would come back corrected:
+    that told a stranger the room knows this person."""
+    game_waitlist_join(game=game, player_name="Paula Reyes")
+    _, known = _public_join(game, "paula  reyes", "10.8.2.1")
+    _, new = _public_join(game, "nora quinn", "10.8.2.2")
+
+    assert (known["player"], new["player"]) == ("paula reyes", "nora quinn")
+    place = Client().get(f"/lists/{known['code']}/").content.decode()
+    assert "paula reyes" in place
+    assert "Paula Reyes" not in place
+    desk = _signed_in(DirectorFactory).get(f"/api/cash-games/{game.pk}/").json()
+    assert [e["player"] for e in desk["entries"]] == ["Paula Reyes", "Paula Reyes", "nora quinn"]
+
+
+def test_a_phone_cannot_join_by_player_number(game: CashGame) -> None:
+    """At the desk "#1042" is the card holder; from a phone it would tell their name, or
+    whether the number exists."""
+    carded = player_get_or_create(name="Card Holder")
+    Player.objects.filter(pk=carded.pk).update(number="1042")
+
+    answers = [_public_join(game, "#1042", "10.8.3.1"), _public_join(game, "#9999", "10.8.3.2")]
+
+    assert [status for status, _ in answers] == [400, 400]
+    assert answers[0][1] == answers[1][1]
+    assert "Card Holder" not in str(answers[0][1])
+    assert not WaitingListEntry.objects.filter(game=game).exists()
