@@ -120,6 +120,49 @@ class ListJoinThrottle(ClientThrottle):
     scope = "list_join"
 
 
+class ListLookupThrottle(ClientThrottle):
+    """Lookups of one list code by a client that has had it already (joined with it, or looked
+    it up with success): `list_lookup` in REST_FRAMEWORK's rates, per client and code. Loose: a
+    phone polls its place every 10 s (6 a minute), and the neighbours behind the room's address
+    poll codes of their own, counted apart."""
+
+    scope = "list_lookup"
+
+    def __init__(self, code: str) -> None:
+        super().__init__()
+        self.code = code
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        ident = f"{self.get_ident(request)}_{self.code}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class ListLookupMissThrottle(ClientThrottle):
+    """Lookups of codes that are on no list, per client: `list_lookup_miss` in REST_FRAMEWORK's
+    rates. Strict: a player mistypes a code now and then, a script guessing codes all the time.
+    Asked before the lookup (`wait_now`, which counts nothing) and counted after a miss
+    (`count`), so that past the rate every code is refused, a right one included."""
+
+    scope = "list_lookup_miss"
+    num_requests: int  # set from the rate by DRF's __init__ (the stubs do not say so)
+    duration: int
+
+    def wait_now(self, request: HttpRequest) -> float | None:
+        """None while this client has misses left; else the seconds until it has one again."""
+        self.key = self.get_cache_key(request, None)
+        self.history = self.cache.get(self.key, [])
+        self.now = self.timer()
+        while self.history and self.history[-1] <= self.now - self.duration:
+            self.history.pop()
+        if len(self.history) < self.num_requests:
+            return None
+        return self.wait() or 60.0
+
+    def count(self) -> None:
+        """One more miss (after `wait_now` on the same request)."""
+        self.throttle_success()
+
+
 def client_wait(request: HttpRequest, throttle: ClientThrottle) -> float | None:
     """None when this client may go through `throttle`'s door now (and counts the visit);
     else the seconds to wait. For the pages; the API's views list the throttle themselves."""

@@ -298,26 +298,35 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Every sign-in (the sign-in page, the admin's, the API's token endpoint) asks django-axes first:
-# a locked account or client is refused before its password is hashed. Then the users' table,
-# with the dealer role read in the same query (config/authentication.py).
+# Every sign-in (the sign-in page, the admin's, the API's token endpoint) asks the sign-in gate
+# first (config/sign_in_gate.py: django-axes' lockout, then the account's slowdown): a locked or
+# slowed client is refused before its password is hashed. Then the users' table, with the
+# dealer role read in the same query (config/authentication.py).
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
+    "config.sign_in_gate.SignInGateBackend",
     "config.authentication.FloorBackend",
 ]
-# Five failed sign-ins lock the account (from any device) for 15 minutes, counted from the
-# lockout; a director unlocks at /desk/access/. One client's sign-ins are limited by a rate on
-# every door (`sign_in` below, config.authentication.SignInThrottle), not locked: the tablets of
-# a venue behind one address (a NAT) share it, and one dealer's typos must not lock out the
-# floor. On a network where every device has an address of its own, SIGN_IN_LOCK_DEVICES=1 also
-# locks a device after five failures on any accounts.
+# The policy (docs/operations.md, "Sign-in lockout policy"), three limits, none of which a
+# stranger can turn against staff:
+# - five failed sign-ins lock an account on one client (its address) for 15 minutes, counted
+#   from the last failure; the same account from any other client is not concerned, and a
+#   director unlocks at /desk/access/;
+# - one client's sign-ins, on any accounts, are limited by a rate on every door (`sign_in`
+#   below, config.authentication.SignInThrottle), not locked: the tablets of a venue behind
+#   one address (a NAT) share it;
+# - an account failing from many clients (`SIGN_IN_SLOW_AFTER`, 10, failures within the 15
+#   minutes) is slowed down, never locked: a client that has failed on it waits before its next
+#   try, 2 s then twice as long with each failure of the account, at most
+#   `SIGN_IN_SLOW_MAX_SECONDS` (300); a client that has not failed on it signs in at once.
+# On a network where every device has an address of its own, SIGN_IN_LOCK_DEVICES=1 also locks
+# a device after five failures on any accounts.
 AXES_FAILURE_LIMIT = int(os.environ.get("SIGN_IN_FAILURES", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("SIGN_IN_LOCK_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = ["username"] + (
-    ["ip_address"] if env_bool("SIGN_IN_LOCK_DEVICES", default=False) else []
-)
-# axes.W006 asks for a lockout by address: a client is limited by the rate above instead.
-SILENCED_SYSTEM_CHECKS = ["axes.W006"]
+AXES_LOCKOUT_PARAMETERS: list[str | list[str]] = [["username", "ip_address"]]
+if env_bool("SIGN_IN_LOCK_DEVICES", default=False):
+    AXES_LOCKOUT_PARAMETERS.append("ip_address")
+SIGN_IN_SLOW_AFTER = int(os.environ.get("SIGN_IN_SLOW_AFTER", "10"))
+SIGN_IN_SLOW_MAX_SECONDS = int(os.environ.get("SIGN_IN_SLOW_MAX_SECONDS", "300"))
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # a locked client's tries write nothing
 AXES_LOCKOUT_CALLABLE = "tournaments.views.sign_ins.lockout_response"
 # The device is the client's address: `PROXY_COUNT` proxies (0: none) stand in front of the web
@@ -384,6 +393,12 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "sign_in": os.environ.get("SIGN_IN_RATE", "20/min"),
         "list_join": os.environ.get("LIST_JOIN_RATE", "60/hour"),
+        # Looking a place up by its list code (the code form, the place page, its poll, the
+        # API; dealer/cash/lookups.py): codes on no list strictly, per client, so that nobody
+        # guesses codes; a code the client already has loosely, per client and code, so that a
+        # phone polling every 10 s is never refused.
+        "list_lookup_miss": os.environ.get("LIST_LOOKUP_MISS_RATE", "30/hour"),
+        "list_lookup": os.environ.get("LIST_LOOKUP_RATE", "30/min"),
     },
     "NUM_PROXIES": PROXY_COUNT,
     # Closed by default: public read-only views open themselves explicitly.

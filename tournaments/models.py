@@ -383,6 +383,9 @@ class WaitingListEntry(models.Model):
         "CashGame", on_delete=models.CASCADE, related_name="waiting_list", null=True, blank=True
     )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    # A phone's join: the name as typed, which the phone's place shows (the player's name as the
+    # room spells it would tell a stranger that the room knows them). Blank from the desk.
+    name_typed = models.CharField(max_length=80, blank=True, default="")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     # What the player types on the public list page to see their place (no account needed).
     code = models.CharField(max_length=8, blank=True, db_index=True)
@@ -407,11 +410,9 @@ class WaitingListEntry(models.Model):
                 condition=Q(status="waiting"),
                 name="one_waiting_entry_per_player",
             ),
-            models.UniqueConstraint(
-                fields=["game", "player"],
-                condition=Q(status__in=["waiting", "called"]),
-                name="one_game_list_entry_per_player",
-            ),
+            # No such constraint on a game's list: a phone's join is taken whoever the name is
+            # (a refusal would tell strangers who waits), so one player may be on it twice; the
+            # desk's joins are refused by `dealer.cash.waitlist.game_waitlist_join`.
         ]
 
     def __str__(self) -> str:

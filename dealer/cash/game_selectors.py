@@ -43,6 +43,11 @@ class ListEntryView:
     call_table: int | None
     call_seat: int | None
     hold_until: datetime | None
+    # For the desk: a phone's join is taken whoever the name is (`game_waitlist_join`), so the
+    # floor sees here that the player sits at one of the game's tables (its number) or is on
+    # this list more than once.
+    seated_at: int | None
+    also_waiting: bool
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -156,12 +161,30 @@ def _entries(game: CashGame) -> tuple[ListEntryView, ...]:
         else:
             waiting.append(row)
     called.sort(key=lambda r: (r.hold_until or r.queued_at, r.pk))
-    views = [_entry_view(row, None) for row in called]
-    views += [_entry_view(row, place) for place, row in enumerate(waiting, start=1)]
+    marks = _marks(game, [*called, *waiting])
+    views = [_entry_view(row, None, marks) for row in called]
+    views += [_entry_view(row, place, marks) for place, row in enumerate(waiting, start=1)]
     return tuple(views)
 
 
-def _entry_view(row: WaitingListEntry, place: int | None) -> ListEntryView:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Marks:
+    seated_at: dict[int, int]  # player id: the number of the game's table they sit at
+    twice: set[int]  # player ids on the list more than once
+
+
+def _marks(game: CashGame, rows: list[WaitingListEntry]) -> _Marks:
+    players = [row.player_id for row in rows]
+    seats = CashSeat.objects.filter(
+        table__cash_game=game, table__is_open=True, player_id__in=players
+    ).values_list("player_id", "table__number")
+    return _Marks(
+        seated_at=dict(seats),
+        twice={player for player in players if players.count(player) > 1},
+    )
+
+
+def _entry_view(row: WaitingListEntry, place: int | None, marks: _Marks) -> ListEntryView:
     return ListEntryView(
         id=row.pk,
         player=row.player.name,
@@ -172,6 +195,8 @@ def _entry_view(row: WaitingListEntry, place: int | None) -> ListEntryView:
         call_table=row.call_table.number if row.call_table else None,
         call_seat=row.call_seat,
         hold_until=row.hold_until,
+        seated_at=marks.seated_at.get(row.player_id),
+        also_waiting=row.player_id in marks.twice,
     )
 
 
@@ -236,7 +261,7 @@ def waitlist_place(code: str) -> PlaceView:
         code=entry.code,
         game_id=entry.game.pk,
         game=entry.game.name,
-        player=entry.player.name,
+        player=entry.name_typed or entry.player.name,  # a phone's: as it typed it
         status=entry.status,
         place=place,
         waiting=waiting,
@@ -254,4 +279,16 @@ def list_join_rate_refusal(wait: float) -> str:
     return (
         f"Too many names joined the lists from this device. Try again in {minutes} "
         f"minute{plural}, or ask the floor to add you."
+    )
+
+
+def list_lookup_rate_refusal(wait: float) -> str:
+    """The one sentence a phone over the list-code lookup rates answers (`dealer.cash.lookups`),
+    on the code form, the place page, its poll and the API; `wait`: the seconds until it may
+    look up again."""
+    minutes = max(1, round(wait / 60))
+    plural = "s" if minutes > 1 else ""
+    return (
+        f"Too many list codes looked up from this device. Try again in {minutes} "
+        f"minute{plural}, or ask the floor for your place."
     )

@@ -82,6 +82,10 @@ class ListEntryOutputSerializer(serializers.Serializer[object]):
     call_table = serializers.IntegerField(allow_null=True)
     call_seat = serializers.IntegerField(allow_null=True)
     hold_until = serializers.DateTimeField(allow_null=True)
+    seated_at = serializers.IntegerField(
+        allow_null=True, help_text="the number of the game's table the player sits at, if any"
+    )
+    also_waiting = serializers.BooleanField(help_text="the player is on this list more than once")
 
 
 class GameOutputSerializer(serializers.Serializer[object]):

@@ -21,7 +21,7 @@ from rest_framework.response import Response
 
 from config.authentication import ListJoinThrottle
 from dealer.cash import game_serializers as s
-from dealer.cash import games, waitlist
+from dealer.cash import games, lookups, waitlist
 from dealer.cash.api import table_answer
 from dealer.cash.game_selectors import (
     cash_game_get,
@@ -29,6 +29,7 @@ from dealer.cash.game_selectors import (
     cash_game_view,
     game_entry_get,
     list_join_rate_refusal,
+    list_lookup_rate_refusal,
     waitlist_place,
 )
 from dealer.cash.selectors import cash_table_get
@@ -251,22 +252,45 @@ class PublicJoinApi(PublicApi):
     @extend_schema(
         tags=TAGS,
         request=s.JoinInputSerializer,
-        responses={**write_responses(status=201, ok=s.PlaceOutputSerializer), 429: ErrorSerializer},
+        responses={
+            **write_responses(status=201, ok=s.PlaceOutputSerializer),
+            409: OpenApiResponse(ErrorSerializer, description="`game_closed`"),
+            429: ErrorSerializer,
+        },
     )
     def post(self, request: Request, pk: int) -> Response:
         """Anyone: join the game's list with a name. Answers the place and the `code` (keep it:
-        it is shown once) to check the place at `/api/lists/{code}/` (409 `game_closed`,
-        `already_waiting`, `already_seated`; 429 `throttled`: too many joins from this device,
-        `LIST_JOIN_RATE`, Retry-After says when to retry)."""
+        it is shown once) to check the place at `/api/lists/{code}/` (409 `game_closed`; 429
+        `throttled`: too many joins from this device, `LIST_JOIN_RATE`, Retry-After says when
+        to retry). Any name is taken as a new one, even one already on the list or playing the
+        game: the answer tells nobody who waits or plays (the desk sorts it out)."""
         name = valid(s.JoinInputSerializer, request)["player_name"]
-        entry = waitlist.game_waitlist_join(game=cash_game_get(pk), player_name=name)
+        entry = waitlist.game_waitlist_join(game=cash_game_get(pk), player_name=name, public=True)
+        lookups.code_remember(request._request, entry.code)
         return Response(s.PlaceOutputSerializer(waitlist_place(entry.code)).data, status=201)
 
 
 class PlaceApi(PublicApi):
-    @extend_schema(tags=TAGS, responses=responses(s.PlaceOutputSerializer, 404))
+    @extend_schema(
+        tags=TAGS,
+        responses={
+            **responses(s.PlaceOutputSerializer, 404),
+            429: OpenApiResponse(
+                ErrorSerializer,
+                description="`throttled`: too many codes on no list looked up from this "
+                "device (`LIST_LOOKUP_MISS_RATE`), or this code too often (`LIST_LOOKUP_RATE`); "
+                "Retry-After says when to retry.",
+            ),
+        },
+    )
     def get(self, request: Request, code: str) -> Response:
         """Anyone with the code: the place on the list, or the call ("table 4, seat 6, held
-        until ...")."""
+        until ..."). Rate-limited per device: wrong codes strictly, a code the device has
+        (joined with, or found) loosely enough to poll it every few seconds."""
         waitlist.waitlist_expire_calls()
-        return Response(s.PlaceOutputSerializer(waitlist_place(code)).data)
+        try:
+            place = lookups.place_lookup(request._request, code)
+        except lookups.LookupRefusedError as refused:
+            wait = refused.wait
+            raise exceptions.Throttled(wait, list_lookup_rate_refusal(wait), "throttled") from None
+        return Response(s.PlaceOutputSerializer(place).data)

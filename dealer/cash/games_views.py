@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from config.authentication import ListJoinThrottle, client_wait
 from config.conditional import conditional
 from dealer.cash import game_forms as f
-from dealer.cash import games, waitlist
+from dealer.cash import games, lookups, waitlist
 from dealer.cash.game_selectors import (
     cash_game_get,
     cash_game_list,
@@ -28,7 +28,7 @@ from dealer.cash.game_selectors import (
     free_cash_tables,
     game_entry_get,
     list_join_rate_refusal,
-    waitlist_place,
+    list_lookup_rate_refusal,
 )
 from dealer.cash.selectors import cash_table_get
 from tournaments.errors import FloorError
@@ -36,7 +36,7 @@ from tournaments.models import CashGame, Table
 from tournaments.views.access import director_required, report_refusal
 
 POLL_SECONDS = 10
-CODE_MAX = 12  # a list code is six letters and digits; longer input is not one
+CODE_MAX = lookups.CODE_MAX
 
 
 # --- the floor's pages ---------------------------------------------------------------------------
@@ -257,36 +257,61 @@ def join_list(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             entry = waitlist.game_waitlist_join(
-                game=cash_game_get(pk), player_name=form.cleaned_data["player_name"]
+                game=cash_game_get(pk), player_name=form.cleaned_data["player_name"], public=True
             )
         except FloorError as error:
             form.add_error(None, error.detail)
         else:
+            lookups.code_remember(request, entry.code)
             return redirect("list-place", code=entry.code)
     status = 400 if form.errors else 200
     return render(request, "public/join_list.html", {"game": game, "form": form}, status=status)
 
 
-def _place_context(code: str) -> dict[str, Any]:
+def _place_context(request: HttpRequest, code: str) -> dict[str, Any]:
+    """The place, looked up for this client (`lookups.place_lookup`: rate-limited)."""
     waitlist.waitlist_expire_calls()
-    return {"place": waitlist_place(code), "poll_seconds": POLL_SECONDS}
+    return {"place": lookups.place_lookup(request, code), "poll_seconds": POLL_SECONDS}
+
+
+def _lookup_refused(request: HttpRequest, code: str, wait: float, *, poll: bool) -> HttpResponse:
+    """429 with the sentence and Retry-After: the code form again, or for the poll the sentence
+    alone (the place page's polled part)."""
+    refusal = list_lookup_rate_refusal(wait)
+    if poll:
+        response = HttpResponse(render_to_string("public/_list_refusal.html", {"refusal": refusal}))
+        response.status_code = 429
+    else:
+        context = {"code": code.strip().upper()[:CODE_MAX], "refusal": refusal}
+        response = render(request, "public/list_lookup.html", context, status=429)
+    response["Retry-After"] = str(max(1, round(wait)))
+    return response
 
 
 @require_GET
 def list_lookup(request: HttpRequest) -> HttpResponse:
-    """A player types the code they were given (`?code=`) and goes to their place."""
+    """A player types the code they were given (`?code=`) and goes to their place (refused at
+    once, 429, for a client past the lookup rates: `dealer.cash.lookups`)."""
     code = request.GET.get("code", "").strip().upper()
-    if code and code.isalnum() and len(code) <= CODE_MAX:
-        return redirect("list-place", code=code)
+    clean = lookups.code_clean(code)
+    if "code" in request.GET:
+        try:
+            lookups.lookup_check(request, clean)
+        except lookups.LookupRefusedError as refused:
+            return _lookup_refused(request, code, refused.wait, poll=False)
+    if clean is not None:
+        return redirect("list-place", code=clean)
     status = 400 if "code" in request.GET else 200
     return render(request, "public/list_lookup.html", {"code": code[:CODE_MAX]}, status=status)
 
 
 def list_place(request: HttpRequest, code: str) -> HttpResponse:
     """The player's place on the list, or their call, by the code they were given; an unknown
-    code gets the code form again, with the reason (404)."""
+    code gets the code form again, with the reason (404); a client past the lookup rates 429."""
     try:
-        context = _place_context(code)
+        context = _place_context(request, code)
+    except lookups.LookupRefusedError as refused:
+        return _lookup_refused(request, code, refused.wait, poll=False)
     except Http404:
         context = {"code": code.strip().upper()[:CODE_MAX], "missing": True}
         return render(request, "public/list_lookup.html", context, status=404)
@@ -295,8 +320,11 @@ def list_place(request: HttpRequest, code: str) -> HttpResponse:
 
 def list_place_state(request: HttpRequest, code: str) -> HttpResponseBase:
     """The polled part of the place page, with an ETag of the place and the call (304 while
-    they have not changed)."""
-    context = _place_context(code)
+    they have not changed); 429 with the sentence past the lookup rates."""
+    try:
+        context = _place_context(request, code)
+    except lookups.LookupRefusedError as refused:
+        return _lookup_refused(request, code, refused.wait, poll=True)
     etag = f'"{context["place"].tag}"'
     return conditional(
         request,

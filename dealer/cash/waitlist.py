@@ -29,7 +29,7 @@ from dealer.cash.game_selectors import ACTIVE, Status, feeders, game_tables, ope
 from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import CashGame, CashSeat, Table, WaitingListEntry
 from tournaments.services.audit import audit_record
-from tournaments.services.players import player_get_or_create
+from tournaments.services.players import clean_name, number_typed, player_get_or_create
 
 EXPIRE_TASK = "dealer.tasks.waitlist_expire_calls_task"
 # Codes a player reads off a phone and types back: no 0/O or 1/I to confuse.
@@ -51,26 +51,51 @@ def _locked_game(game: CashGame) -> CashGame:
 
 @transaction.atomic
 def game_waitlist_join(
-    *, game: CashGame, player_name: str, actor: Any = None, now: datetime | None = None
+    *,
+    game: CashGame,
+    player_name: str,
+    actor: Any = None,
+    now: datetime | None = None,
+    public: bool = False,
 ) -> WaitingListEntry:
     """Put a player at the end of the game's list, with a code for the phone page. Refused when
-    the game is closed, the player is already on it or already plays it."""
+    the game is closed; from the desk, also when the player is already on it or already plays
+    it.
+
+    A `public` join (a phone, no account) is never refused for who the name is: a refusal would
+    tell anyone who typed a name that this person waits or plays here. It gets an entry and a
+    code of its own like any other (never the code of an entry already there), and the desk
+    sees it marked (`game_selectors.ListEntryView`: `seated_at`, `also_waiting`) and sorts it
+    out when it is called; seating the player closes all their entries on the list. Its place
+    shows the name as typed (`name_typed`), and a player number ("#1042") is refused to it."""
     game = _locked_game(game)
     if not game.is_open:
         raise FloorConflict("game_closed", f"{game.name} is closed: no list to join.")
     name = player_name.strip()
     if not name:
         raise FloorInvalid("name_required", "Type the player's name.")
+    if public and number_typed(name) is not None:
+        # "#1042" is a card holder at the desk; from a phone it would tell their name, or
+        # whether the number exists: refused alike for every number.
+        raise FloorInvalid("name_required", "Type your name: a player card is for the desk.")
     player = player_get_or_create(name=name)
-    if WaitingListEntry.objects.filter(game=game, player=player, status__in=ACTIVE).exists():
-        raise FloorConflict("already_waiting", f"{player.name} is already on the {game} list.")
-    if CashSeat.objects.filter(table__cash_game=game, table__is_open=True, player=player).exists():
-        raise FloorConflict("already_seated", f"{player.name} already plays {game}.")
-    entry = WaitingListEntry.objects.create(game=game, player=player, code=new_code())
+    if not public:
+        _check_not_known(game, player)
+    entry = WaitingListEntry.objects.create(
+        game=game, player=player, code=new_code(), name_typed=clean_name(name) if public else ""
+    )
     audit_record(
         tournament=None, actor=actor, action="cash_list_join", game=game.name, player=player.name
     )
     return entry
+
+
+def _check_not_known(game: CashGame, player: Any) -> None:
+    """The desk's join: refused for a player already on the list or at one of its tables."""
+    if WaitingListEntry.objects.filter(game=game, player=player, status__in=ACTIVE).exists():
+        raise FloorConflict("already_waiting", f"{player.name} is already on the {game} list.")
+    if CashSeat.objects.filter(table__cash_game=game, table__is_open=True, player=player).exists():
+        raise FloorConflict("already_seated", f"{player.name} already plays {game}.")
 
 
 def _must_move_candidate(table: Table) -> CashSeat | None:

@@ -169,9 +169,11 @@ def test_the_phone_page_shows_the_place_then_the_call_and_polls_with_an_etag() -
     called = phone.get(f"/lists/{code}/state/", HTTP_IF_NONE_MATCH=etag)
     assert called.status_code == 200
     assert "Your seat is ready at table 4, seat 9" in called.content.decode()
-    refused = phone.post(f"/games/{game.pk}/join/", {"player_name": "ann"})
-    assert refused.status_code == 400
-    assert "already on the" in refused.content.decode()
+    # A name already on the list is taken as a new one (issue 23: a refusal told strangers
+    # who waits), with a code of its own.
+    again = phone.post(f"/games/{game.pk}/join/", {"player_name": "ann"})
+    assert again.status_code == 302
+    assert again["Location"] != f"/lists/{code}/"
 
 
 def test_the_desk_pages_change_a_game_through_the_same_services(director: APIClient) -> None:

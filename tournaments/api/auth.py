@@ -2,10 +2,12 @@
 
 A tablet signs in with a username, a password and a device label, and gets a token of its own
 (`config.authentication`: stored as a digest, expiring when unused). Password guessing is
-bounded twice: a rate takes `sign_in` (20 a minute) tries from one client, whatever they are
-(`config.authentication.SignInThrottle`, on the pages' sign-in doors too); django-axes locks an
-account after 5 failures from anywhere, for 15 minutes (the "--- Auth ---" settings), before any
-password is hashed. Both answer 429 with Retry-After.
+bounded three times, before any password is hashed (the "--- Auth ---" settings,
+docs/operations.md "Sign-in lockout policy"): a rate takes `sign_in` (20 a minute) tries from
+one client, whatever they are (`config.authentication.SignInThrottle`, on the pages' sign-in
+doors too); django-axes locks an account on one client after 5 failures there, for 15 minutes;
+an account failing from many clients is slowed down for the clients that failed on it
+(`config.sign_in_gate`), never locked. All answer 429 with Retry-After.
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from rest_framework.throttling import BaseThrottle
 
 from config import request_time
 from config.authentication import SignInThrottle, TokenAuthentication
+from config.sign_in_gate import SLOWED
 from tournaments import selectors
 from tournaments.api.base import FloorApi, LazyAuthentication
 from tournaments.api.errors import ErrorSerializer, responses
 from tournaments.api.limits import MAX_ID
-from tournaments.selectors.access import lock_duration
+from tournaments.selectors.access import sign_in_refused
 from tournaments.services.access import (
     device_revoke,
     device_sign_in,
@@ -78,8 +81,10 @@ class SignedInWithToken(BasePermission):
 
 _TOO_MANY = OpenApiResponse(
     ErrorSerializer,
-    description="`too_many_attempts`: the account or the device is locked out after failed "
-    "sign-ins; `throttled`: too many sign-ins from this device. Retry-After says when to retry.",
+    description="`too_many_attempts`: the account is locked on this device after failed "
+    "sign-ins (or the device, with SIGN_IN_LOCK_DEVICES); `slowed_down`: the account failed "
+    "from many devices, this one included, and this device waits a few seconds; "
+    "`throttled`: too many sign-ins from this device. Retry-After says when to retry.",
 )
 
 
@@ -108,7 +113,8 @@ class TokenApi(LazyAuthentication, FloorApi):
     )
     def post(self, request: Request) -> Response:
         """A new token for this device. A wrong username or password, or an inactive user,
-        answers 400 `invalid`; a locked account or device 429 `too_many_attempts`."""
+        answers 400 `invalid`; an account locked on this device 429 `too_many_attempts`; an
+        account slowed down, for a device that failed on it, 429 `slowed_down`."""
         data = TokenInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         django_request = request._request  # django-axes counts the failures on it
@@ -119,9 +125,8 @@ class TokenApi(LazyAuthentication, FloorApi):
         )
         if user is None:
             if getattr(django_request, "axes_locked_out", False):
-                raise SignInRefused(
-                    selectors.sign_in_refusal(), wait=lock_duration().total_seconds()
-                )
+                refused = sign_in_refused(slowed=getattr(django_request, SLOWED, None))
+                raise SignInRefused(refused.detail, wait=refused.wait, code=refused.code)
             raise serializers.ValidationError(
                 "Unable to sign in with that username and password.", code="authorization"
             )
@@ -199,9 +204,15 @@ class UserDevicesApi(FloorApi):
 
 
 class LockoutOutputSerializer(serializers.Serializer):
-    id = serializers.CharField(help_text="`account:<username>` or `device:<address>`")
-    kind = serializers.ChoiceField(choices=["account", "device"])
+    id = serializers.CharField(
+        help_text="`account_device:<username>:<address>` (an account locked on a device), "
+        "`account:<username>` (an account slowed down) or `device:<address>`"
+    )
+    kind = serializers.ChoiceField(choices=["account_device", "account", "device"])
     name = serializers.CharField(help_text="the username, or the device's address")
+    address = serializers.CharField(
+        allow_null=True, help_text="the device an `account_device` is locked on"
+    )
     failures = serializers.IntegerField()
     last_failure = serializers.DateTimeField()
     locked_until = serializers.DateTimeField()
@@ -210,7 +221,8 @@ class LockoutOutputSerializer(serializers.Serializer):
 class LockoutsApi(FloorApi):
     @extend_schema(tags=TAGS, responses=responses(LockoutOutputSerializer(many=True), 403))
     def get(self, request: Request) -> Response:
-        """Directors: the accounts and devices locked out after failed sign-ins."""
+        """Directors: the accounts locked on a device, the devices locked, and the accounts
+        slowed down after failed sign-ins from many devices."""
         rows = selectors.lockout_list(now=request_time.now())
         return Response(LockoutOutputSerializer(rows, many=True).data)
 
@@ -218,6 +230,7 @@ class LockoutsApi(FloorApi):
 class LockoutApi(FloorApi):
     @extend_schema(tags=TAGS, responses=responses(None, 403, 404, status=204))
     def delete(self, request: Request, lockout_id: str) -> Response:
-        """Directors: the account or device may sign in again at once."""
+        """Directors: the account (on that device, or slowed down: everywhere) or the device
+        may sign in again at once."""
         lockout_unlock(lockout_id=lockout_id, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

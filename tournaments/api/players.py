@@ -21,6 +21,7 @@ from tournaments.selectors.players import (
     MAX_PAGE,
     PAGE_SIZE,
     player_get,
+    player_public_get,
     player_results,
     player_search,
 )
@@ -158,8 +159,13 @@ class PlayerResultsApi(FloorApi):
     @extend_schema(tags=TAGS, responses=responses(PlayerResultsOutputSerializer, 404))
     def get(self, request: Request, pk: int) -> Response:
         """Public: the player's name and results (no contact); events still planned are left
-        out for all but directors."""
-        results = player_results(_player(pk), public=not is_director(request.user))
+        out for all but directors. A player with no result the public may see (only on a cash
+        game's list, or only in planned events) answers 404 as a missing one, but to directors."""
+        director = is_director(request.user)
+        player = player_get(pk) if director else player_public_get(pk)
+        if player is None:
+            raise NotFound("There is no such player.")
+        results = player_results(player, public=not director)
         return Response(PlayerResultsOutputSerializer(results).data)
 
 

@@ -9,7 +9,9 @@ PostgreSQL Django adds a pattern index for it), and a later part of the name ("n
 exactly on the unique `number` (a query of digits is taken for a number).
 
 The results are public (`/p/<id>/`, `GET /api/players/{id}/results/`): names, events, places
-and prizes only. Contact details are read by the director's pages alone (`player_get`)."""
+and prizes only, and only of a player who has a result the public may see
+(`player_public_get`): a name typed on a cash game's waiting list is nobody's business. Contact
+details are read by the director's pages alone (`player_get`)."""
 
 from __future__ import annotations
 
@@ -17,12 +19,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from tournaments.models import Entry, Player, Series, Tournament
 from tournaments.names import fold
 from tournaments.selectors.bounties import tournament_bounties
 from tournaments.selectors.tickets import ticket_value
+from tournaments.selectors.versions import tournaments_seen
 
 PAGE_SIZE = 50
 MAX_PAGE = 1_000_000
@@ -216,6 +219,18 @@ def _row(
 def player_get(pk: int) -> Player | None:
     """A player with contact details, for the director's pages and API only."""
     return Player.objects.filter(pk=pk).first()
+
+
+def player_public_get(pk: int) -> Player | None:
+    """The player, for a reader who is not a director, if they have a public result: an entry
+    (not unregistered) in a tournament the public may see (`tournaments_seen`: any but a
+    planned one), the entries `player_results(public=True)` lists. Anyone else (a cash list's
+    joiner, a player only of planned events) is None, as an id nobody has, after the same one
+    query: the public cannot tell them apart."""
+    public_entries = Entry.objects.filter(
+        player=OuterRef("pk"), tournament__in=tournaments_seen(planned=False)
+    ).exclude(status=Entry.Status.UNREGISTERED)
+    return Player.objects.filter(Exists(public_entries), pk=pk).first()
 
 
 def series_list() -> QuerySet[Series]:

@@ -4,8 +4,8 @@
   only its digest is kept), named by a `Device` row with the label the sign-in gave.
 - `device_revoke`, `user_devices_revoke`, `token_sign_out`: the token stops working at once, for
   every web process (nothing is remembered between requests: `config.authentication`).
-- `lockout_unlock`: a locked account or device may sign in again (django-axes' failed attempts
-  are forgotten).
+- `lockout_unlock`: an account locked on a client, a locked device, or an account slowed down
+  may sign in again (django-axes' failed attempts are forgotten).
 
 A user who is deactivated, or taken out of the dealer group (from either side of the relation,
 or by deleting the group), loses every token at once: the receivers at the end, connected when
@@ -29,7 +29,7 @@ from knox.models import get_token_model
 
 from tournaments.errors import FloorNotFound
 from tournaments.models import DEALER_GROUP, Device
-from tournaments.selectors.access import ACCOUNT, lockout_parse
+from tournaments.selectors.access import ACCOUNT, ACCOUNT_DEVICE, lockout_parse
 from tournaments.services.audit import audit_record
 
 
@@ -93,10 +93,16 @@ def token_sign_out(*, token: Any) -> None:
 def lockout_unlock(*, lockout_id: str, actor: Any) -> int:
     """A locked account or device may sign in again at once; returns how many failed attempts
     were forgotten (0: it was not locked, or no more)."""
-    kind, name = lockout_parse(lockout_id)
+    kind, name, address = lockout_parse(lockout_id)
     with transaction.atomic():
-        forgotten = axes_reset(username=name) if kind == ACCOUNT else axes_reset(ip=name)
-        audit_record(tournament=None, actor=actor, action="lockout_unlock", **{kind: name})
+        if kind == ACCOUNT:  # every client's failures on the account: its slowdown ends
+            forgotten = axes_reset(username=name)
+        elif kind == ACCOUNT_DEVICE:
+            forgotten = axes_reset(username=name, ip=address)
+        else:
+            forgotten = axes_reset(ip=name)
+        where = {"device": address} if address else {}
+        audit_record(tournament=None, actor=actor, action="lockout_unlock", **{kind: name}, **where)
     return forgotten
 
 

@@ -1,7 +1,8 @@
 """Players across the series, for the director: the search (`/desk/players/?q=`, by any part
 of the name without accents, or "#1042"), a player's page with every result and the contact
 details (editable: `player_update`, the twin of `PATCH /api/players/{id}/`), and the public
-results page `/p/<id>/` (the name and the results, never a contact)."""
+results page `/p/<id>/` (the name and the results, never a contact; only of a player with a
+public result, `player_public_get`, but for directors)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,13 @@ from django.urls import URLPattern, path
 
 from tournaments.errors import FloorError
 from tournaments.player_forms import PlayerForm, PlayerSearchForm, attach_player_refusal
-from tournaments.selectors.players import player_get, player_results, player_search
+from tournaments.roles import is_director
+from tournaments.selectors.players import (
+    player_get,
+    player_public_get,
+    player_results,
+    player_search,
+)
 from tournaments.services.players import player_update
 from tournaments.views import series
 from tournaments.views.access import director_required
@@ -48,8 +55,9 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def public_player_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """Public: the player's name and results in the events the public may see."""
-    player = player_get(pk)
+    """Public: the player's name and results in the events the public may see; a player with
+    none answers 404, as a missing one (directors see everyone's)."""
+    player = player_get(pk) if is_director(request.user) else player_public_get(pk)
     if player is None:
         raise Http404("There is no such player.")
     return render(request, "public/player.html", {"results": player_results(player, public=True)})

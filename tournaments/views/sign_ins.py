@@ -2,8 +2,9 @@
 API token (revoke one, or all of a user's), and the accounts and devices locked out after failed
 sign-ins (unlock). The API twins are in `tournaments/api/auth.py`.
 
-Also the answer to a locked-out sign-in (django-axes' `AXES_LOCKOUT_CALLABLE`): the sign-in page
-again, with the reason, status 429 (the admin's sign-in too); the API answers for itself.
+Also the answer to a sign-in refused by the gate (django-axes' `AXES_LOCKOUT_CALLABLE`: locked
+on this client, or slowed down): the sign-in page again, with the reason, status 429 (the
+admin's sign-in too); the API answers for itself.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from django.views.decorators.http import require_POST
 
 from config import request_time
 from config.authentication import sign_in_wait
+from config.sign_in_gate import SLOWED
 from tournaments import selectors
 from tournaments.errors import FloorError
-from tournaments.selectors.access import lock_duration
+from tournaments.selectors.access import sign_in_refused
 from tournaments.services.access import device_revoke, lockout_unlock, user_devices_revoke
 from tournaments.views.access import director_required
 
@@ -122,17 +124,17 @@ def lockout_unlock_page(request: HttpRequest, lockout_id: str) -> HttpResponse:
 def lockout_response(
     request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
 ) -> HttpResponse:
-    """What a sign-in refused by django-axes answers: 429, with the one sentence
-    (`selectors.sign_in_refusal`) and when to retry."""
+    """What a sign-in refused by the gate (`config.sign_in_gate`: locked on this client, or
+    slowed down) answers: 429, with the one sentence (`sign_in_refused`) and when to retry."""
     if original_response is not None and original_response.status_code == TOO_MANY:
         return original_response  # the API's token endpoint answered already
-    detail = selectors.sign_in_refusal()
-    retry = str(round(lock_duration().total_seconds()))
+    refused = sign_in_refused(slowed=getattr(request, SLOWED, None))
+    retry = str(refused.wait)
     if request.path.startswith("/api/"):
-        body = {"code": "too_many_attempts", "detail": detail}
+        body = {"code": refused.code, "detail": refused.detail}
         return JsonResponse(body, status=TOO_MANY, headers={"Retry-After": retry})
     form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
-    context = {"form": form, "locked_out": detail, "next": request.POST.get("next", "")}
+    context = {"form": form, "locked_out": refused.detail, "next": request.POST.get("next", "")}
     response = render(request, "registration/login.html", context, status=TOO_MANY)
     response["Retry-After"] = retry
     return response
