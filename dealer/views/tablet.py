@@ -27,6 +27,7 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBase,
+    HttpResponseForbidden,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -35,6 +36,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config import request_time
 from config.conditional import conditional
+from dealer.card_gate import card_sight
 from dealer.cash import views as cash_views
 from dealer.cash.plan import OWED_FIELDS
 from dealer.engine.errors import EngineError
@@ -54,9 +56,8 @@ from dealer.services import (
 )
 from dealer.views import present
 from dealer.views.access import dealer_required, require_write, table_get
-from tournaments.errors import FloorError
+from tournaments.errors import FloorError, FloorForbidden
 from tournaments.models import CashSeat, Entry, Table, Tournament
-from tournaments.roles import may_see_hole_cards
 from tournaments.selectors.tables import moves_after_hand, seats_waiting
 from tournaments.views.clock_display import clock_context
 
@@ -66,6 +67,7 @@ STALE = (
     "Enter the action again if it is still needed."
 )
 UNDO_REASONS = ("Wrong amount", "Wrong player", "Wrong action", "Entered twice", "Wrong cards")
+FORBIDDEN = "Only a director or the table's dealer may write to its hands."
 REOPEN_REASONS = ("Wrong player", "Wrong action", "Wrong winner", "Wrong amount")
 
 
@@ -238,7 +240,7 @@ def tablet_context(
             ),
             "notice": notice,
             "waiting": [view for view in context["seats"] if view.waits],
-            "log": present.log_view(hand, hole_cards=may_see_hole_cards(request.user, table)),
+            "log": present.log_view(hand, sight=card_sight(request.user, table)),
             "can_start": blocked is None,
             "start_refusal": blocked.detail if blocked else "",
             "structure_label": dict(Tournament.Structure.choices).get(structure, structure),
@@ -396,7 +398,17 @@ def _stale(request: HttpRequest, table: Table) -> HttpResponse:
     return render_tablet(request, table, notice=make_notice("stale", STALE), status=409)
 
 
+def refused_for_role(error: Exception) -> HttpResponseForbidden | None:
+    """A write refused for who the user is answers a bare 403: nothing of the table (names,
+    stacks, the pot, who acts) is read or shown to someone who may not write to it."""
+    if isinstance(error, FloorForbidden) and error.code == "permission_denied":
+        return HttpResponseForbidden(FORBIDDEN, content_type="text/plain; charset=utf-8")
+    return None
+
+
 def refused(request: HttpRequest, table: Table, error: Exception) -> HttpResponse:
+    if (bare := refused_for_role(error)) is not None:
+        return bare
     if isinstance(error, StaleVersionError):
         return _stale(request, table)
     if isinstance(error, FloorError):
@@ -480,7 +492,8 @@ def record_action(request: HttpRequest, pk: int) -> HttpResponse:
             actor=request.user,
         )
     except (FloorError, EngineError) as error:
-        return refused(request, table_get(pk), error)
+        # A refusal for the user's role is answered before the table is read.
+        return refused_for_role(error) or refused(request, table_get(pk), error)
     return render_tap(request, result.hand.table, result)
 
 
@@ -566,7 +579,7 @@ def undo_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         "version": hand.version if hand else 0,
         "in_progress": hand is not None and hand.status == Hand.Status.IN_PROGRESS,
         "writable": can_write(request.user, table),
-        "log": present.log_view(hand, hole_cards=may_see_hole_cards(request.user, table)),
+        "log": present.log_view(hand, sight=card_sight(request.user, table)),
         "undo_reasons": UNDO_REASONS,
         "client_id": uuid.uuid4().hex,
     }
