@@ -27,7 +27,6 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBase,
-    HttpResponseForbidden,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -55,8 +54,8 @@ from dealer.services import (
     start_refusal,
 )
 from dealer.views import present
-from dealer.views.access import dealer_required, require_write, table_get
-from tournaments.errors import FloorError, FloorForbidden
+from dealer.views.access import dealer_required, refused_for_role, require_write, table_get
+from tournaments.errors import FloorError
 from tournaments.models import CashSeat, Entry, Table, Tournament
 from tournaments.selectors.tables import moves_after_hand, seats_waiting
 from tournaments.views.clock_display import clock_context
@@ -67,7 +66,6 @@ STALE = (
     "Enter the action again if it is still needed."
 )
 UNDO_REASONS = ("Wrong amount", "Wrong player", "Wrong action", "Entered twice", "Wrong cards")
-FORBIDDEN = "Only a director or the table's dealer may write to its hands."
 REOPEN_REASONS = ("Wrong player", "Wrong action", "Wrong winner", "Wrong amount")
 
 
@@ -107,13 +105,20 @@ def _seats_signature(table: Table) -> str:
 
 
 def tablet_etag(
-    table: Table, hand_pk: int | None, version: int, status: str, writable: bool
+    table: Table,
+    hand_pk: int | None,
+    version: int,
+    status: str,
+    writable: bool,
+    *,
+    audience: str,
 ) -> str:
     """What the tablet shows, in one tag: the hand and its version, who sits where with what
     (between hands), the table's dealer and button (a cash table's draw), whether it is open,
-    its rules, and whether the viewer may write. While a tournament hand is in progress the
-    tablet draws the seats from the hand alone, so who sits where is not read for the tag
-    then."""
+    its rules, whether the viewer may write, and which cards the viewer may see (the log's
+    hole cards: `dealer.card_gate`), so that no viewer is answered 304 to another audience's
+    tablet. While a tournament hand is in progress the tablet draws the seats from the hand
+    alone, so who sits where is not read for the tag then."""
     in_progress = status == Hand.Status.IN_PROGRESS
     seats = "hand" if in_progress and not table.is_cash else _seats_signature(table)
     # Why no hand may start now (a hand-for-hand wait, a paused clock): it changes with the
@@ -126,7 +131,7 @@ def tablet_etag(
     # The rotation's push due here (shown between hands only: the handover waits for the hand).
     due = None if in_progress else push_due(table, request_time.now())
     raw = (
-        f"{table.pk}:{hand_pk or 0}:{version}:{status}:{seats}:"
+        f"{table.pk}:{hand_pk or 0}:{version}:{status}:{seats}:{audience}:"
         f"{table.dealer_id or 0}:{table.is_broken}:{int(writable)}:"
         f"{table.button_seat}:{table.is_open}:{blocked.detail if blocked else ''}:{rules}:"
         f"{due.down_id if due else 0}:{int(due.late) if due else 0}"
@@ -222,6 +227,7 @@ def tablet_context(
         snapshot = hand.state
     tournament = table.tournament
     writable = can_write(request.user, table)
+    sight = card_sight(request.user, table)
     status = snapshot.get("status", "") if snapshot else ""
     in_progress = hand is not None and status == Hand.Status.IN_PROGRESS
     blocked = start_refusal(table, in_progress=in_progress)
@@ -236,11 +242,16 @@ def tablet_context(
         {
             "tournament": tournament,
             "etag": tablet_etag(
-                table, hand.pk if hand else None, context["version"], status, writable
+                table,
+                hand.pk if hand else None,
+                context["version"],
+                status,
+                writable,
+                audience=sight.audience,
             ),
             "notice": notice,
             "waiting": [view for view in context["seats"] if view.waits],
-            "log": present.log_view(hand, sight=card_sight(request.user, table)),
+            "log": present.log_view(hand, sight=sight),
             "can_start": blocked is None,
             "start_refusal": blocked.detail if blocked else "",
             "structure_label": dict(Tournament.Structure.choices).get(structure, structure),
@@ -315,7 +326,8 @@ def render_tap(request: HttpRequest, table: Table, result: Result) -> HttpRespon
     # The hand's first entry: the log and Undo appear (before it there were neither).
     context.update(line=line, first_entry=version == 1, log={"entries": [line]}, oob=True)
     response = render(request, "dealer/_tap.html", context)
-    etag = tablet_etag(table, hand.pk, version, snapshot["status"], writable)
+    audience = card_sight(request.user, table).audience
+    etag = tablet_etag(table, hand.pk, version, snapshot["status"], writable, audience=audience)
     response["ETag"] = etag
     response["HX-Reswap"] = "none"
     state = {"etag": etag, "hand": hand.pk, "version": version, "phase": context["phase"]}
@@ -385,6 +397,7 @@ def tablet_state(request: HttpRequest, pk: int) -> HttpResponseBase:
         hand.version if hand else 0,
         hand.status if hand else "",
         writable,
+        audience=card_sight(request.user, table).audience,
     )
     return conditional(
         request, etag, lambda: render_tablet(request, table, hand=hand, partial=True)
@@ -396,14 +409,6 @@ def tablet_state(request: HttpRequest, pk: int) -> HttpResponseBase:
 
 def _stale(request: HttpRequest, table: Table) -> HttpResponse:
     return render_tablet(request, table, notice=make_notice("stale", STALE), status=409)
-
-
-def refused_for_role(error: Exception) -> HttpResponseForbidden | None:
-    """A write refused for who the user is answers a bare 403: nothing of the table (names,
-    stacks, the pot, who acts) is read or shown to someone who may not write to it."""
-    if isinstance(error, FloorForbidden) and error.code == "permission_denied":
-        return HttpResponseForbidden(FORBIDDEN, content_type="text/plain; charset=utf-8")
-    return None
 
 
 def refused(request: HttpRequest, table: Table, error: Exception) -> HttpResponse:

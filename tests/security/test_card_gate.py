@@ -19,8 +19,10 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from dealer.card_gate import HIDDEN_CARD, hide_hole_cards
+from dealer.models import Hand
 from tests.dealer.test_api_hands import start
 from tests.factories import DirectorFactory, assign_dealer, seated_tournament
+from tests.security.test_card_walk import routes
 from tournaments.models import DEALER_GROUP, Table
 
 pytestmark = pytest.mark.django_db
@@ -171,10 +173,15 @@ def tap(user: Any, held: dict[str, Any]) -> Any:
 
 def assert_bare(response: Any, held: dict[str, Any]) -> None:
     assert response.status_code == 403
+    assert_bare_body(response, held)
+
+
+def assert_bare_body(response: Any, held: dict[str, Any]) -> None:
     body = response.content.decode()
     names = [p["name"] for p in held["tablet"].state["players"]]
     assert not [name for name in names if name in body]
     assert "tablet" not in body.lower()
+    assert "pot" not in body.lower()
 
 
 def test_a_tap_by_a_user_with_no_role_is_a_bare_403(held) -> None:
@@ -194,3 +201,70 @@ def test_a_tap_by_another_tables_dealer_is_a_bare_403(held) -> None:
 def test_a_tap_by_a_director_is_answered_with_the_tablet(held) -> None:
     response = tap(DirectorFactory(), held)
     assert response.status_code == 200
+
+
+def tablet_writes() -> list[str]:
+    """Every tablet URL of the project (`deal/table/<pk>/...`), from the URL configuration."""
+    found = [r.path for r in routes() if r.path.startswith("deal/table/<int:pk>/")]
+    assert len(found) > 5
+    return found
+
+
+@pytest.mark.parametrize("who", ["no_role", "taken_out", "other_dealer"])
+def test_every_tablet_write_refused_for_the_role_shows_nothing_of_the_table(held, who) -> None:
+    if who == "no_role":
+        user = get_user_model().objects.create_user("visitor", password="pw")
+    elif who == "taken_out":
+        user = held["own"]
+        user.groups.remove(Group.objects.get(name=DEALER_GROUP))
+    else:
+        user = held["other"]
+    client = Client()
+    client.force_login(user)
+    state = held["tablet"].state
+    data = {
+        "client_id": uuid.uuid4().hex,
+        "hand": str(held["hand"]),
+        "version": str(state["version"]),
+        "last_hand": str(held["hand"]),
+        "action": "fold",
+        "seat": str(state["legal"]["actor"]),
+        "reason": "Wrong amount",
+        "trigger": "floor_misdeal",
+        "note": "test",
+    }
+    for route in tablet_writes():
+        url = "/" + route.replace("<int:pk>", str(held["table"].pk))
+        for headers in (HTMX, {}):
+            response = client.post(url, data, headers=headers)
+            # A view that takes no POST answers 405; a write refused for the role a bare 403;
+            # the dealers' sign-in with no push due sends back to the tablet (an empty body).
+            assert response.status_code in (302, 403, 405), (url, response.status_code)
+            assert_bare_body(response, held)
+    assert Hand.objects.get(pk=held["hand"]).version == state["version"]
+
+
+# --- ETags ------------------------------------------------------------------------------------
+
+
+def test_the_hand_state_carries_only_public_cards_so_one_etag_serves_every_caller(held) -> None:
+    url = f"/api/hands/{held['hand']}/"
+    own = signed_in(held["own"]).get(url)
+    other = signed_in(held["other"]).get(url)
+    assert own.status_code == other.status_code == 200
+    assert own.json() == other.json()
+    assert own["ETag"] == other["ETag"]
+    assert_no_held_card(other.content)
+
+
+def test_the_tablets_etag_is_per_audience(held) -> None:
+    url = f"/deal/table/{held['table'].pk}/state/"
+    own, other = Client(), Client()
+    own.force_login(held["own"])
+    other.force_login(held["other"])
+    etag = own.get(url)["ETag"]
+    # The table's dealer's tag, sent by another table's dealer: their own tablet, not a 304.
+    answer = other.get(url, headers={"If-None-Match": etag})
+    assert answer.status_code == 200
+    assert answer["ETag"] != etag
+    assert_no_held_card(answer.content)
