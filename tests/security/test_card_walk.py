@@ -471,6 +471,11 @@ def test_the_tables_dealer_and_directors_read_every_card_entered(floor, role) ->
     assert any("procedures" in where for where in found)
 
 
+def test_every_exclusion_names_a_url_that_exists() -> None:
+    names = {route.name for route in routes()}
+    assert set(EXCLUDED) <= names, set(EXCLUDED) - names
+
+
 def test_the_scan_reads_every_form_the_app_writes_a_card_in() -> None:
     assert cards_in('{"cards": ["Qs", "Qd"]}') == {"Qs", "Qd"}
     assert cards_in("d dh p1 JhJs") == {"Jh", "Js"}
