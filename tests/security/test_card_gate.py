@@ -9,7 +9,9 @@ the hand's log; and a tap refused for its role answered the whole live tablet.
 from __future__ import annotations
 
 import json
+import re
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -268,3 +270,21 @@ def test_the_tablets_etag_is_per_audience(held) -> None:
     assert answer.status_code == 200
     assert answer["ETag"] != etag
     assert_no_held_card(answer.content)
+
+
+# --- one gate ---------------------------------------------------------------------------------
+
+
+def test_only_the_gate_asks_who_may_see_the_hole_cards() -> None:
+    """The role's rule (`may_see_hole_cards`) and the masking are reached through
+    `dealer.card_gate` alone: an answer that asked the role directly could skip the gate."""
+    root = Path(__file__).resolve().parents[2]
+    allowed = {root / "dealer" / "card_gate.py", root / "tournaments" / "roles.py"}
+    callers = [
+        str(path.relative_to(root))
+        for package in ("config", "dealer", "tournaments")
+        for path in (root / package).rglob("*.py")
+        if path not in allowed
+        and re.search(r"\b(may_see_hole_cards|_hide|PRIVATE_CARD_KINDS)\b", path.read_text())
+    ]
+    assert callers == []

@@ -2,7 +2,7 @@
 
 Table 1 holds two hands with cards nobody has shown: a finished hand where one player folded
 with cards entered and another mucked at showdown, and a hand in progress with an entry undone
-and cards entered again. Every URL of the project (`django.urls.get_resolver`) whose path the
+and cards entered again, and a player's entered hand killed by the floor (a procedure). Every URL of the project (`django.urls.get_resolver`) whose path the
 fixture can fill is read by each role, and the API's query parameters come from its OpenAPI
 schema (the procedure previews, with the held cards and others named in their details); the
 pages that take a procedure's question are asked it too. Every key and value of each JSON
@@ -36,7 +36,7 @@ from dealer.models import Hand
 from dealer.views.present import RANK_NAMES, RANK_TEXT, SUIT_NAMES, SUIT_SYMBOLS
 from tests.dealer.test_api_hands import start
 from tests.factories import DirectorFactory, assign_dealer, seated_tournament
-from tournaments.models import Entry, Table
+from tournaments.models import ButtonDraw, Entry, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,8 @@ FOLDED = ["7c", "7d"]  # hand 1: entered, then the player folds
 MUCKED = ["9h", "9c"]  # hand 1: entered, then mucked at showdown
 UNDONE = ["Qs", "Qd"]  # hand 2: entered, then undone
 HELD = ["Jh", "Js"]  # hand 2: entered and in force
-HIDDEN = (*FOLDED, *MUCKED, *UNDONE, *HELD)
+KILLED = ["8c", "8d"]  # hand 2: entered, then the floor kills that hand (a procedure)
+HIDDEN = (*FOLDED, *MUCKED, *UNDONE, *HELD, *KILLED)
 SHOWN = ["Ah", "Ad"]  # hand 1: shown at showdown, public
 BOARD = [["2s", "3s", "8h"], ["5d"], ["Kc"]]
 STREET_OF_BOARD = {0: 0, 3: 1, 4: 2}  # cards on the board -> the next deal
@@ -242,9 +243,19 @@ def finished_hand(tablet: Any) -> None:
     assert tablet.state["phase"] == "complete", tablet.state["phase"]
 
 
+def public_draws(tournament: Any) -> None:
+    """The button draws' cards (dealt face up before the first hand, at random) set to cards no
+    hand of the fixture uses: a public card must not be one of the hidden ones by chance."""
+    spare = iter([f"{rank}{suit}" for suit in "shdc" for rank in "23456"])
+    for draw in ButtonDraw.objects.filter(table__tournament=tournament):
+        draw.cards = " ".join(next(spare) for _ in draw.cards.split())
+        draw.save(update_fields=["cards"])
+
+
 @pytest.fixture
 def floor() -> Floor:
     tournament = seated_tournament(players=12)
+    public_draws(tournament)
     table, other = Table.objects.filter(tournament=tournament).order_by("number")[:2]
     own = assign_dealer(table)
     client = APIClient()
@@ -256,6 +267,16 @@ def floor() -> Floor:
     tablet.ok(kind="deal_hole", seat=seat, cards=UNDONE)
     assert tablet.undo().status_code == 200
     tablet.ok(kind="deal_hole", seat=seat, cards=HELD)
+    killed = next(p["seat"] for p in tablet.state["players"] if p["seat"] != seat)
+    tablet.ok(kind="deal_hole", seat=killed, cards=KILLED)
+    body = {
+        "client_id": "kill",
+        "version": tablet.state["version"],
+        "trigger": "floor_dead_hand",
+        "seat": killed,
+        "details": {"note": "the floor's decision"},
+    }
+    assert tablet.write("procedures/", body).status_code == 200
     entry = Entry.objects.get(table=table, seat=seat)
     hands = [first.state["hand"], tablet.state["hand"]]
     return Floor(
