@@ -1,16 +1,17 @@
 """No answer shows a card to a caller who may not see it (issue 23, `dealer.card_gate`).
 
 Table 1 holds two hands with cards nobody has shown: a finished hand where one player folded
-with cards entered and another mucked at showdown, and a hand in progress with an entry undone
-and cards entered again, and a player's entered hand killed by the floor (a procedure). Every URL of the project (`django.urls.get_resolver`) whose path the
-fixture can fill is read by each role, and the API's query parameters come from its OpenAPI
-schema (the procedure previews, with the held cards and others named in their details); the
-pages that take a procedure's question are asked it too. Every key and value of each JSON
-answer, each page's text and each header is scanned for the hidden cards, as codes ("Qs", and
-"QsQd" as PHH writes them), as the tablet draws them ("Q♠") and in words ("Queen of spades").
-Anonymous callers and another table's dealer must find none of them; the refused writes they
-send, naming the held cards, must not answer with them either. The table's dealer and the
-director must find every one of them somewhere, so the scan is shown able to fail.
+with cards entered and another mucked at showdown; and a hand in progress with an entry undone
+and cards entered again, and a player's entered hand killed by the floor (a procedure). Every
+URL of the project (`django.urls.get_resolver`) whose path the fixture can fill is read by each
+role, and the API's query parameters come from its OpenAPI schema (the procedure previews, with
+the held cards and others named in their details); the pages that take a procedure's question
+are asked it too. Every key and value of each JSON answer, each page's text and each header is
+scanned for the hidden cards, as codes ("Qs", and "QsQd" as PHH writes them), as the tablet
+draws them ("Q♠") and in words ("Queen of spades"). Anonymous callers and another table's
+dealer must find none of them; the refused writes they send, naming the held cards, must not
+answer with them either. The table's dealer and the director must find every one of them
+somewhere, so the scan is shown able to fail.
 
 A URL whose path the fixture cannot fill is skipped only when `EXCLUDED` says why: a new URL
 with a hand, table or tournament in its path fails the test until it is walked or excluded.
