@@ -27,6 +27,7 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBase,
+    HttpResponseForbidden,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -57,6 +58,7 @@ from dealer.views import present
 from dealer.views.access import dealer_required, refused_for_role, require_write, table_get
 from tournaments.errors import FloorError
 from tournaments.models import CashSeat, Entry, Table, Tournament
+from tournaments.roles import may_see_tables
 from tournaments.selectors.tables import moves_after_hand, seats_waiting
 from tournaments.views.clock_display import clock_context
 
@@ -66,6 +68,7 @@ STALE = (
     "Enter the action again if it is still needed."
 )
 UNDO_REASONS = ("Wrong amount", "Wrong player", "Wrong action", "Entered twice", "Wrong cards")
+NO_ROLE = "Only dealers and tournament staff may write to a table's hands."
 REOPEN_REASONS = ("Wrong player", "Wrong action", "Wrong winner", "Wrong amount")
 
 
@@ -459,15 +462,17 @@ def _write(request: HttpRequest, table: Table, run: Any) -> HttpResponse:
 def signed_in(view: Any) -> Any:
     """A tap: anonymous users go to the sign-in page. The session's user is read with the dealer
     role in one query on every request (`config.authentication.FloorBackend`), as an API
-    token's is: a dealer taken out of the group is refused at once. Who may write to the
-    table's hands is then checked by the service, on the table it locks with the hand
-    (`tournaments.roles.may_deal`); whoever may deal at a table may see the tablets
-    (`dealer_required`), which is not checked again."""
+    token's is: a dealer taken out of the group, or a user with no role, is refused at once
+    with a bare 403, before anything of the table is read (the role came with the user: no
+    query). Who may write to this table's hands is then checked by the service, on the table
+    it locks with the hand (`tournaments.roles.may_deal`)."""
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
+        if not may_see_tables(request.user):
+            return HttpResponseForbidden(NO_ROLE, content_type="text/plain; charset=utf-8")
         return view(request, *args, **kwargs)
 
     return wrapped

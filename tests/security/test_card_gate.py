@@ -17,7 +17,9 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from dealer.card_gate import HIDDEN_CARD, hide_hole_cards
@@ -25,7 +27,7 @@ from dealer.models import Hand
 from tests.dealer.test_api_hands import start
 from tests.factories import DirectorFactory, assign_dealer, seated_tournament
 from tests.security.test_card_walk import routes
-from tournaments.models import DEALER_GROUP, Table
+from tournaments.models import DEALER_GROUP, Entry, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -288,3 +290,18 @@ def test_only_the_gate_asks_who_may_see_the_hole_cards() -> None:
         and re.search(r"\b(may_see_hole_cards|_hide|PRIVATE_CARD_KINDS)\b", path.read_text())
     ]
     assert callers == []
+
+
+@pytest.mark.parametrize("who", ["no_role", "taken_out"])
+def test_a_tap_by_a_user_without_the_role_reads_nothing_of_the_table(held, who) -> None:
+    if who == "no_role":
+        user = get_user_model().objects.create_user("visitor", password="pw")
+    else:
+        user = held["own"]
+        user.groups.remove(Group.objects.get(name=DEALER_GROUP))
+    tables = {Hand._meta.db_table, Table._meta.db_table, Entry._meta.db_table}
+    with CaptureQueriesContext(connection) as queries:
+        response = tap(user, held)
+    assert response.status_code == 403
+    read = [q["sql"] for q in queries if any(f'"{name}"' in q["sql"] for name in tables)]
+    assert read == []

@@ -216,14 +216,13 @@ class Floor:
 def finished_hand(tablet: Any) -> None:
     """Hand 1: the first to act folds with FOLDED entered; the two last check it down, one
     shows SHOWN and the other, holding MUCKED, mucks."""
-    players = [p["seat"] for p in tablet.state["players"]]
     folder = tablet.state["legal"]["actor"]
     tablet.ok(kind="deal_hole", seat=folder, cards=FOLDED)
     while sum(1 for p in tablet.state["players"] if not p["folded"]) > 2:
         tablet.ok(seat=tablet.state["legal"]["actor"], kind="fold")
     left = [p["seat"] for p in tablet.state["players"] if not p["folded"]]
     assert len(left) == 2
-    assert folder in players
+    assert folder not in left
     shower, mucker = left
     tablet.ok(kind="deal_hole", seat=mucker, cards=MUCKED)
     state = tablet.state
