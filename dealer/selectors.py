@@ -2,8 +2,7 @@
 
 The procedure log is read here and nowhere else: the director's page, the API's JSON pages and
 its CSV export all take their rows from `procedure_log`, so their filters and columns agree.
-What a hand's log shows of cards nobody has shown at the table (`hide_hole_cards`) is decided
-here, for the tablet's log, the API's events and the histories alike.
+What a caller may see of the cards is decided in `dealer.card_gate`, for every answer.
 The hands a director may reopen (`hands_reopenable`) are read here for the table plan
 (`tournaments.selectors.table_plan`); `dealer.services.hand_reopen` decides and writes.
 """
@@ -132,31 +131,3 @@ def hands_reopenable(table_ids: Sequence[int]) -> dict[int, ReopenOffer]:
             "table_id", "pk", "number", "version"
         )
     }
-
-
-# Entries whose cards are the players' own until shown: the hole cards dealt, a hand mucked or
-# killed. A show (and the board) is public.
-PRIVATE_CARD_KINDS = frozenset({"deal_hole", "muck", "kill"})
-HIDDEN_CARD = "??"
-
-
-def _hide_action(action: Any) -> Any:
-    if not isinstance(action, dict) or action.get("kind") not in PRIVATE_CARD_KINDS:
-        return action
-    if not action.get("cards"):
-        return action
-    return {**action, "cards": [HIDDEN_CARD] * len(action["cards"])}
-
-
-def hide_hole_cards(payload: dict[str, Any]) -> dict[str, Any]:
-    """An event's payload as someone who may not see the players' cards reads it: the cards of
-    hole-card deals, mucks and kills replaced by "??" (their number kept), the rest as it is.
-    Who may see them: `tournaments.roles.may_see_hole_cards`."""
-    if not payload:
-        return payload
-    hidden = dict(payload)
-    if "action" in hidden:
-        hidden["action"] = _hide_action(hidden["action"])
-    if isinstance(hidden.get("actions"), list):
-        hidden["actions"] = [_hide_action(action) for action in hidden["actions"]]
-    return hidden

@@ -63,6 +63,6 @@ def may_deal(user: Any, table: Table) -> bool:
 
 def may_see_hole_cards(user: Any, table: Table) -> bool:
     """Cards a player has not shown at the table (hole cards entered, a mucked hand): those who
-    may deal its hands (directors and the table's dealer). Everyone else who may see the tables
-    reads them as "??" until the player shows them (`dealer.selectors.hide_hole_cards`)."""
+    may deal its hands (directors and the table's dealer). The answers ask it through
+    `dealer.card_gate.card_sight`, which decides what everyone else reads of them."""
     return may_deal(user, table)

@@ -21,13 +21,14 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 
 from dealer.api.views import DealerApi, get_table
+from dealer.card_gate import card_sight
 from dealer.histories import hand_phh, table_phh_stream, tournament_phh_stream
 from dealer.models import Hand
 from tournaments.api.base import get_tournament
 from tournaments.api.errors import ErrorSerializer, ValidationErrorSerializer
 from tournaments.api.limits import MAX_INT
 from tournaments.models import Table
-from tournaments.roles import is_director, may_see_hole_cards
+from tournaments.roles import is_director
 
 TAGS = ["histories"]
 MEDIA_TYPE = "application/x-toml"
@@ -83,7 +84,8 @@ class HistoryApi(DealerApi):
         return JSONRenderer(), JSONRenderer.media_type
 
 
-# A history holds every hole card dealt, shown or not (`tournaments.roles.may_see_hole_cards`).
+# A history holds every hole card dealt, shown or not: only for those who may see them
+# (`dealer.card_gate`).
 HOLE_CARDS_REFUSAL = (
     "Hand histories show the players' hole cards: only directors and the table's dealer may "
     "download them."
@@ -91,7 +93,7 @@ HOLE_CARDS_REFUSAL = (
 
 
 def _check_may_see_hole_cards(request: Request, table: Table) -> None:
-    if not may_see_hole_cards(request.user, table):
+    if not card_sight(request.user, table).hole_cards:
         raise PermissionDenied(HOLE_CARDS_REFUSAL)
 
 
@@ -186,6 +188,8 @@ class TournamentPhhApi(HistoryApi):
         """A tournament's hands as PHH, table by table in table order: every completed hand.
         Void hands and hands in progress are left out."""
         tournament = get_tournament(request, pk)
+        # Every table's hole cards: those who may see them at every table (`dealer.card_gate`
+        # at each table: a director; a dealer sees only their own).
         if not is_director(request.user):
             raise PermissionDenied(HOLE_CARDS_REFUSAL)
         parts = tournament_phh_stream(tournament)

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from dealer.api import serializers as s
 from dealer.api.views import DealerApi, write_responses, writer_input
+from dealer.card_gate import check_hole_cards
 from dealer.models import Hand, HandEvent
 from dealer.selectors import ProcedureRow, procedure_log
 from dealer.services import hand_run_procedure, procedure_preview
@@ -53,10 +54,12 @@ class ProcedurePreviewApi(DealerApi):
     )
     def get(self, request: Request, pk: int) -> Response:
         """What the procedure says for this hand now: the steps to read out before confirming.
-        Nothing changes."""
+        Nothing changes. Only at the tables the caller deals (a director: every table): the
+        remedy and its refusals depend on the hole cards entered (`dealer.card_gate`)."""
         hand = Hand.objects.select_related("table").filter(pk=pk).first()
         if hand is None:
             raise NotFound("There is no such hand.")
+        check_hole_cards(request.user, hand.table)
         query = s.ProcedurePreviewQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         remedy = procedure_preview(

@@ -23,8 +23,8 @@ from config import request_time
 from config.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional
 from config.exceptions import status_of
 from dealer.api import serializers as s
+from dealer.card_gate import card_sight
 from dealer.models import Hand, HandEvent
-from dealer.selectors import hide_hole_cards
 from dealer.services import (
     check_writer,
     hand_record_action,
@@ -37,7 +37,6 @@ from tournaments.api.errors import ErrorSerializer, responses
 from tournaments.api.permissions import IsDirectorOrDealer
 from tournaments.errors import FloorError
 from tournaments.models import Table
-from tournaments.roles import may_see_hole_cards
 
 TAGS = ["hands"]
 
@@ -334,8 +333,9 @@ class HandEventsApi(DealerApi):
     )
     def get(self, request: Request, pk: int) -> Response:
         """The hand's log, oldest first: every action, undo and procedure, who and when. Cards
-        no player has shown (hole cards dealt, a muck) read "??" except for directors and the
-        table's dealer."""
+        no player has shown (hole cards dealt, a muck), wherever they sit in a payload (the
+        entries an undo cancelled included), read "??" except for directors and the table's
+        dealer (`dealer.card_gate`)."""
         hand = get_hand(pk)
         events = list(
             HandEvent.objects.filter(hand=hand)
@@ -343,7 +343,7 @@ class HandEventsApi(DealerApi):
             .defer("response")
             .order_by("seq")
         )
-        if not may_see_hole_cards(request.user, hand.table):
-            for event in events:
-                event.payload = hide_hole_cards(event.payload)
+        sight = card_sight(request.user, hand.table)
+        for event in events:
+            event.payload = sight.payload(event.payload)
         return Response(s.HandEventOutputSerializer(events, many=True).data)

@@ -15,7 +15,7 @@ from config import request_time
 from dealer.rotation import services
 from dealer.rotation.forms import PlanForm, ShiftForm
 from dealer.rotation.selectors import rotation_board
-from dealer.views.access import dealer_required, table_get
+from dealer.views.access import dealer_required, refused_for_role, table_get
 from tournaments.errors import FloorError
 from tournaments.views.access import director_required, report_refusal
 
@@ -92,6 +92,8 @@ def tablet_sign_in(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         down = services.down_sign_in(table=table, actor=request.user, at=request_time.now())
     except FloorError as error:
+        if (bare := refused_for_role(error)) is not None:
+            return bare
         messages.error(request, error.detail)
     else:
         messages.success(request, f"{down.dealer.get_username()} deals {table} now.")

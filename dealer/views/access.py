@@ -2,7 +2,8 @@
 
 Dealers and directors see the tablets; only the dealer assigned to a table, or a director,
 writes to its hands: the roles are `tournaments.roles`, the same for the API. Anonymous users go
-to the sign-in page.
+to the sign-in page. A tablet write refused for who the user is answers a bare 403
+(`refused_for_role`), never the tablet.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponseBase, HttpResponseForbidden
 from django.shortcuts import get_object_or_404
 
 from dealer.services import can_write
+from tournaments.errors import FloorForbidden
 from tournaments.models import Table
 from tournaments.roles import may_see_tables
 
@@ -45,3 +47,15 @@ def table_get(pk: int) -> Table:
 def require_write(request: HttpRequest, table: Table) -> None:
     if not can_write(request.user, table):
         raise PermissionDenied(f"{table} is not assigned to you: ask the floor.")
+
+
+# The codes of the services' refusals for who the user is (not for the hand's rules).
+ROLE_REFUSALS = frozenset({"permission_denied", "not_your_push"})
+
+
+def refused_for_role(error: Exception) -> HttpResponseForbidden | None:
+    """A write refused for who the user is answers a bare 403: nothing of the table (names,
+    stacks, the pot, who acts) is read or shown to someone who may not write to it."""
+    if isinstance(error, FloorForbidden) and error.code in ROLE_REFUSALS:
+        return HttpResponseForbidden(error.detail, content_type="text/plain; charset=utf-8")
+    return None

@@ -19,10 +19,10 @@ from django.conf import settings
 from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString
 
+from dealer.card_gate import CardSight
 from dealer.engine.cards import RANKS, SUITS
 from dealer.hand_log import split_undone
 from dealer.models import Hand, HandEvent
-from dealer.selectors import hide_hole_cards
 from tournaments.models import Table
 
 SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
@@ -623,15 +623,15 @@ def log_line(event: LogEntry | HandEvent, hand: Hand, *, cancelled: bool = False
     }
 
 
-def log_view(hand: Hand | None, limit: int = 8, *, hole_cards: bool) -> dict[str, Any]:
+def log_view(hand: Hand | None, limit: int = 8, *, sight: CardSight) -> dict[str, Any]:
     """The hand's latest entries (newest first), each marked if a later undo cancelled it, and
-    the entry an undo would cancel now. Without `hole_cards` (a viewer who may not see them:
-    `tournaments.roles.may_see_hole_cards`) the cards no player has shown read "??"."""
+    the entry an undo would cancel now, as the viewer may see them (`dealer.card_gate`): for
+    one who may not see the hole cards, the cards no player has shown read "??"."""
     if hand is None:
         return {"entries": [], "undoable": None}
     # Not the answers stored for resends (a whole state each), and no model instances.
     events = [
-        LogEntry(seq, kind, payload if hole_cards else hide_hole_cards(payload))
+        LogEntry(seq, kind, sight.payload(payload))
         for seq, kind, payload in hand.events.order_by("seq").values_list("seq", "kind", "payload")
     ]
     # A reopening is no entry of the hand: an undo cancels the entry before it (as the services

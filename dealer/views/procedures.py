@@ -14,10 +14,12 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
+from dealer.card_gate import PREVIEW_REFUSAL, card_sight
 from dealer.engine.errors import EngineError
 from dealer.engine.rule_text import option_phrases
 from dealer.engine.triggers import TRIGGERS, Effect, Group, PlayerNeed, TriggerInfo, trigger_info
@@ -111,8 +113,12 @@ def _remedy(hand: Hand, trigger: str, seat: int | None, details: dict[str, Any])
 @dealer_required
 @require_GET
 def procedure_sheet(request: HttpRequest, pk: int) -> HttpResponse:
-    """Step 1: what happened (the pick list); step 2: the remedy for this hand, to confirm."""
+    """Step 1: what happened (the pick list); step 2: the remedy for this hand, to confirm.
+    Only at the tables the user deals: the remedy and its refusals depend on the hole cards
+    entered (`dealer.card_gate`), so anyone else is refused before the hand is read."""
     table = table_get(pk)
+    if not card_sight(request.user, table).hole_cards:
+        raise PermissionDenied(PREVIEW_REFUSAL)
     hand = tablet.latest_hand(table)
     in_progress = hand is not None and hand.status == Hand.Status.IN_PROGRESS
     form = ProcedureSheetForm(request.GET)

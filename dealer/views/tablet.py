@@ -27,6 +27,7 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBase,
+    HttpResponseForbidden,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -35,6 +36,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config import request_time
 from config.conditional import conditional
+from dealer.card_gate import card_sight
 from dealer.cash import views as cash_views
 from dealer.cash.plan import OWED_FIELDS
 from dealer.engine.errors import EngineError
@@ -53,10 +55,10 @@ from dealer.services import (
     start_refusal,
 )
 from dealer.views import present
-from dealer.views.access import dealer_required, require_write, table_get
+from dealer.views.access import dealer_required, refused_for_role, require_write, table_get
 from tournaments.errors import FloorError
 from tournaments.models import CashSeat, Entry, Table, Tournament
-from tournaments.roles import may_see_hole_cards
+from tournaments.roles import may_see_tables
 from tournaments.selectors.tables import moves_after_hand, seats_waiting
 from tournaments.views.clock_display import clock_context
 
@@ -66,6 +68,7 @@ STALE = (
     "Enter the action again if it is still needed."
 )
 UNDO_REASONS = ("Wrong amount", "Wrong player", "Wrong action", "Entered twice", "Wrong cards")
+NO_ROLE = "Only dealers and tournament staff may write to a table's hands."
 REOPEN_REASONS = ("Wrong player", "Wrong action", "Wrong winner", "Wrong amount")
 
 
@@ -105,13 +108,20 @@ def _seats_signature(table: Table) -> str:
 
 
 def tablet_etag(
-    table: Table, hand_pk: int | None, version: int, status: str, writable: bool
+    table: Table,
+    hand_pk: int | None,
+    version: int,
+    status: str,
+    writable: bool,
+    *,
+    audience: str,
 ) -> str:
     """What the tablet shows, in one tag: the hand and its version, who sits where with what
     (between hands), the table's dealer and button (a cash table's draw), whether it is open,
-    its rules, and whether the viewer may write. While a tournament hand is in progress the
-    tablet draws the seats from the hand alone, so who sits where is not read for the tag
-    then."""
+    its rules, whether the viewer may write, and which cards the viewer may see (the log's
+    hole cards: `dealer.card_gate`), so that no viewer is answered 304 to another audience's
+    tablet. While a tournament hand is in progress the tablet draws the seats from the hand
+    alone, so who sits where is not read for the tag then."""
     in_progress = status == Hand.Status.IN_PROGRESS
     seats = "hand" if in_progress and not table.is_cash else _seats_signature(table)
     # Why no hand may start now (a hand-for-hand wait, a paused clock): it changes with the
@@ -124,7 +134,7 @@ def tablet_etag(
     # The rotation's push due here (shown between hands only: the handover waits for the hand).
     due = None if in_progress else push_due(table, request_time.now())
     raw = (
-        f"{table.pk}:{hand_pk or 0}:{version}:{status}:{seats}:"
+        f"{table.pk}:{hand_pk or 0}:{version}:{status}:{seats}:{audience}:"
         f"{table.dealer_id or 0}:{table.is_broken}:{int(writable)}:"
         f"{table.button_seat}:{table.is_open}:{blocked.detail if blocked else ''}:{rules}:"
         f"{due.down_id if due else 0}:{int(due.late) if due else 0}"
@@ -220,6 +230,7 @@ def tablet_context(
         snapshot = hand.state
     tournament = table.tournament
     writable = can_write(request.user, table)
+    sight = card_sight(request.user, table)
     status = snapshot.get("status", "") if snapshot else ""
     in_progress = hand is not None and status == Hand.Status.IN_PROGRESS
     blocked = start_refusal(table, in_progress=in_progress)
@@ -234,11 +245,16 @@ def tablet_context(
         {
             "tournament": tournament,
             "etag": tablet_etag(
-                table, hand.pk if hand else None, context["version"], status, writable
+                table,
+                hand.pk if hand else None,
+                context["version"],
+                status,
+                writable,
+                audience=sight.audience,
             ),
             "notice": notice,
             "waiting": [view for view in context["seats"] if view.waits],
-            "log": present.log_view(hand, hole_cards=may_see_hole_cards(request.user, table)),
+            "log": present.log_view(hand, sight=sight),
             "can_start": blocked is None,
             "start_refusal": blocked.detail if blocked else "",
             "structure_label": dict(Tournament.Structure.choices).get(structure, structure),
@@ -313,7 +329,8 @@ def render_tap(request: HttpRequest, table: Table, result: Result) -> HttpRespon
     # The hand's first entry: the log and Undo appear (before it there were neither).
     context.update(line=line, first_entry=version == 1, log={"entries": [line]}, oob=True)
     response = render(request, "dealer/_tap.html", context)
-    etag = tablet_etag(table, hand.pk, version, snapshot["status"], writable)
+    audience = card_sight(request.user, table).audience
+    etag = tablet_etag(table, hand.pk, version, snapshot["status"], writable, audience=audience)
     response["ETag"] = etag
     response["HX-Reswap"] = "none"
     state = {"etag": etag, "hand": hand.pk, "version": version, "phase": context["phase"]}
@@ -383,6 +400,7 @@ def tablet_state(request: HttpRequest, pk: int) -> HttpResponseBase:
         hand.version if hand else 0,
         hand.status if hand else "",
         writable,
+        audience=card_sight(request.user, table).audience,
     )
     return conditional(
         request, etag, lambda: render_tablet(request, table, hand=hand, partial=True)
@@ -397,6 +415,8 @@ def _stale(request: HttpRequest, table: Table) -> HttpResponse:
 
 
 def refused(request: HttpRequest, table: Table, error: Exception) -> HttpResponse:
+    if (bare := refused_for_role(error)) is not None:
+        return bare
     if isinstance(error, StaleVersionError):
         return _stale(request, table)
     if isinstance(error, FloorError):
@@ -442,15 +462,17 @@ def _write(request: HttpRequest, table: Table, run: Any) -> HttpResponse:
 def signed_in(view: Any) -> Any:
     """A tap: anonymous users go to the sign-in page. The session's user is read with the dealer
     role in one query on every request (`config.authentication.FloorBackend`), as an API
-    token's is: a dealer taken out of the group is refused at once. Who may write to the
-    table's hands is then checked by the service, on the table it locks with the hand
-    (`tournaments.roles.may_deal`); whoever may deal at a table may see the tablets
-    (`dealer_required`), which is not checked again."""
+    token's is: a dealer taken out of the group, or a user with no role, is refused at once
+    with a bare 403, before anything of the table is read (the role came with the user: no
+    query). Who may write to this table's hands is then checked by the service, on the table
+    it locks with the hand (`tournaments.roles.may_deal`)."""
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
+        if not may_see_tables(request.user):
+            return HttpResponseForbidden(NO_ROLE, content_type="text/plain; charset=utf-8")
         return view(request, *args, **kwargs)
 
     return wrapped
@@ -480,7 +502,8 @@ def record_action(request: HttpRequest, pk: int) -> HttpResponse:
             actor=request.user,
         )
     except (FloorError, EngineError) as error:
-        return refused(request, table_get(pk), error)
+        # A refusal for the user's role is answered before the table is read.
+        return refused_for_role(error) or refused(request, table_get(pk), error)
     return render_tap(request, result.hand.table, result)
 
 
@@ -566,7 +589,7 @@ def undo_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         "version": hand.version if hand else 0,
         "in_progress": hand is not None and hand.status == Hand.Status.IN_PROGRESS,
         "writable": can_write(request.user, table),
-        "log": present.log_view(hand, hole_cards=may_see_hole_cards(request.user, table)),
+        "log": present.log_view(hand, sight=card_sight(request.user, table)),
         "undo_reasons": UNDO_REASONS,
         "client_id": uuid.uuid4().hex,
     }

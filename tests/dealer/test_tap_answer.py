@@ -19,6 +19,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from dealer.card_gate import CardSight
 from dealer.models import Hand, HandEvent
 from dealer.views import present
 from tests.dealer.test_pages import HTMX, hand_of, setup_table, signed_in, start, text
@@ -132,7 +133,7 @@ def test_a_tap_adds_its_line_to_the_log_and_the_first_entry_brings_the_log_and_u
     assert 'id="tablet-log"' not in second
     added = re.search(r'<ol hx-swap-oob="afterbegin:#tablet-log-list">(.*?)</ol>', second, re.S)
     assert added is not None
-    newest = present.log_view(hand_of(table), hole_cards=True)["entries"][0]
+    newest = present.log_view(hand_of(table), sight=CardSight(hole_cards=True))["entries"][0]
     assert newest["text"] == "Seat {} {} folds".format(*_actor_before(table))
     assert f">{newest['text']}</li>" in added.group(1)
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from dealer.selectors import hide_hole_cards
+from dealer.card_gate import hide_hole_cards
 from tests.dealer.test_api_hands import start
 from tests.factories import DirectorFactory, assign_dealer, seated_tournament
 from tournaments.models import Table
