@@ -1,10 +1,13 @@
-"""A Redis and a PostgreSQL of the test's own, to stop and start in the middle of a test.
+"""A Redis and a PostgreSQL of the test's own, to stop, start and freeze in the middle of a test.
 
 The machine's servers are shared: an outage test never touches them. `PrivateRedis` runs
-`redis-server` on a free port with nothing kept on disk; `PrivateCluster` makes a PostgreSQL
-cluster in a temporary directory (trust authentication, a free port) and runs it as the
-`postgres` system user when the tests run as root (PostgreSQL refuses to run as root). Both
-keep their port across a restart, so clients pointed at them find them again.
+`redis-server` on a free port, with its data and its `redis.conf` in a directory of its own: it
+can be stopped gracefully (it saves its data and starts again from it, as a production Redis
+does), killed at once (as in a crash), or frozen (it takes connections, nothing answers).
+`PrivateCluster` makes a PostgreSQL cluster in a temporary directory (trust authentication, a
+free port) and runs it as the `postgres` system user when the tests run as root (PostgreSQL
+refuses to run as root). Both keep their port across a restart, so clients pointed at them find
+them again.
 
 Without the binaries the test skips, and fails on CI (REQUIRE_SERVICES=1).
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -22,6 +26,7 @@ from pathlib import Path
 from types import TracebackType
 
 import pytest
+import redis
 
 from tests.required import REQUIRED
 
@@ -56,46 +61,91 @@ def _wait(condition: object, what: str, timeout: float = 20) -> None:
 
 
 class PrivateRedis:
-    """`redis-server` on a free port of 127.0.0.1; `stop()` and `start()` keep the port."""
+    """`redis-server` on a free port of 127.0.0.1, with its data in a directory of its own.
 
-    def __init__(self) -> None:
+    `directory`: where it keeps its data and its log; without one it makes a temporary one and
+    removes it at the end of a `with` block. `config`: lines of `redis.conf` (users, passwords)
+    on top of the test's own. `stop()` and `start()` keep the port, so clients pointed at it
+    find it again; `stop()` lets it save its data first, `kill()` does not.
+    """
+
+    def __init__(self, directory: Path | None = None, config: str = "") -> None:
         binary = shutil.which("redis-server") or "/usr/bin/redis-server"
         if not Path(binary).exists():
             missing("redis-server")
         self.binary = binary
         self.port = free_port()
+        self.temporary = directory is None
+        self.directory = directory or Path(tempfile.mkdtemp(prefix="outage-redis-"))
+        self.config = self.directory / "redis.conf"
+        self.config.write_text(config)
         self.popen: subprocess.Popen[bytes] | None = None
 
     def url(self, database: int = 0) -> str:
         return f"redis://127.0.0.1:{self.port}/{database}"
 
     def start(self) -> None:
+        """Start it, from the data saved by the last `stop()` if there is any."""
+        command = [
+            self.binary,
+            str(self.config),
+            "--port", str(self.port),
+            "--bind", "127.0.0.1",
+            "--protected-mode", "no",
+            "--dir", str(self.directory),
+            "--save", "3600 1",  # saved when stopped, loaded when started: keys outlive a stop
+            "--appendonly", "no",
+            "--logfile", str(self.directory / "redis.log"),
+        ]  # fmt: skip
         self.popen = subprocess.Popen(
-            [
-                self.binary,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--protected-mode",
-                "no",
-            ],
+            command,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
-        _wait(lambda: _listening(self.port), "the private redis-server listening")
+        _wait(self._answering, "the private redis-server answering")
+
+    def _answering(self) -> bool:
+        """Whether it answers a PING, or asks for a user and password first."""
+        if self.popen is not None and self.popen.poll() is not None:
+            log = self.directory / "redis.log"
+            pytest.fail(f"redis-server on port {self.port} exited at start (its log: {log})")
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
+        try:
+            client.ping()
+        except (redis.AuthenticationError, redis.ResponseError):
+            return True  # up, and asks for a user and password
+        except (redis.BusyLoadingError, redis.ConnectionError):
+            return False  # not listening yet, or still loading its saved data
+        finally:
+            client.close()
+        return True
 
     def stop(self) -> None:
-        """Kill it at once, as a crash or a pulled cable would: no goodbye to the clients."""
+        """SIGTERM: it saves its data and exits, as `docker compose stop redis` does."""
+        self._end(signal.SIGTERM)
+
+    def kill(self) -> None:
+        """SIGKILL: it ends at once, as a crash or a pulled cable would: nothing saved since
+        the last `stop()`, no goodbye to the clients."""
+        self._end(signal.SIGKILL)
+
+    def _end(self, how: signal.Signals) -> None:
         if self.popen is not None and self.popen.poll() is None:
-            self.popen.kill()
-            self.popen.wait()
+            self.popen.send_signal(signal.SIGCONT)  # a frozen server cannot act on SIGTERM
+            self.popen.send_signal(how)
+            self.popen.wait(timeout=20)
         _wait(lambda: not _listening(self.port), "the private redis-server gone")
+
+    def freeze(self) -> None:
+        """SIGSTOP: the port still takes connections, nothing answers (a hung server or a
+        network that drops packets)."""
+        assert self.popen is not None
+        self.popen.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        assert self.popen is not None
+        self.popen.send_signal(signal.SIGCONT)
 
     def __enter__(self) -> PrivateRedis:
         self.start()
@@ -107,7 +157,9 @@ class PrivateRedis:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        self.stop()
+        self.kill()
+        if self.temporary:
+            shutil.rmtree(self.directory, ignore_errors=True)
 
 
 def _postgres_binary(name: str) -> str:

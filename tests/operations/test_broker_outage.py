@@ -120,7 +120,7 @@ def test_worker_and_beat_survive_a_broker_outage_and_healthz_shows_their_heartbe
                 )
                 pids = (worker.popen and worker.popen.pid, beat.popen and beat.popen.pid)
 
-                redis.stop()
+                redis.kill()
                 deadline = time.monotonic() + OUTAGE_SECONDS
                 while time.monotonic() < deadline:
                     assert worker.running(), "the worker exited during the broker outage"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 import secrets
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -32,6 +31,7 @@ from tests.operations.processes import (
     redis_url,
     wait_until,
 )
+from tests.operations.servers import free_port
 
 BROKER_DATABASE = 14
 APP_SERVICES = ("migrate", "web", "worker", "beat")
@@ -123,12 +123,6 @@ def test_the_image_installs_the_locked_runtime_versions_as_a_user_without_rights
     assert "file:" not in lock  # nothing from this machine's own indexes
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _argv(command: list[str], schedule: Path) -> list[str]:
     """A compose command as this machine runs it: the project's Python and its packages."""
     program, *args = command
@@ -148,7 +142,7 @@ def _argv(command: list[str], schedule: Path) -> list[str]:
 def test_the_compose_commands_serve_healthz_run_a_worker_and_beat(tmp_path: Path) -> None:
     need_services()
     services = _services()
-    port = _free_port()
+    port = free_port()
     broker = redis_url(BROKER_DATABASE)
     # What compose gives the containers...
     example = _env_example()

@@ -1,7 +1,7 @@
 """Redis away (issue 23: every tournament write and signed-in page answered 500 for 30 s, and
 one write committed and then answered 500).
 
-The app's cache points at a Redis server of the test's own (`redis_server.RedisServer`), which
+The app's cache points at a Redis server of the test's own (`servers.PrivateRedis`), which
 the test stops and starts again. While it is away: the public pages and their polls answer from
 the database, a director's writes are committed and answered 2xx (or not committed and 503:
 checked in the database either way), signed-in pages answer, nothing answers 500; a Redis that
@@ -32,7 +32,7 @@ from config.outage import OutageMiddleware
 from dealer.models import Hand
 from tests.factories import DirectorFactory, assign_dealer, make, seated_tournament
 from tests.operations.processes import wait_until
-from tests.operations.redis_server import RedisServer
+from tests.operations.servers import PrivateRedis
 from tests.pages import once
 from tournaments.models import Entry, Table, Tournament
 
@@ -54,21 +54,20 @@ def later(moment: dict[str, float]) -> None:
 
 
 @pytest.fixture
-def server(tmp_path, settings, circuit_clock) -> Iterator[RedisServer]:
-    """The app's cache on a Redis of the test's own, with the production options."""
-    own = RedisServer(tmp_path)
-    own.start()
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "config.cache.TolerantRedisCache",
-            "LOCATION": own.url,
-            "KEY_PREFIX": "outage",
-            "OPTIONS": settings.CACHE_REDIS_OPTIONS,
+def server(tmp_path, settings, circuit_clock) -> Iterator[PrivateRedis]:
+    """The app's cache on a Redis of the test's own, with the production options. The tests
+    stop it gracefully (`stop()`: it saves its data and comes back with it)."""
+    with PrivateRedis(tmp_path) as own:
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "config.cache.TolerantRedisCache",
+                "LOCATION": own.url(),
+                "KEY_PREFIX": "outage",
+                "OPTIONS": settings.CACHE_REDIS_OPTIONS,
+            }
         }
-    }
-    circuits_reset()
-    yield own
-    own.kill()
+        circuits_reset()
+        yield own
     circuits_reset()
 
 

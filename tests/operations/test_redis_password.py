@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from config.cache import circuits_reset
 from tests.factories import DirectorFactory, make, seated_tournament
-from tests.operations.redis_server import RedisServer
+from tests.operations.servers import PrivateRedis
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "a-long-random-password"
@@ -30,22 +30,20 @@ def documented_acl() -> str:
 
 
 @pytest.fixture
-def server(tmp_path, settings) -> Iterator[RedisServer]:
-    own = RedisServer(tmp_path, config=documented_acl())
-    own.start()
-    url = f"redis://floordesk:{PASSWORD}@127.0.0.1:{own.port}/0"
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "config.cache.TolerantRedisCache",
-            "LOCATION": url,
-            "KEY_PREFIX": "acl",
-            "OPTIONS": settings.CACHE_REDIS_OPTIONS,
+def server(tmp_path, settings) -> Iterator[PrivateRedis]:
+    with PrivateRedis(tmp_path, config=documented_acl()) as own:
+        url = f"redis://floordesk:{PASSWORD}@127.0.0.1:{own.port}/0"
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "config.cache.TolerantRedisCache",
+                "LOCATION": url,
+                "KEY_PREFIX": "acl",
+                "OPTIONS": settings.CACHE_REDIS_OPTIONS,
+            }
         }
-    }
-    settings.CELERY_BROKER_URL = url
-    circuits_reset()
-    yield own
-    own.kill()
+        settings.CELERY_BROKER_URL = url
+        circuits_reset()
+        yield own
     circuits_reset()
 
 
