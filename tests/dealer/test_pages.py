@@ -270,6 +270,38 @@ def test_a_stale_version_shows_the_hand_changed_with_the_fresh_state() -> None:
     assert hand.version == 1
 
 
+def test_a_tap_drawn_for_a_seat_no_longer_to_act_is_refused_and_records_nothing() -> None:
+    """A tap carries the seat its button was drawn for: when another player is to act, it is
+    409 with a sentence naming both and the current tablet, and nothing is recorded."""
+    table, dealer = setup_table()
+    client = signed_in(dealer)
+    start(client, table)
+    hand = hand_of(table)
+    actor = hand.state["actor_seat"]
+    assert (
+        f'name="expected_seat" value="{actor}"'
+        in client.get(reverse("deal-state", args=[table.pk])).content.decode()
+    )
+    name = next(p["name"] for p in hand.state["players"] if p["seat"] == actor)
+    other = next(p for p in hand.state["players"] if p["seat"] != actor)
+    response = post(
+        client, "deal-action", table, action="call", seat=str(actor), expected_seat=other["seat"]
+    )
+    assert response.status_code == 409
+    assert (
+        f"That button was drawn for seat {other['seat']}, but {name} (seat {actor}) is to act "
+        "now: nothing was recorded." in text(response)
+    )
+    assert 'data-version="0"' in response.content.decode()
+    # The seat named for the action itself is checked by the engine: not this player's turn.
+    wrong = post(client, "deal-action", table, action="call", seat=str(other["seat"]))
+    assert wrong.status_code == 409
+    assert "turn" in text(wrong)
+    assert HandEvent.objects.filter(hand=hand).count() == 0
+    act(client, table, "call", expected_seat=str(actor))
+    assert hand_of(table).version == 1
+
+
 def test_an_amount_out_of_range_shows_the_engines_sentence() -> None:
     table, dealer = setup_table()
     client = signed_in(dealer)
