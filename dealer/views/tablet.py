@@ -20,6 +20,7 @@ import uuid
 from functools import cache, partial, wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.db import connection
@@ -385,6 +386,7 @@ def tablet_page(request: HttpRequest, pk: int) -> HttpResponse:
     if table.tournament is not None:
         context.update(clock_context(table.tournament, request_time.now()))
     context["poll_seconds"] = POLL_SECONDS
+    context["tap_guard_ms"] = settings.TABLET_TAP_GUARD_MS
     context["state_url"] = reverse("deal-state", args=[table.pk])
     return render(request, "dealer/tablet.html", context)
 

@@ -113,6 +113,20 @@ def test_the_assigned_dealer_sees_the_table_and_its_tablet() -> None:
         assert name in text(page)
 
 
+def test_the_tap_guard_time_is_a_setting_given_to_the_tablets_script(settings: Any) -> None:
+    table, dealer = setup_table()
+    client = signed_in(dealer)
+    assert (
+        'data-tap-guard-ms="350"'
+        in client.get(reverse("deal-table", args=[table.pk])).content.decode()
+    )
+    settings.TABLET_TAP_GUARD_MS = 0  # no guard
+    assert (
+        'data-tap-guard-ms="0"'
+        in client.get(reverse("deal-table", args=[table.pk])).content.decode()
+    )
+
+
 def test_a_director_sees_every_table_of_the_running_tournaments() -> None:
     table, dealer = setup_table()
     director = DirectorFactory.create()
