@@ -426,3 +426,7 @@ SPECTACULAR_SETTINGS = {
 # a log collector, or text for a terminal (`LOG_FORMAT=text`, the default when DEBUG is on).
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json").strip().lower()
 LOGGING = logging_config(log_format=LOG_FORMAT, level=os.environ.get("LOG_LEVEL", "INFO"))
+
+# The dealer tablet ignores taps on a freshly drawn action bar, procedure sheet or start button
+# for this long (static/js/tablet.js): a double tap must not land on the next player's button.
+TABLET_TAP_GUARD_MS = int(os.environ.get("TABLET_TAP_GUARD_MS", "350"))

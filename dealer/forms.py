@@ -72,6 +72,9 @@ class ActionForm(WriteForm):
     action = forms.CharField(max_length=40)
     amount = forms.IntegerField(required=False, max_value=10**12, min_value=-(10**12))
     seat = forms.IntegerField(required=False, min_value=1, max_value=20)
+    # The seat to act when the button was drawn (the action bar's): the service refuses the tap
+    # if another player is to act by the time it arrives.
+    expected_seat = forms.IntegerField(required=False, min_value=1, max_value=20)
     cards = CardsField(required=False)
 
     def clean(self) -> dict[str, Any]:

@@ -68,6 +68,23 @@ class StaleVersionError(FloorConflict):
         self.hand = hand
 
 
+class StaleTapError(StaleVersionError):
+    """A tap drawn for one player reached a hand where another is to act (or nobody is):
+    refused like a stale version, with the hand's current state, and nothing recorded."""
+
+    def __init__(self, hand: Hand, *, drawn_for: int, to_act: dict[str, Any] | None) -> None:
+        now = "no one is to act"
+        if to_act is not None:
+            now = f"{to_act['name']} (seat {to_act['seat']}) is to act"
+        FloorConflict.__init__(
+            self,
+            "stale_tap",
+            f"That button was drawn for seat {drawn_for}, but {now} now: nothing was recorded. "
+            "Enter the action again if it is still needed.",
+        )
+        self.hand = hand
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     hand: Hand
@@ -562,16 +579,35 @@ def _player_of_seat(hand: Hand, action: dict[str, Any]) -> dict[str, Any]:
     return action
 
 
+def check_tap_seat(hand: Hand, state: HandState, expected_seat: int | None) -> None:
+    """The seat a tap's button was drawn for is still the one to act; `None`: not checked."""
+    if expected_seat is None:
+        return
+    to_act = hand.seats[state.actor] if state.actor is not None else None
+    if to_act is None or to_act["seat"] != expected_seat:
+        raise StaleTapError(hand, drawn_for=expected_seat, to_act=to_act)
+
+
 @transaction.atomic
 def hand_record_action(
-    *, hand: Hand | int, action: dict[str, Any], client_id: str, version: int, actor: Any = None
+    *,
+    hand: Hand | int,
+    action: dict[str, Any],
+    client_id: str,
+    version: int,
+    actor: Any = None,
+    expected_seat: int | None = None,
 ) -> Result:
     """Record one entry: a betting action, board cards, a show or muck (engine rules apply).
-    The player may be named by `seat` (a seat number) instead of `player` (the engine index)."""
+    The player may be named by `seat` (a seat number) instead of `player` (the engine index).
+    `expected_seat`: the seat to act when the button was drawn; a tap that finds another one to
+    act is refused (`stale_tap`). A resend of a recorded tap still answers its first answer: the
+    version check comes first."""
 
     def make(
         locked: Hand, state: HandState, payload: dict[str, Any]
     ) -> tuple[HandState, dict[str, Any]]:
+        check_tap_seat(locked, state, expected_seat)
         engine_action = action_from_dict(_player_of_seat(locked, payload["action"]))
         new = apply(state, engine_action)
         return new, {"actions": [action_to_dict(engine_action)]}

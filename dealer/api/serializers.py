@@ -135,6 +135,12 @@ class ActionSerializer(serializers.Serializer):
 
 class ActionInputSerializer(HandWriteInputSerializer):
     action = ActionSerializer()
+    expected_seat = seat_field(
+        required=False,
+        allow_null=True,
+        help_text="optional: the seat the client saw as the one to act; if another seat (or no "
+        "one) is to act, the write is refused 409 `stale_tap` with the hand's `state`",
+    )
 
 
 class UndoInputSerializer(HandWriteInputSerializer):

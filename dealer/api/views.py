@@ -43,7 +43,8 @@ TAGS = ["hands"]
 STALE = OpenApiResponse(
     s.StaleVersionSerializer,
     description="Refused by the rules (`code`, `detail`), or `stale_version`: the hand moved on "
-    "since `version`, and `state` is the hand as it is now.",
+    "since `version`, or `stale_tap`: another seat than `expected_seat` is to act; with both, "
+    "`state` is the hand as it is now.",
 )
 
 
@@ -273,6 +274,7 @@ class HandActionsApi(DealerApi):
             client_id=data["client_id"],
             version=data["version"],
             actor=request.user,
+            expected_seat=data.get("expected_seat"),
         )
         return Response(result.answer)
 

@@ -6,8 +6,10 @@ entry's line of the log and the dock, each swapped in by its id, and the tablet'
 version in an event): the CPU of a tap stays near the same write through the API. A new hand,
 the hand's end, a resent write and every refusal answer the whole tablet (`dealer/_tablet.html`).
 A write against an older version shows "The hand changed on another device" with the current
-state; a resent write (same client id) shows the answer first given. The page polls `deal-state`
-with the tablet's ETag and gets 304 while nothing has changed.
+state, and a tap of the action bar that finds another player to act (its `expected_seat`) says
+so; nothing is recorded either way, and the tablet's script ignores taps for a moment after the
+redraw (`TABLET_TAP_GUARD_MS`). A resent write (same client id) shows the answer first given.
+The page polls `deal-state` with the tablet's ETag and gets 304 while nothing has changed.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import uuid
 from functools import cache, partial, wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.db import connection
@@ -45,6 +48,7 @@ from dealer.models import Hand
 from dealer.rotation.selectors import push_due
 from dealer.services import (
     Result,
+    StaleTapError,
     StaleVersionError,
     can_write,
     hand_record_action,
@@ -382,6 +386,7 @@ def tablet_page(request: HttpRequest, pk: int) -> HttpResponse:
     if table.tournament is not None:
         context.update(clock_context(table.tournament, request_time.now()))
     context["poll_seconds"] = POLL_SECONDS
+    context["tap_guard_ms"] = settings.TABLET_TAP_GUARD_MS
     context["state_url"] = reverse("deal-state", args=[table.pk])
     return render(request, "dealer/tablet.html", context)
 
@@ -410,13 +415,15 @@ def tablet_state(request: HttpRequest, pk: int) -> HttpResponseBase:
 # --- writes ----------------------------------------------------------------------------------
 
 
-def _stale(request: HttpRequest, table: Table) -> HttpResponse:
-    return render_tablet(request, table, notice=make_notice("stale", STALE), status=409)
+def _stale(request: HttpRequest, table: Table, text: str = STALE) -> HttpResponse:
+    return render_tablet(request, table, notice=make_notice("stale", text), status=409)
 
 
 def refused(request: HttpRequest, table: Table, error: Exception) -> HttpResponse:
     if (bare := refused_for_role(error)) is not None:
         return bare
+    if isinstance(error, StaleTapError):
+        return _stale(request, table, error.detail)
     if isinstance(error, StaleVersionError):
         return _stale(request, table)
     if isinstance(error, FloorError):
@@ -500,6 +507,7 @@ def record_action(request: HttpRequest, pk: int) -> HttpResponse:
             client_id=data["client_id"],
             version=data["version"],
             actor=request.user,
+            expected_seat=data["expected_seat"],
         )
     except (FloorError, EngineError) as error:
         # A refusal for the user's role is answered before the table is read.

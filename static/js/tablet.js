@@ -13,6 +13,13 @@
  *   A poll's answer is dropped when a tap was sent after the poll asked, or is still on its
  *   way: it may show the table from before the tap, and swapping it in would also take the
  *   tapping form off the page, so the tap's own answer would land nowhere.
+ * - Exactly once: a tap is ignored while another write is on its way, and a button of a write
+ *   form (the action bar, the board, the showdown, a procedure's confirm, undo, reopen, the start
+ *   button) ignores taps for a guard time after it was drawn (data-tap-guard-ms on this script,
+ *   settings.TABLET_TAP_GUARD_MS). A tap's answer draws the next player's bar where the finger
+ *   still is: without the guard, the second tap of a double tap lands on it. The buttons are
+ *   disabled meanwhile (a disabled button gets no click, so no submit), however they are
+ *   redrawn: a tap's answer, the poll, a refusal, a sheet opened.
  * - The card picker keeps to the number of cards due; sheets (undo, procedures, history) close.
  * No amount is computed here: every number on the page comes from the server.
  */
@@ -23,6 +30,10 @@
   var writing = 0;
   var writesSent = 0; // taps sent since the page opened: a poll asked before one is outdated
   var lastFailed = null;
+  var script = document.currentScript;
+  var guardMs = Number(script && script.dataset.tapGuardMs);
+  if (!(guardMs >= 0)) guardMs = 350;
+  var GUARDED = "form[data-write] button[type=submit]";
 
   function newId() {
     var bytes = new Uint8Array(16);
@@ -86,6 +97,9 @@
     }
     var form = writeForm(elt);
     if (!form) return;
+    // One write at a time: a tap while the last one is on its way would be made against the
+    // table before its answer (the buttons take no pointer events then: tablet.css).
+    if (writing > 0) { evt.preventDefault(); return; }
     // Cards go in the order they were tapped (the order dealt), not the picker's order.
     var picker = form.querySelector("[data-picker]");
     if (picker && picker._order && picker._order.length) {
@@ -221,6 +235,45 @@
     }
     pickerUpdate(picker);
   });
+
+  // The tap guard: the buttons of write forms drawn just now take no tap for `guardMs`. Only the
+  // buttons this guard disabled are enabled again (the server draws some disabled).
+  function release(buttons) {
+    buttons.forEach(function (button) {
+      if (!button.hasAttribute("data-tap-guard")) return;
+      button.removeAttribute("data-tap-guard");
+      button.disabled = false;
+    });
+  }
+
+  function guard(node) {
+    var form = node.closest && node.closest("form[data-write]");
+    var root = form || node;
+    if (!root.querySelectorAll) return;
+    var buttons = Array.prototype.filter.call(root.querySelectorAll(GUARDED), function (button) {
+      return !button.disabled;
+    });
+    if (root.matches && root.matches(GUARDED) && !root.disabled) buttons.push(root);
+    if (!buttons.length) return;
+    buttons.forEach(function (button) {
+      button.disabled = true;
+      button.setAttribute("data-tap-guard", "");
+    });
+    setTimeout(function () { release(buttons); }, guardMs);
+  }
+
+  if (guardMs > 0) {
+    // Mutation records are handled before the next input event is: a tap that follows the
+    // redraw finds the buttons disabled already.
+    new MutationObserver(function (records) {
+      records.forEach(function (record) {
+        record.addedNodes.forEach(function (node) {
+          if (node.nodeType === 1) guard(node);
+        });
+      });
+    }).observe(document.documentElement, { childList: true, subtree: true });
+    guard(document.body); // the page itself is a drawing too
+  }
 
   window.addEventListener("online", function () { setSync("ok", "Live"); });
   window.addEventListener("offline", function () { setSync("offline", "Offline"); });

@@ -261,3 +261,33 @@ def test_a_client_id_used_again_at_the_current_version_gets_its_first_answer(tab
     assert reused.status_code == 200
     assert reused.json() == first
     assert HandEvent.objects.filter(hand_id=first["hand"]).count() == 1
+
+
+def test_expected_seat_binds_an_action_to_the_seat_seen_to_act(tablet):
+    """`expected_seat` is optional: a client that sends it is refused 409 `stale_tap`, with the
+    hand's state and nothing stored, when another seat is to act; a resend of a recorded write
+    still gets its first answer."""
+    hand = tablet.state["hand"]
+    actor = tablet.state["actor_seat"]
+    other = next(p["seat"] for p in tablet.state["players"] if p["seat"] != actor)
+    body = {"client_id": "bound-1", "version": 0, "action": {"kind": "call"}}
+    refused = tablet.client.post(
+        tablet.url + "actions/", {**body, "expected_seat": other}, format="json"
+    )
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "stale_tap"
+    assert f"drawn for seat {other}" in refused.json()["detail"]
+    assert refused.json()["state"] == tablet.state
+    assert HandEvent.objects.filter(hand_id=hand).count() == 0
+
+    first = tablet.client.post(
+        tablet.url + "actions/", {**body, "expected_seat": actor}, format="json"
+    )
+    assert first.status_code == 200
+    again = tablet.client.post(
+        tablet.url + "actions/", {**body, "expected_seat": actor}, format="json"
+    )
+    assert (again.status_code, again.json()) == (200, first.json())
+    tablet.state = first.json()
+    assert tablet.ok(kind="call")["version"] == 2  # without `expected_seat`, as before
+    assert HandEvent.objects.filter(hand_id=hand).count() == 2

@@ -113,6 +113,20 @@ def test_the_assigned_dealer_sees_the_table_and_its_tablet() -> None:
         assert name in text(page)
 
 
+def test_the_tap_guard_time_is_a_setting_given_to_the_tablets_script(settings: Any) -> None:
+    table, dealer = setup_table()
+    client = signed_in(dealer)
+    assert (
+        'data-tap-guard-ms="350"'
+        in client.get(reverse("deal-table", args=[table.pk])).content.decode()
+    )
+    settings.TABLET_TAP_GUARD_MS = 0  # no guard
+    assert (
+        'data-tap-guard-ms="0"'
+        in client.get(reverse("deal-table", args=[table.pk])).content.decode()
+    )
+
+
 def test_a_director_sees_every_table_of_the_running_tournaments() -> None:
     table, dealer = setup_table()
     director = DirectorFactory.create()
@@ -268,6 +282,38 @@ def test_a_stale_version_shows_the_hand_changed_with_the_fresh_state() -> None:
     assert f'data-version="{hand.version}"' in response.content.decode()
     hand.refresh_from_db()
     assert hand.version == 1
+
+
+def test_a_tap_drawn_for_a_seat_no_longer_to_act_is_refused_and_records_nothing() -> None:
+    """A tap carries the seat its button was drawn for: when another player is to act, it is
+    409 with a sentence naming both and the current tablet, and nothing is recorded."""
+    table, dealer = setup_table()
+    client = signed_in(dealer)
+    start(client, table)
+    hand = hand_of(table)
+    actor = hand.state["actor_seat"]
+    assert (
+        f'name="expected_seat" value="{actor}"'
+        in client.get(reverse("deal-state", args=[table.pk])).content.decode()
+    )
+    name = next(p["name"] for p in hand.state["players"] if p["seat"] == actor)
+    other = next(p for p in hand.state["players"] if p["seat"] != actor)
+    response = post(
+        client, "deal-action", table, action="call", seat=str(actor), expected_seat=other["seat"]
+    )
+    assert response.status_code == 409
+    assert (
+        f"That button was drawn for seat {other['seat']}, but {name} (seat {actor}) is to act "
+        "now: nothing was recorded." in text(response)
+    )
+    assert 'data-version="0"' in response.content.decode()
+    # The seat named for the action itself is checked by the engine: not this player's turn.
+    wrong = post(client, "deal-action", table, action="call", seat=str(other["seat"]))
+    assert wrong.status_code == 409
+    assert "turn" in text(wrong)
+    assert HandEvent.objects.filter(hand=hand).count() == 0
+    act(client, table, "call", expected_seat=str(actor))
+    assert hand_of(table).version == 1
 
 
 def test_an_amount_out_of_range_shows_the_engines_sentence() -> None:
