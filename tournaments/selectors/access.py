@@ -180,49 +180,36 @@ def lockout_list(*, now: datetime) -> list[Lockout]:
         .exclude(username__isnull=True)
         .exclude(username__in=[""])
     )
-    found = [
-        Lockout(
-            id=f"{ACCOUNT_DEVICE}:{row['username']}:{row['ip_address']}",
-            kind=ACCOUNT_DEVICE,
-            name=row["username"],
-            address=row["ip_address"],
+
+    def lockout(kind: str, row: dict[str, Any], name: str, address: str | None) -> Lockout:
+        return Lockout(
+            id=f"{kind}:{name}:{address}" if kind == ACCOUNT_DEVICE else f"{kind}:{name}",
+            kind=kind,
+            name=name,
+            address=address,
             failures=row["failures"],
             last_failure=row["last"],
             locked_until=row["last"] + lock_duration(),
         )
-        for row in _failures(recent.exclude(ip_address__isnull=True), "username", "ip_address")
+
+    with_address = recent.exclude(ip_address__isnull=True)
+    found = [
+        lockout(ACCOUNT_DEVICE, row, row["username"], row["ip_address"])
+        for row in _failures(with_address, "username", "ip_address")
         if row["failures"] >= limit
     ]
     found.extend(
-        Lockout(
-            id=f"{ACCOUNT}:{row['username']}",
-            kind=ACCOUNT,
-            name=row["username"],
-            address=None,
-            failures=row["failures"],
-            last_failure=row["last"],
-            locked_until=row["last"] + lock_duration(),
-        )
+        lockout(ACCOUNT, row, row["username"], None)
         for row in _failures(recent, "username")
         if row["failures"] >= slow_after()
     )
     if devices_locked():
+        every_address = AccessAttempt.objects.filter(attempt_time__gte=since).exclude(
+            ip_address__isnull=True
+        )
         found.extend(
-            Lockout(
-                id=f"{DEVICE}:{row['ip_address']}",
-                kind=DEVICE,
-                name=row["ip_address"],
-                address=row["ip_address"],
-                failures=row["failures"],
-                last_failure=row["last"],
-                locked_until=row["last"] + lock_duration(),
-            )
-            for row in _failures(
-                AccessAttempt.objects.filter(attempt_time__gte=since).exclude(
-                    ip_address__isnull=True
-                ),
-                "ip_address",
-            )
+            lockout(DEVICE, row, row["ip_address"], row["ip_address"])
+            for row in _failures(every_address, "ip_address")
             if row["failures"] >= limit
         )
     return sorted(found, key=lambda lockout: lockout.last_failure, reverse=True)
