@@ -284,6 +284,16 @@ class CardLedgerOutputSerializer(serializers.Serializer):
     dead = serializers.ListField(
         child=serializers.CharField(), help_text="cards out for the rest of the hand (boxed)"
     )
+    pickable = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="the game's cards that may be named now (the card picker's enabled cards); "
+        "a hole card not shown is among them: the engine refuses it if named",
+    )
+    out_of_play = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="the game's cards that may not be named now: the board, cards shown, burns, "
+        "cards set aside (those set aside until the deal due now are pickable again)",
+    )
 
 
 class HandStateOutputSerializer(serializers.Serializer):
