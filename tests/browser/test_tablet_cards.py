@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from dealer.models import ProcedureLog
+from dealer.models import Hand, ProcedureLog
+from dealer.services import hand_run_procedure
 from tests.browser.conftest import screenshot
 from tests.browser.test_rules_editor import wait_for_htmx
 from tests.browser.test_tablet import deal_table, pick, sign_in, state, tap
@@ -60,3 +61,31 @@ def test_s2_exposed_card_named_on_the_sheet_is_the_burn_and_cannot_be_picked(
     assert state(table)["cards"]["burn_cards"] == ["7d"]
     assert "Burned 1" in tablet.get_by_test_id("card-ledger").inner_text()
     screenshot(tablet, "tablet-card-ledger", full_page=False)
+
+
+def test_s2_premature_flop_cards_are_offered_again_when_the_flop_is_redealt(
+    tablet: Any, live_server: Any
+) -> None:
+    """Issue 24: the procedure sets the premature flop aside; when the flop is due, its cards
+    are back in the stub (S2, the sheet's step 3): the picker offers them and the flop takes
+    them."""
+    table, _ = deal_table()
+    sign_in(tablet, live_server, table)
+    tap(tablet, "Start next hand")
+    hand = Hand.objects.get(table=table)
+    hand_run_procedure(
+        hand=hand,
+        trigger="premature_flop",
+        details={"cards": "Ah Kc 7d"},
+        client_id="premature",
+        version=hand.version,
+    )
+    tablet.reload()
+    while state(table)["phase"] == "betting":  # everyone calls, the big blind checks
+        tap(tablet, re.compile(r"^(Call|Check)"))
+    tablet.wait_for_selector("text=Deal the flop")
+    for name in ("Ace of hearts", "King of clubs", "7 of diamonds"):
+        assert tablet.get_by_role("checkbox", name=name, exact=True).is_enabled()
+    pick(tablet, "Ace of hearts", "King of clubs", "7 of diamonds")
+    tap(tablet, re.compile(r"^Enter the flop"))
+    assert state(table)["board"] == ["Ah", "Kc", "7d"]
