@@ -135,6 +135,8 @@ def _ledger(state: HandState) -> dict[str, Any]:
             if back is not None
         ],
         "dead": ["??" if card is None else str(card) for card, back in state.aside if back is None],
-        "pickable": [str(card) for card in choice.pickable],
+        # The deck and the cards out of play, not the cards pickable: those are the rest of the
+        # deck, and a list of them would name the hidden hole cards too (`dealer.card_gate`).
+        "deck": choice.deck.value,
         "out_of_play": [str(card) for card in choice.out_of_play],
     }

@@ -71,9 +71,13 @@ def _deck_size(state: HandState) -> int:
     return len(_game_deck(state))
 
 
-def _game_deck(state: HandState) -> tuple[Card, ...]:
+def _deck_kind(state: HandState) -> DeckKind:
     """The game's deck: 36 cards for Texas 6+ (S0), 52 otherwise (S4)."""
-    return deck(DeckKind.SIXPLUS if state.setup.rules.game is Game.SIXPLUS else DeckKind.STANDARD)
+    return DeckKind.SIXPLUS if state.setup.rules.game is Game.SIXPLUS else DeckKind.STANDARD
+
+
+def _game_deck(state: HandState) -> tuple[Card, ...]:
+    return deck(_deck_kind(state))
 
 
 def _entries(state: HandState) -> Iterator[Entry]:
@@ -166,8 +170,9 @@ _PUBLIC_PLACES = frozenset({Place.BOARD, *OUT_OF_PLAY})
 @dataclass(frozen=True, slots=True)
 class CardChoice:
     """The card picker's answer for this moment: `pickable` and `out_of_play` split the game's
-    deck (in the deck's order)."""
+    deck, `deck` (in the deck's order)."""
 
+    deck: DeckKind
     pickable: tuple[Card, ...]
     out_of_play: tuple[Card, ...]
 
@@ -217,6 +222,7 @@ def card_choice(state: HandState) -> CardChoice:
         taken.update(shown or ())
     game_deck = _game_deck(state)
     return CardChoice(
+        deck=_deck_kind(state),
         pickable=tuple(card for card in game_deck if card not in taken),
         out_of_play=tuple(card for card in game_deck if card in taken),
     )

@@ -20,7 +20,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString
 
 from dealer.card_gate import CardSight
-from dealer.engine.cards import RANKS, SUITS
+from dealer.engine.cards import RANKS, SUITS, DeckKind, deck
 from dealer.hand_log import split_undone
 from dealer.models import Hand, HandEvent
 from tournaments.models import Table
@@ -152,20 +152,21 @@ def ledger_view(cards: dict[str, Any] | None) -> LedgerView | None:
 
 def deck_rows(cards: dict[str, Any] | None, checked: Iterable[str] = ()) -> list[list[SafeString]]:
     """The card picker: one row per suit, aces first, of the game's deck as the engine's card
-    ledger gives it (`cards`, the snapshot's ledger: `pickable` and `out_of_play`, see
+    ledger gives it (`cards`, the snapshot's ledger: `deck` and `out_of_play`, see
     `dealer.engine.ledger.card_choice`); the cards out of play disabled, the `checked` ones
     ticked. The picker decides nothing itself. Each card's checkbox comes rendered
     (`dealer/_pick.html`)."""
-    pickable = set((cards or {}).get("pickable", ()))
-    out = set((cards or {}).get("out_of_play", ()))
+    cards = cards or {}
+    in_deck = {str(card) for card in deck(DeckKind(cards.get("deck", DeckKind.STANDARD)))}
+    out = set(cards.get("out_of_play", ()))
     ticked = set(checked)
     rows = []
     for suit in SUITS:
         row = []
         for rank in reversed(RANKS):
             code = rank + suit
-            if code not in pickable and code not in out:
-                continue  # not in the game's deck (Texas 6+ has no 2 to 5)
+            if code not in in_deck:
+                continue  # Texas 6+ has no 2 to 5
             taken, on = code in out, code in ticked
             context = {"card": CardView(code), "taken": taken, "checked": on}
             row.append(rendered("dealer/_pick.html", (code, taken, on), context))

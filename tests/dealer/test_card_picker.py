@@ -8,7 +8,6 @@ was due, while the sheet's step 3 puts them back into the stub (and the engine a
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 from django.test import Client
@@ -82,7 +81,7 @@ def test_s2_premature_flop_cards_are_out_of_play_while_the_preflop_betting_goes_
     premature_flop(table)
     cards = hand_of(table).state["cards"]
     assert sorted(cards["out_of_play"]) == sorted(PREMATURE)
-    assert len(cards["pickable"]) == 49
+    assert cards["deck"] == "standard52"
     sheet = client.get(
         reverse("deal-procedures", args=[table.pk]), {"trigger": "boxed_card", "cards": ""}
     )
@@ -105,11 +104,23 @@ def test_the_picker_disables_what_the_ledger_says_and_the_engine_takes_what_it_o
     ).answer
     assert answer["board"] == PREMATURE
     assert sorted(answer["cards"]["out_of_play"]) == sorted(PREMATURE)
-    assert not set(answer["cards"]["pickable"]) & set(PREMATURE)
+    assert answer["cards"]["deck"] == "standard52"
 
 
-def test_texas_sixplus_picker_offers_the_36_card_deck(settings: Any) -> None:
+def test_texas_sixplus_picker_offers_the_36_card_deck() -> None:
     table, dealer = setup_table(players=4, game="sixplus")
     client = signed_in(dealer)
     start(client, table)
-    assert len(hand_of(table).state["cards"]["pickable"]) == 36
+    assert hand_of(table).state["cards"]["deck"] == "sixplus36"
+    hand_run_procedure(
+        hand=hand_of(table),
+        trigger="premature_flop",
+        details={"cards": "Ah Kc 7d"},
+        client_id="premature",
+        version=hand_of(table).version,
+    )
+    sheet = client.get(reverse("deal-procedures", args=[table.pk]), {"trigger": "boxed_card"})
+    cards = picker_cards(sheet.content.decode())
+    assert len(cards) == 36
+    assert "5s" not in cards
+    assert sorted(code for code, off in cards.items() if off) == sorted(PREMATURE)

@@ -43,7 +43,7 @@ from dealer.engine import (
     start_hand,
 )
 from dealer.engine.actions import Action, burn, premature, set_aside
-from dealer.engine.cards import Card, deck, parse_cards
+from dealer.engine.cards import Card, DeckKind, deck, parse_cards
 from dealer.engine.game import deck_kind_for
 from dealer.engine.ledger import Place, card_choice, card_ledger, stub_count
 from dealer.engine.phh import parse_phh, state_to_phh, verify
@@ -287,6 +287,7 @@ def test_a_hole_card_not_shown_stays_pickable_the_secret_is_the_players() -> Non
 
 def test_sixplus_choice_is_the_36_card_deck() -> None:
     choice = card_choice(hand(game="sixplus"))
+    assert choice.deck is DeckKind.SIXPLUS
     assert len(choice.pickable) == 36
     assert set(choice.pickable) == set(
         deck(deck_kind_for(make_rules("casino_cash", {"game": "sixplus"})))
