@@ -80,8 +80,9 @@ def _game_deck(state: HandState) -> tuple[Card, ...]:
     return deck(_deck_kind(state))
 
 
-def _entries(state: HandState) -> Iterator[Entry]:
-    for player, hole in enumerate(state.holes):
+def _entries(state: HandState, *, hands: bool = True) -> Iterator[Entry]:
+    """Every card that left the stub; without the players' hands when `hands` is false."""
+    for player, hole in enumerate(state.holes if hands else ()):
         gone = state.folded[player] or state.mucked[player]
         place = Place.MUCKED if gone else Place.HOLE
         for card in hole or (None, None):
@@ -161,20 +162,18 @@ def card_places(state: HandState) -> dict[Card, Entry]:
     return {entry.card: entry for entry in _entries(state) if entry.card is not None}
 
 
-# Places whose cards the whole table sees, or that are out of play for everyone: a card in a
-# live or folded hand is the player's own until shown (dealer/card_gate.py), so the choice
-# below does not name it (the engine refuses it with `duplicate_card` when it is named).
-_PUBLIC_PLACES = frozenset({Place.BOARD, *OUT_OF_PLAY})
-
-
 @dataclass(frozen=True, slots=True)
 class CardChoice:
-    """The card picker's answer for this moment: `pickable` and `out_of_play` split the game's
-    deck, `deck` (in the deck's order)."""
+    """The card picker's answer for this moment: the game's `deck`, and its cards that may not
+    be named now (in the deck's order); every other card of the deck may be."""
 
     deck: DeckKind
-    pickable: tuple[Card, ...]
     out_of_play: tuple[Card, ...]
+
+    @property
+    def pickable(self) -> tuple[Card, ...]:
+        out = set(self.out_of_play)
+        return tuple(card for card in deck(self.deck) if card not in out)
 
 
 def next_deal(state: HandState) -> int | None:
@@ -213,16 +212,17 @@ def card_choice(state: HandState) -> CardChoice:
     # When a deal is due, the cards are named after its burn and return (the state it is dealt
     # on), as the engine checks them.
     dealt_on = state if deal is None else burn_and_return(state, deal)
-    taken = {
-        entry.card
-        for entry in _entries(dealt_on)
-        if entry.card is not None and entry.place in _PUBLIC_PLACES
-    }
+    # Not the players' hands: a card in a hand is the player's own until shown (the card gate,
+    # dealer/card_gate.py); the shown ones are public.
+    taken = {entry.card for entry in _entries(dealt_on, hands=False) if entry.card is not None}
     for shown in state.shown:
         taken.update(shown or ())
-    game_deck = _game_deck(state)
-    return CardChoice(
-        deck=_deck_kind(state),
-        pickable=tuple(card for card in game_deck if card not in taken),
-        out_of_play=tuple(card for card in game_deck if card in taken),
-    )
+    kind = _deck_kind(state)
+    order = _DECK_ORDER[kind]
+    # Written on every write (the hand's state): a few cards sorted, not the deck walked.
+    return CardChoice(deck=kind, out_of_play=tuple(sorted(taken, key=order.__getitem__)))
+
+
+_DECK_ORDER: dict[DeckKind, dict[Card, int]] = {
+    kind: {card: index for index, card in enumerate(deck(kind))} for kind in DeckKind
+}
