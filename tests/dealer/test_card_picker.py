@@ -13,6 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from dealer.engine.triggers import TRIGGERS
 from dealer.services import hand_record_action, hand_run_procedure
 from tests.dealer.test_pages import hand_of, setup_table, signed_in, start
 from tournaments.models import Table
@@ -124,3 +125,18 @@ def test_texas_sixplus_picker_offers_the_36_card_deck() -> None:
     assert len(cards) == 36
     assert "5s" not in cards
     assert sorted(code for code, off in cards.items() if off) == sorted(PREMATURE)
+
+
+@pytest.mark.parametrize("trigger", [t for t, info in TRIGGERS.items() if info.cards])
+def test_every_procedure_that_names_cards_asks_with_the_picker_never_a_typed_field(
+    trigger: str,
+) -> None:
+    table, dealer = setup_table(players=4)
+    client = signed_in(dealer)
+    start(client, table)
+    page = client.get(reverse("deal-procedures", args=[table.pk]), {"trigger": trigger})
+    html = page.content.decode()
+    assert len(picker_cards(html)) == 52
+    assert f'data-max="{TRIGGERS[trigger].cards}"' in html
+    assert not re.search(r'<input[^>]*type="text"[^>]*name="cards"', html)
+    assert not re.search(r'<input[^>]*name="cards"[^>]*type="text"', html)
