@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from dealer.engine.triggers import TRIGGERS
+from dealer.engine.triggers import TRIGGERS, Trigger
 from dealer.services import hand_record_action, hand_run_procedure
 from tests.dealer.test_pages import hand_of, setup_table, signed_in, start
 from tournaments.models import Table
@@ -129,7 +129,7 @@ def test_texas_sixplus_picker_offers_the_36_card_deck() -> None:
 
 @pytest.mark.parametrize("trigger", [t for t, info in TRIGGERS.items() if info.cards])
 def test_every_procedure_that_names_cards_asks_with_the_picker_never_a_typed_field(
-    trigger: str,
+    trigger: Trigger,
 ) -> None:
     table, dealer = setup_table(players=4)
     client = signed_in(dealer)
