@@ -9,7 +9,7 @@ from dealer.engine.actions import Action, Kind
 from dealer.engine.cards import Card, CardError, parse_cards_unknown
 from dealer.engine.errors import RuleViolation
 from dealer.engine.hand import threshold_passed
-from dealer.engine.ledger import stub_count
+from dealer.engine.ledger import card_choice, stub_count
 from dealer.engine.runs import can_run_twice
 from dealer.engine.state import STREET_NAMES
 
@@ -120,8 +120,10 @@ def state_snapshot(state: HandState, seats: list[dict[str, Any]]) -> dict[str, A
 
 
 def _ledger(state: HandState) -> dict[str, Any]:
-    """The card ledger beside the board: the stub's count, the burns, and the cards out of
-    play (an exposed card waiting to be the burn, premature cards set aside, boxed cards)."""
+    """The card ledger beside the board: the stub's count, the burns, the cards out of play
+    (an exposed card waiting to be the burn, premature cards set aside, boxed cards), and the
+    card picker's answer for now (`ledger.card_choice`: public cards only, like the rest)."""
+    choice = card_choice(state)
     return {
         "stub": stub_count(state),
         "burned": len(state.burns),
@@ -133,4 +135,8 @@ def _ledger(state: HandState) -> dict[str, Any]:
             if back is not None
         ],
         "dead": ["??" if card is None else str(card) for card, back in state.aside if back is None],
+        # The deck and the cards out of play, not the cards pickable: those are the rest of the
+        # deck, and a list of them would name the hidden hole cards too (`dealer.card_gate`).
+        "deck": choice.deck.value,
+        "out_of_play": [str(card) for card in choice.out_of_play],
     }

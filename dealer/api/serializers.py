@@ -284,6 +284,16 @@ class CardLedgerOutputSerializer(serializers.Serializer):
     dead = serializers.ListField(
         child=serializers.CharField(), help_text="cards out for the rest of the hand (boxed)"
     )
+    deck = serializers.ChoiceField(
+        choices=["standard52", "sixplus36"],
+        help_text="the game's deck: 52 cards, or 36 for Texas 6+",
+    )
+    out_of_play = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="the deck's cards that may not be named now: the board, cards shown, burns, "
+        "cards set aside (those set aside until the deal due now are back in the stub); every "
+        "other card of the deck may be named, as far as the table knows",
+    )
 
 
 class HandStateOutputSerializer(serializers.Serializer):

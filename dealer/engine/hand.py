@@ -12,7 +12,7 @@ from dealer.engine.card_moves import ledger_action
 from dealer.engine.cards import Card
 from dealer.engine.errors import RuleViolation
 from dealer.engine.game import check_cards_fit, seen_cards
-from dealer.engine.ledger import stub_count
+from dealer.engine.ledger import burn_and_return, stub_count
 from dealer.engine.pots import uncalled_excess
 from dealer.engine.rules import ActionThreshold, FlShortAllin, Structure
 from dealer.engine.runs import apply_run_twice
@@ -349,7 +349,7 @@ def _deal_board(state: HandState, cards: tuple[Card | None, ...]) -> HandState:
             f"The {street} is {due} card{'s' if due > 1 else ''}, not {len(cards)}.",
             code="wrong_card_count",
         )
-    state = _burn_and_return(state, state.street + 1)
+    state = burn_and_return(state, state.street + 1)
     _check_new_cards(state, cards)
     state = _replace(
         state,
@@ -381,29 +381,13 @@ def _deal_run2(state: HandState, cards: tuple[Card | None, ...], due: int) -> Ha
             f"not {len(cards)}.",
             code="wrong_card_count",
         )
-    state = _burn_and_return(state, street)
+    state = burn_and_return(state, street)
     _check_new_cards(state, cards)
     state = _replace(state, board2=state.board2 + cards)
     _check_stub(state)
     if state.common + len(state.board2) == BOARD_SIZES[3]:
         return showdown.begin(state)
     return state
-
-
-def _burn_and_return(state: HandState, street: int) -> HandState:
-    """Before a board deal: cards set aside until this street go back into the stub (S2: shuffled
-    with it), then the burn: the card named for it (an exposed hole card, S2), none when this
-    deal is a redeal that keeps its first burn (S2, S4) or when the dealer said so, else one
-    unseen card (S4: burn one card before the flop, the turn and the river)."""
-    aside = tuple(item for item in state.aside if item[1] != street)
-    if state.skip_burn == street:
-        burned: tuple[Card | None, ...] = ()
-    elif state.next_burn is not None:
-        burned = state.next_burn
-    else:
-        burned = (None,)
-    skip = 0 if state.skip_burn == street else state.skip_burn
-    return _replace(state, aside=aside, burns=state.burns + burned, next_burn=None, skip_burn=skip)
 
 
 def _check_stub(state: HandState) -> None:

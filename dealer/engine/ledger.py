@@ -10,6 +10,9 @@ Places: `deck` (the stub), `hole` (a live hand), `mucked` (a hand folded, mucked
 `board`, `burn`, `exposed` (face up on the stub, the next burn: S2), `out` (set aside until a
 later street's deal, when it is shuffled back into the stub: S2) and `dead` (out for the rest of
 the hand).
+
+`card_choice` answers the tablet's card picker: which cards of the game's deck may be named now,
+and which may not (a card shown or out of play), from the table's public view of the ledger.
 """
 
 from __future__ import annotations
@@ -19,16 +22,20 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dealer.engine.cards import Card
+from dealer.engine.cards import Card, DeckKind, deck
 from dealer.engine.rules import Game
-from dealer.engine.state import STREET_NAMES, HandState
+from dealer.engine.state import STREET_NAMES, HandState, Phase, evolve
 
 __all__ = [
+    "CardChoice",
     "CardLedger",
     "Entry",
     "Place",
+    "burn_and_return",
+    "card_choice",
     "card_ledger",
     "card_places",
+    "next_deal",
     "refusal",
     "stub_count",
 ]
@@ -61,11 +68,21 @@ class Entry:
 
 
 def _deck_size(state: HandState) -> int:
-    return 36 if state.setup.rules.game is Game.SIXPLUS else 52
+    return len(_game_deck(state))
 
 
-def _entries(state: HandState) -> Iterator[Entry]:
-    for player, hole in enumerate(state.holes):
+def _deck_kind(state: HandState) -> DeckKind:
+    """The game's deck: 36 cards for Texas 6+ (S0), 52 otherwise (S4)."""
+    return DeckKind.SIXPLUS if state.setup.rules.game is Game.SIXPLUS else DeckKind.STANDARD
+
+
+def _game_deck(state: HandState) -> tuple[Card, ...]:
+    return deck(_deck_kind(state))
+
+
+def _entries(state: HandState, *, hands: bool = True) -> Iterator[Entry]:
+    """Every card that left the stub; without the players' hands when `hands` is false."""
+    for player, hole in enumerate(state.holes if hands else ()):
         gone = state.folded[player] or state.mucked[player]
         place = Place.MUCKED if gone else Place.HOLE
         for card in hole or (None, None):
@@ -143,3 +160,69 @@ def refusal(entry: Entry) -> tuple[str, str]:
 def card_places(state: HandState) -> dict[Card, Entry]:
     """Every entered card and its place."""
     return {entry.card: entry for entry in _entries(state) if entry.card is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class CardChoice:
+    """The card picker's answer for this moment: the game's `deck`, and its cards that may not
+    be named now (in the deck's order); every other card of the deck may be."""
+
+    deck: DeckKind
+    out_of_play: tuple[Card, ...]
+
+    @property
+    def pickable(self) -> tuple[Card, ...]:
+        out = set(self.out_of_play)
+        return tuple(card for card in deck(self.deck) if card not in out)
+
+
+def next_deal(state: HandState) -> int | None:
+    """The street whose board cards are due now (run 2's in a hand run twice), else None."""
+    if state.phase is not Phase.DEALING:
+        return None
+    if state.street == 3 and state.runs == 2:
+        return state.run2_street + 1
+    return state.street + 1
+
+
+def burn_and_return(state: HandState, street: int) -> HandState:
+    """Before a board deal: cards set aside until this street go back into the stub (S2: shuffled
+    with it), then the burn: the card named for it (an exposed hole card, S2), none when this
+    deal is a redeal that keeps its first burn (S2, S4) or when the dealer said so, else one
+    unseen card (S4: burn one card before the flop, the turn and the river)."""
+    aside = tuple(item for item in state.aside if item[1] != street)
+    if state.skip_burn == street:
+        burned: tuple[Card | None, ...] = ()
+    elif state.next_burn is not None:
+        burned = state.next_burn
+    else:
+        burned = (None,)
+    skip = 0 if state.skip_burn == street else state.skip_burn
+    return evolve(state, aside=aside, burns=state.burns + burned, next_burn=None, skip_burn=skip)
+
+
+def card_choice(state: HandState) -> CardChoice:
+    """Which cards may be named now, as far as the table may know (S2, S4; docs/rules.md, "Every
+    card has one place"). Not pickable: the board, the cards shown, the burns, an exposed card
+    waiting to be the burn, cards set aside. When a board deal is due, the cards set aside until
+    it are back in the stub (S2: "the entire flop is taken back and reshuffled"): pickable
+    again. A hole card not shown is pickable too: it is the player's secret, and this answer is
+    public (the engine refuses the card if it is named)."""
+    deal = next_deal(state)
+    # When a deal is due, the cards are named after its burn and return (the state it is dealt
+    # on), as the engine checks them.
+    dealt_on = state if deal is None else burn_and_return(state, deal)
+    # Not the players' hands: a card in a hand is the player's own until shown (the card gate,
+    # dealer/card_gate.py); the shown ones are public.
+    taken = {entry.card for entry in _entries(dealt_on, hands=False) if entry.card is not None}
+    for shown in state.shown:
+        taken.update(shown or ())
+    kind = _deck_kind(state)
+    order = _DECK_ORDER[kind]
+    # Written on every write (the hand's state): a few cards sorted, not the deck walked.
+    return CardChoice(deck=kind, out_of_play=tuple(sorted(taken, key=order.__getitem__)))
+
+
+_DECK_ORDER: dict[DeckKind, dict[Card, int]] = {
+    kind: {card: index for index, card in enumerate(deck(kind))} for kind in DeckKind
+}

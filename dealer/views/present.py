@@ -20,7 +20,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString
 
 from dealer.card_gate import CardSight
-from dealer.engine.cards import RANKS, SUITS
+from dealer.engine.cards import RANKS, SUITS, DeckKind, deck
 from dealer.hand_log import split_undone
 from dealer.models import Hand, HandEvent
 from tournaments.models import Table
@@ -132,7 +132,6 @@ class LedgerView:
     burned: int
     stub: int
     notes: tuple[str, ...]  # "Next burn: 7d (exposed)", "Out of play: 2h, back for the river"
-    out_of_play: list[str]  # card codes the picker disables
 
 
 def ledger_view(cards: dict[str, Any] | None) -> LedgerView | None:
@@ -148,29 +147,29 @@ def ledger_view(cards: dict[str, Any] | None) -> LedgerView | None:
     dead = cards.get("dead", ())
     if dead:
         notes.append(f"Out of play for the hand: {', '.join(dead)}")
-    out = [*known, *cards.get("burn_cards", ())]
-    out += [item["card"] for item in cards.get("out", ()) if item["card"] != "??"]
-    out += [code for code in dead if code != "??"]
-    return LedgerView(
-        burned=cards.get("burned", 0),
-        stub=cards.get("stub", 0),
-        notes=tuple(notes),
-        out_of_play=out,
-    )
+    return LedgerView(burned=cards.get("burned", 0), stub=cards.get("stub", 0), notes=tuple(notes))
 
 
-def deck_rows(game: str, used: Iterable[str]) -> list[list[SafeString]]:
-    """The card picker: one row per suit, aces first; cards already on the table disabled. Each
-    card's checkbox comes rendered (`dealer/_pick.html`)."""
-    lowest = RANKS.index("6") if game == "sixplus" else 0
-    taken = set(used)
+def deck_rows(cards: dict[str, Any] | None, checked: Iterable[str] = ()) -> list[list[SafeString]]:
+    """The card picker: one row per suit, aces first, of the game's deck as the engine's card
+    ledger gives it (`cards`, the snapshot's ledger: `deck` and `out_of_play`, see
+    `dealer.engine.ledger.card_choice`); the cards out of play disabled, the `checked` ones
+    ticked. The picker decides nothing itself. Each card's checkbox comes rendered
+    (`dealer/_pick.html`)."""
+    cards = cards or {}
+    in_deck = {str(card) for card in deck(DeckKind(cards.get("deck", DeckKind.STANDARD)))}
+    out = set(cards.get("out_of_play", ()))
+    ticked = set(checked)
     rows = []
     for suit in SUITS:
         row = []
-        for rank in reversed(RANKS[lowest:]):
+        for rank in reversed(RANKS):
             code = rank + suit
-            context = {"card": CardView(code), "taken": code in taken}
-            row.append(rendered("dealer/_pick.html", (code, context["taken"]), context))
+            if code not in in_deck:
+                continue  # Texas 6+ has no 2 to 5
+            taken, on = code in out, code in ticked
+            context = {"card": CardView(code), "taken": taken, "checked": on}
+            row.append(rendered("dealer/_pick.html", (code, taken, on), context))
         rows.append(row)
     return rows
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -26,9 +27,13 @@ from dealer.engine.triggers import TRIGGERS, Effect, Group, PlayerNeed, TriggerI
 from dealer.forms import ProcedureForm, ProcedureSheetForm
 from dealer.models import Hand
 from dealer.services import can_write, hand_run_procedure, procedure_preview
-from dealer.views import tablet
+from dealer.views import present, tablet
 from dealer.views.access import dealer_required, require_write, table_get
 from tournaments.errors import FloorError
+
+# The most cards a procedure names (two or more boxed cards, stub cards exposed: the engine's
+# trigger says how many; the engine checks the count).
+MAX_NAMED = 10
 
 # How loud the effect's sentence is shown (a CSS notice kind); the words are the engine's.
 TONES: Mapping[Effect, str] = {
@@ -62,21 +67,30 @@ def _details(info: TriggerInfo | None, values: Any, note: str = "") -> dict[str,
             details[info.question.key] = answer
     if info.reason and note.strip():
         details["note"] = note.strip()
-    cards = str(values.get("cards") or "").strip()[:40]
+    cards = " ".join(named_cards(values))
     if info.cards and cards:
         details["cards"] = cards  # the engine reads them: a bad card is its refusal
     return details
 
 
-def _asks(info: TriggerInfo, values: Any) -> dict[str, Any]:
-    """What the sheet asks before the remedy, as the engine's trigger says."""
+def named_cards(values: Any) -> list[str]:
+    """The cards named on the sheet: the picker's ticked cards (one `cards` value each), or one
+    value holding them all (the confirm form's hidden field, an API-like "As Kd")."""
+    sent = values.getlist("cards") if hasattr(values, "getlist") else [values.get("cards") or ""]
+    return " ".join(str(value) for value in sent).split()[:MAX_NAMED]
+
+
+def _asks(info: TriggerInfo, values: Any, cards: dict[str, Any] | None) -> dict[str, Any]:
+    """What the sheet asks before the remedy, as the engine's trigger says. Cards are named with
+    the tablet's card picker, whose disabled cards are the engine's card ledger's (`cards`, the
+    hand's snapshot): no card is typed."""
     question = info.question
     return {
         "ask_player": info.player is not PlayerNeed.NONE,
         "player_required": info.player is PlayerNeed.REQUIRED,
         "asks_reason": info.reason,
         "ask_cards": info.cards,
-        "cards_value": str(values.get("cards") or "")[:40],
+        "picker": partial(present.deck_rows, cards, named_cards(values)) if info.cards else None,
         "question": None
         if question is None
         else {
@@ -146,10 +160,12 @@ def procedure_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     context["trigger_label"] = info.label if info else trigger
     context["players"] = [{"seat": s["seat"], "name": s.get("name", "")} for s in hand.seats]
     if info is not None:
-        context.update(_asks(info, request.GET))
+        context.update(_asks(info, request.GET, (hand.state or {}).get("cards")))
     details = _details(info, request.GET)
-    # The answers as the form sent them, for the confirm form's hidden fields.
-    context["details"] = {key: request.GET.get(key, "") for key in details}
+    # The answers, for the confirm form's hidden fields (the cards named as one value).
+    context["details"] = {
+        key: details["cards"] if key == "cards" else request.GET.get(key, "") for key in details
+    }
     context.update(_remedy(hand, trigger, seat, details))
     if refusal:
         context["refusal"] = refusal[0]

@@ -167,16 +167,11 @@ def hand_regions(
     # A hand's rules name its game and structure: the tournament is read only without a hand
     # (a tap's answer has the table its write locked, without the tournament).
     structure = rules.get("structure") or (table.tournament or table).structure
-    game = rules.get("game") or (table.tournament or table).game
     board = present.card_views(snapshot.get("board")) if snapshot else []
     # Run it twice (RIT): the second run's board, the common cards then its own.
     board2 = present.card_views(snapshot.get("board2")) if snapshot else []
     common = board[: snapshot.get("common", 0)] if snapshot else []
-    used = [c.code for c in [*board, *board2] if c.known]
-    for player in snapshot.get("players", ()) if snapshot else ():
-        used += [c for c in player.get("shown") or () if c != "??"]
-    ledger = present.ledger_view(snapshot.get("cards") if snapshot else None)
-    used += ledger.out_of_play if ledger else []
+    cards = snapshot.get("cards") if snapshot else None
     phase = snapshot.get("phase") if snapshot else None
     seats = present.seat_views(table, snapshot, seated_now)
     if table.tournament_id is not None and in_progress and hand is not None:
@@ -201,15 +196,16 @@ def hand_regions(
         "board_unknown": any(not card.known for card in board),
         "board_unknown_count": sum(1 for card in board if not card.known),
         "pots": present.pot_views(snapshot) if snapshot else [],
-        "ledger": ledger,
+        "ledger": present.ledger_view(cards),
         "pot_total": snapshot.get("pot_total", 0) if snapshot else 0,
         "bar": present.action_bar(snapshot, structure) if snapshot and in_progress else None,
         "due": snapshot.get("board_cards_due", 0) if snapshot and in_progress else 0,
         "next_street": present.NEXT_STREET.get(snapshot.get("street", ""), "second board")
         if snapshot
         else "",
-        # Built when a template shows the picker (the board entry, the showdown), not before.
-        "picker": partial(present.deck_rows, game, used),
+        # Built when a template shows the picker (the board entry, the showdown), not before;
+        # which cards it offers is the engine's card ledger's answer, nothing of its own.
+        "picker": partial(present.deck_rows, cards),
         "showdown": present.showdown_view(snapshot) if snapshot and in_progress else None,
         "awards": present.award_views(snapshot) if snapshot else [],
         "structure": structure,

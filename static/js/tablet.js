@@ -221,12 +221,21 @@
     if (form) form.querySelectorAll("[data-picked]").forEach(function (el) { el.textContent = text; });
   }
 
+  // Capture phase: the pick is kept to data-max before a form that asks on each change (the
+  // procedure sheet) reads its cards. A picker drawn with cards ticked (the sheet drawn again
+  // with the cards named) starts from them.
   document.addEventListener("change", function (evt) {
     var input = evt.target;
     var picker = input.closest && input.closest("[data-picker]");
     if (!picker || input.type !== "checkbox") return;
     var max = Number(picker.dataset.max || 0);
-    var order = picker._order || (picker._order = []);
+    if (!picker._order) {
+      picker._order = Array.prototype.filter.call(
+        picker.querySelectorAll("input[type=checkbox]:checked"),
+        function (el) { return el !== input; }
+      );
+    }
+    var order = picker._order;
     if (input.checked) {
       order.push(input);
       while (max && order.length > max) order.shift().checked = false;
@@ -234,7 +243,7 @@
       picker._order = order.filter(function (el) { return el !== input; });
     }
     pickerUpdate(picker);
-  });
+  }, true);
 
   // The tap guard: the buttons of write forms drawn just now take no tap for `guardMs`. Only the
   // buttons this guard disabled are enabled again (the server draws some disabled).

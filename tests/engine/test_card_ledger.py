@@ -43,9 +43,9 @@ from dealer.engine import (
     start_hand,
 )
 from dealer.engine.actions import Action, burn, premature, set_aside
-from dealer.engine.cards import Card, deck, parse_cards
+from dealer.engine.cards import Card, DeckKind, deck, parse_cards
 from dealer.engine.game import deck_kind_for
-from dealer.engine.ledger import Place, card_ledger, stub_count
+from dealer.engine.ledger import Place, card_choice, card_ledger, stub_count
 from dealer.engine.phh import parse_phh, state_to_phh, verify
 from dealer.engine.procedures import Trigger, remedy
 from dealer.engine.snapshot import state_from_json, state_to_json
@@ -235,6 +235,93 @@ _ANSWERS: dict[str, list[Any]] = {
 }
 
 
+# --- the card picker's answer: which cards may be named now (issue 24) ---------------------------
+
+
+def out_of_play(state: HandState) -> set[Card]:
+    return set(card_choice(state).out_of_play)
+
+
+def test_s2_premature_flop_cards_are_out_of_play_during_the_betting_and_pickable_for_the_flop() -> (
+    None
+):
+    """S2: the early flop "is taken back and reshuffled": out of play while the preflop betting
+    goes on, back in the stub (pickable) when the flop is due."""
+    state = carried_out(play(hand(), "c"), Trigger.PREMATURE_FLOP, details={"cards": "As Kd 7c"})
+    assert out_of_play(state) == set(cards("As Kd 7c"))
+    state = play(state, "c c x")
+    assert state.phase is Phase.DEALING
+    assert out_of_play(state) == set()
+    assert len(card_choice(state).pickable) == 52
+    state = play(state, "/As Kd 7c")  # the engine takes what the picker offers
+    assert out_of_play(state) == set(cards("As Kd 7c"))
+
+
+def test_s2_premature_turn_card_is_pickable_for_the_river_only() -> None:
+    state = play(hand(), "c c c x | /As Kd 7c | b20")
+    state = carried_out(state, Trigger.PREMATURE_TURN, details={"card": "2h"})
+    state = play(state, "c c c")
+    assert state.phase is Phase.DEALING
+    assert cards("2h")[0] in out_of_play(state)  # the turn is due: it comes back for the river
+    state = play(state, "/9s | x x x x")
+    assert cards("2h")[0] not in out_of_play(state)
+    assert out_of_play(state) == set(cards("As Kd 7c 9s"))
+
+
+def test_s2_exposed_burn_and_boxed_cards_are_out_of_play_for_the_picker() -> None:
+    state = apply(hand(), deal_hole(2, cards("Qs 7d")))
+    state = carried_out(state, Trigger.OTHER_HOLE_CARD_EXPOSED, player=2, details={"card": "7d"})
+    state = carried_out(state, Trigger.BOXED_CARD, details={"card": "Th"})
+    assert out_of_play(state) == set(cards("7d Th"))
+    state = play(state, "c c c x")
+    assert out_of_play(state) == set(cards("7d Th"))  # the burn due is the exposed card
+
+
+def test_a_hole_card_not_shown_stays_pickable_the_secret_is_the_players() -> None:
+    """The choice is public (it travels in the hand's state, one body for every caller): a hole
+    card entered but not shown is not disabled; the engine still refuses it when named."""
+    state = play(apply(hand(), deal_hole(0, cards("Qs Qd"))), "c c c x")
+    assert not out_of_play(state) & set(cards("Qs Qd"))
+    assert refused(state, deal_board(cards("Qs 2c 3c"))).code == "duplicate_card"
+
+
+def test_sixplus_choice_is_the_36_card_deck() -> None:
+    choice = card_choice(hand(game="sixplus"))
+    assert choice.deck is DeckKind.SIXPLUS
+    assert len(choice.pickable) == 36
+    assert set(choice.pickable) == set(
+        deck(deck_kind_for(make_rules("casino_cash", {"game": "sixplus"})))
+    )
+
+
+def check_choice(state: HandState) -> None:
+    """The picker's answer splits the game's deck; when a board deal is due, a card it disables
+    is refused for the deal, and a card it offers (not in a hidden hand) is not refused for
+    being elsewhere."""
+    choice = card_choice(state)
+    assert not set(choice.pickable) & set(choice.out_of_play)
+    assert set(choice.pickable) | set(choice.out_of_play) == set(
+        deck(deck_kind_for(state.setup.rules))
+    )
+    due = state.board_cards_due()
+    if not due:
+        return
+    holes = {card for hole in state.holes for card in hole or () if card is not None}
+    unknown: tuple[Card | None, ...] = (None,) * (due - 1)
+    for card in choice.out_of_play[:3]:
+        assert refused(state, deal_board((card, *unknown))).code in (
+            "card_out_of_play",
+            "duplicate_card",
+        )
+    for card in [c for c in choice.pickable if c not in holes][:3]:
+        code = None
+        try:
+            apply(state, deal_board((card, *unknown)))
+        except RuleViolation as error:
+            code = error.code
+        assert code in (None, "stub_empty"), f"{card} offered but refused: {code}"
+
+
 def check_ledger(state: HandState) -> None:
     """No card is in two places; every entered card is of the game's deck; the counts add up."""
     ledger = card_ledger(state)
@@ -330,6 +417,7 @@ def test_no_card_is_ever_in_two_places_in_random_hands_with_random_procedures(
             except RuleViolation:
                 break
             check_ledger(state)
+            check_choice(state)
     # The log replays to the same hand, ledger included.
     replayed = start_hand(state.setup)
     for action in state.log:
