@@ -20,8 +20,35 @@
  *   still is: without the guard, the second tap of a double tap lands on it. The buttons are
  *   disabled meanwhile (a disabled button gets no click, so no submit), however they are
  *   redrawn: a tap's answer, the poll, a refusal, a sheet opened.
+ *   A sheet's buttons and choices (the procedure sheet's picks, "Pick again", undo, history) are
+ *   guarded the same way, and a second tap on a sheet's button before its step is drawn is
+ *   ignored: a double tap on a pick no longer lands on the step drawn under the finger.
  * - The card picker keeps to the number of cards due; sheets (undo, procedures, history) close.
  * No amount is computed here: every number on the page comes from the server.
+ *
+ * Riding out the Wi-Fi (the offline queue, docs/architecture.md "The tablet offline"):
+ * - A tap of the hand (the action endpoint: betting, board, show) that gets no answer (a network
+ *   error, a timeout, 502/503/504) is not lost: it goes into a queue with its client id, its
+ *   fields and the version it was made against, saved in localStorage under the table (the
+ *   queue of one hand at a time), so a reload keeps it.
+ * - While taps wait, the server's bar is hidden (it is drawn for a hand the taps have moved on)
+ *   and an offline bar takes its place: the dealer picks who acts (the next seat round the
+ *   table is offered first, a suggestion only), then Fold, Check, Call, All-in, Bet or Raise to
+ *   a typed amount, or "Board dealt". Each tap is queued with the seat as `expected_seat` and the
+ *   version after the taps before it (each recorded tap moves the version on by one): the
+ *   service judges it on replay, so a wrong guess is refused, never recorded as another
+ *   player's action. The pot and the bar's facts are marked "last known"; nothing is computed.
+ * - The queue's lines show in the hand's log, marked "pending - not yet sent".
+ * - The head is sent alone, then the next once it is answered: at once after a tap, then after
+ *   1, 2, 4, 8, 15 s, on the `online` event and after any poll the server answered. A tap
+ *   already recorded (its answer was lost) is answered its first answer by the service (same
+ *   client id), never applied twice. When the queue is empty, the tablet is read again.
+ * - A refusal on replay (400, 409: another device changed the hand; 401, 403) stops the queue:
+ *   the tablet says which tap and the service's sentence, shows the hand as it is now, keeps
+ *   the later taps unsent (shown, with "Discard the unsent taps") and offers Undo. Taps of the
+ *   hand wait until the dealer has discarded them; nothing after the refused tap is sent.
+ * - While taps wait, other writes (undo, procedures, a new hand) need the server's answer first
+ *   and are not sent; after a refusal, the corrections (undo) are.
  */
 (function () {
   "use strict";
@@ -607,9 +634,17 @@
     return next.seat;
   }
 
+  // The seat picked to act, shown on the felt too (the server's "to act" is from before).
+  function showPick() {
+    document.querySelectorAll("#tablet-felt .seat-box[data-seat]").forEach(function (box) {
+      box.classList.toggle("is-offline-pick", box.dataset.seat === pickedSeat);
+    });
+  }
+
   function drawOfflineBar(dock) {
     var seats = seatsShown();
     if (!pickedSeat || !seats.some(function (s) { return s.seat === pickedSeat; })) pickedSeat = guessSeat(seats);
+    showPick();
     var bar = el("div", "offline-bar");
     bar.setAttribute("data-offline-bar", "");
     bar.setAttribute("data-testid", "offline-bar");
@@ -648,7 +683,7 @@
     var known = el("p", "offline-bar__known");
     known.appendChild(lastKnownMark());
     var facts = dock.querySelector(".actionbar__who");
-    var sizes = dock.querySelector(".actionbar__label small");
+    var sizes = dock.querySelector(".actionbar__label");
     var pot = document.querySelector("#tablet .felt__pot strong");
     known.appendChild(document.createTextNode(
       (facts ? " " + words(facts) : "") + (sizes ? " \u00b7 " + words(sizes) : "") +
@@ -722,6 +757,7 @@
         b.classList.toggle("is-picked", on);
         b.setAttribute("aria-pressed", String(on));
       });
+      showPick();
     } else if (target.hasAttribute("data-offline-action")) {
       offlineTap(target.getAttribute("data-offline-action"));
     } else if (target.hasAttribute("data-queue-discard")) {

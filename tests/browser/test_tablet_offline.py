@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 
 from dealer.models import Hand, HandEvent
 from dealer.services import hand_record_action, hand_start
+from tests.browser.conftest import screenshot
 from tests.browser.test_tablet import deal_table, settled, sign_in, state, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -162,6 +163,7 @@ def test_while_offline_taps_show_as_pending_and_amounts_as_last_known_and_a_doub
     tablet.mouse.click(*at)
     settled(tablet)
     expect(line).to_have_count(2)  # the second click of the double tap is not queued
+    screenshot(tablet, "tablet-offline", full_page=False)
     stored = tablet.evaluate("() => Object.values(localStorage).map(JSON.parse)[0]")
     assert [len(stored["items"]), stored["hand"]] == [2, str(Hand.objects.get(table=table).pk)]
     assert len({item["id"] for item in stored["items"]}) == 2
