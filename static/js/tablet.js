@@ -780,6 +780,14 @@
   loadQueue();
   if (queue.items.length) { drawQueue(); flush(); }
 
+  // The service worker keeps the last copy of this page, so a reload during an outage still
+  // shows the tablet (templates/dealer/tablet_sw.js).
+  if (queueBox && queueBox.dataset.serviceWorker && navigator.serviceWorker) {
+    var worker = queueBox.dataset.serviceWorker;
+    navigator.serviceWorker.register(worker, { scope: worker.replace(/[^/]*$/, "") })
+      .catch(function () { /* no worker: a reload during an outage shows the browser's page */ });
+  }
+
   window.addEventListener("online", function () { setSync("ok", "Live"); retryMs = 0; flush(); syncQueue(); });
   window.addEventListener("offline", function () { setSync("offline", "Offline"); syncQueue(); });
 })();

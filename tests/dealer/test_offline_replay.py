@@ -1,4 +1,5 @@
-"""The tablet's offline queue replayed through the tablet's own endpoint (issue 24).
+"""The tablet offline (issue 24): its queue replayed through the tablet's own endpoint, and the
+service worker that shows the tablet on a reload with no network.
 
 A queued tap carries the client id it was given when tapped, the version it was made against
 and the seat it was for. Its answer may have been lost after the service recorded it: sent
@@ -87,3 +88,26 @@ def test_a_queued_tap_the_hand_moved_past_on_another_device_is_refused_and_recor
     assert list(HandEvent.objects.filter(hand=hand).values_list("client_id", flat=True)) == [
         "other"
     ]
+
+
+def test_the_service_worker_is_served_under_deal_so_its_scope_covers_the_tablets(
+    client: Client,
+) -> None:
+    """/deal/sw.js, not /static/: a worker controls only the pages under its own path. It is
+    read again on every tablet page (no-cache) and holds no data (no sign-in needed)."""
+    url = reverse("deal-service-worker")
+    answer = client.get(url)
+
+    assert url == "/deal/sw.js"
+    assert answer.status_code == 200
+    assert answer["Content-Type"].startswith("text/javascript")
+    assert "no-cache" in answer["Cache-Control"]
+    assert "Content-Security-Policy" in answer
+    assert "/deal/table/" in answer.content.decode()  # what it keeps: the tablet pages
+
+
+def test_the_tablet_page_names_the_service_worker_and_the_queue_endpoint(dealing) -> None:
+    table, client, _ = dealing
+    page = client.get(reverse("deal-table", args=[table.pk])).content.decode()
+    assert 'data-service-worker="/deal/sw.js"' in page
+    assert f'data-action-url="{reverse("deal-action", args=[table.pk])}"' in page
