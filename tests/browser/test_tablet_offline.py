@@ -31,8 +31,16 @@ BOARD = "board"
 TAPS = ["call"] * 5 + ["check"] + [BOARD] + ["check"] * 6 + [BOARD] + ["check"] * 6
 OUTAGE = range(5, 16)  # taps 5 to 15, counted from 1
 RELOAD_AFTER = 10
-ONLINE_BUTTON = {"call": re.compile(r"^Call"), "check": "Check", BOARD: re.compile(r"dealt")}
-OFFLINE_BUTTON = {"call": "Call", "check": "Check", BOARD: re.compile(r"^Board dealt")}
+ONLINE_BUTTON: dict[str, str | re.Pattern[str]] = {
+    "call": re.compile(r"^Call"),
+    "check": "Check",
+    BOARD: re.compile(r"dealt"),
+}
+OFFLINE_BUTTON: dict[str, str | re.Pattern[str]] = {
+    "call": "Call",
+    "check": "Check",
+    BOARD: re.compile(r"^Board dealt"),
+}
 
 
 def hand_log(hand: Hand) -> list[tuple[str, Any]]:
@@ -74,6 +82,14 @@ def entered_online() -> tuple[list[tuple[str, Any]], list[int | None], dict[str,
 
 def write_down(page: Any) -> None:
     page.route("**/action/", lambda route: route.abort())
+
+
+def tap_without_answer(page: Any, name: str | re.Pattern[str]) -> None:
+    """A tap on the server's bar whose request gets no answer: it goes into the queue."""
+    pending = page.get_by_test_id("pending-line").count()
+    page.locator("#tablet-dock").get_by_role("button", name=name).first.click()
+    expect(page.get_by_test_id("pending-line")).to_have_count(pending + 1)
+    expect(page.get_by_test_id("offline-bar")).to_be_visible()
 
 
 def offline_tap(page: Any, kind: str, seat: int | None) -> None:
@@ -140,7 +156,7 @@ def test_while_offline_taps_show_as_pending_and_amounts_as_last_known_and_a_doub
     tap(tablet, "Start next hand")
     first = state(table)["actor_seat"]
     write_down(tablet)
-    tablet.locator("#tablet-dock").get_by_role("button", name=re.compile(r"^Call")).click()
+    tap_without_answer(tablet, re.compile(r"^Call"))
 
     line = tablet.get_by_test_id("pending-line")
     expect(line).to_have_count(1)
@@ -179,7 +195,7 @@ def test_a_replay_refused_because_another_device_changed_the_hand_stops_there_an
     hand = Hand.objects.get(table=table)
     first = state(table)["actor_seat"]
     write_down(tablet)
-    tablet.locator("#tablet-dock").get_by_role("button", name=re.compile(r"^Call")).click()
+    tap_without_answer(tablet, re.compile(r"^Call"))
     offline_tap(tablet, "call", None)
     offline_tap(tablet, "call", None)
 
@@ -258,3 +274,34 @@ def two_clicks_on_sheet(page: Any, at: tuple[float, float]) -> None:
     page.wait_for_timeout(150)
     page.mouse.click(*at)
     page.evaluate("() => window.sheetDrawn")
+
+
+def test_a_reload_with_no_network_at_all_still_shows_the_tablet_and_its_queue(
+    tablet: Any, live_server: Any
+) -> None:
+    """The service worker (/deal/sw.js) keeps the last copy of the tablet page and its static
+    files: with the Wi-Fi gone, a reload shows the tablet, the taps waiting, and the offline bar;
+    back online, the queue goes out."""
+    table, _ = deal_table()
+    sign_in(tablet, live_server, table)
+    tap(tablet, "Start next hand")
+    tablet.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    tablet.reload()  # the worker keeps this copy of the page and its files
+    hand = Hand.objects.get(table=table)
+    first = state(table)["actor_seat"]
+    write_down(tablet)
+    tap_without_answer(tablet, re.compile(r"^Call"))
+    expect(tablet.get_by_test_id("pending-line")).to_have_count(1)
+
+    tablet.context.set_offline(True)
+    tablet.reload()
+    expect(tablet.locator("#tablet-felt")).to_be_visible()
+    expect(tablet.get_by_test_id("pending-line")).to_contain_text(f"Seat {first}")
+    expect(tablet.get_by_test_id("offline-bar")).to_be_visible()
+    expect(tablet.locator("#sync")).to_contain_text("Offline")
+
+    tablet.unroute("**/action/")
+    tablet.context.set_offline(False)
+    tablet.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(tablet.get_by_test_id("offline-bar")).to_have_count(0, timeout=25_000)
+    assert HandEvent.objects.filter(hand=hand).count() == 1
