@@ -281,7 +281,7 @@ def test_a_reload_with_no_network_at_all_still_shows_the_tablet_and_its_queue(
 ) -> None:
     """The service worker (/deal/sw.js) keeps the last copy of the tablet page and its static
     files: with the Wi-Fi gone, a reload shows the tablet, the taps waiting, and the offline bar;
-    back online, the queue goes out."""
+    back online, the queue goes out. A sign-out empties the worker's store."""
     table, _ = deal_table()
     sign_in(tablet, live_server, table)
     tap(tablet, "Start next hand")
@@ -305,3 +305,15 @@ def test_a_reload_with_no_network_at_all_still_shows_the_tablet_and_its_queue(
     tablet.evaluate("() => window.dispatchEvent(new Event('online'))")
     expect(tablet.get_by_test_id("offline-bar")).to_have_count(0, timeout=25_000)
     assert HandEvent.objects.filter(hand=hand).count() == 1
+
+    # Signed out, the device keeps no copy of the dealer's tablet.
+    kept = "() => caches.keys().then(names => names.filter(n => n.startsWith('floordesk-tablet-')))"
+    assert tablet.evaluate(kept) == ["floordesk-tablet-v1"]
+    tablet.goto(f"{live_server.url}/")
+    tablet.get_by_role("button", name=re.compile("^Sign out")).click()
+    expect(tablet.get_by_role("link", name="Sign in")).to_be_visible()
+    for _ in range(50):  # the sign-out page empties the store as it loads
+        if not tablet.evaluate(kept):
+            break
+        tablet.wait_for_timeout(100)
+    assert tablet.evaluate(kept) == []
