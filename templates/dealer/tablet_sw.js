@@ -5,7 +5,8 @@
  *
  * - A tablet page (/deal/table/<pk>/) is read from the network first; a 200 answer that is the
  *   page itself (not the sign-in page a redirect leads to) replaces the stored copy. Without an
- *   answer, the stored copy is shown.
+ *   answer (no network, or 502/503/504: the proxy or the service's outage page), the stored
+ *   copy is shown.
  * - A static file (/static/...) is read from the network first, and stored; the stored copy
  *   without an answer.
  * - Anything else (the writes, the poll, the sheets) is not touched: it goes to the network.
@@ -27,6 +28,12 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
+var NO_ANSWER = [502, 503, 504]; // the proxy's "no answer", the service's outage page
+
+function stored(request) {
+  return caches.open(STORE).then(function (store) { return store.match(request.url); });
+}
+
 function networkFirst(request, keep) {
   return fetch(request).then(function (response) {
     if (keep(response)) {
@@ -34,11 +41,12 @@ function networkFirst(request, keep) {
       caches.open(STORE).then(function (store) { store.put(request.url, copy); });
     } else if (response.redirected || response.type === "opaqueredirect") {
       caches.delete(STORE);
+    } else if (NO_ANSWER.indexOf(response.status) >= 0) {
+      return stored(request).then(function (copy) { return copy || response; });
     }
     return response;
   }, function (error) {
-    return caches.open(STORE).then(function (store) { return store.match(request.url); })
-      .then(function (stored) { if (stored) return stored; throw error; });
+    return stored(request).then(function (copy) { if (copy) return copy; throw error; });
   });
 }
 
