@@ -221,7 +221,9 @@ def test_a_replay_refused_because_another_device_changed_the_hand_stops_there_an
     expect(halted).to_contain_text("2 later taps were not sent")
     expect(tablet.get_by_test_id("pending-line").filter(has_text="not sent")).to_have_count(2)
     expect(tablet.get_by_test_id("pending-line").filter(has_text="refused")).to_have_count(1)
-    expect(halted.get_by_role("button", name="Undo / correct")).to_be_visible()
+    halted.get_by_role("button", name="Undo / correct").click()  # the correction path
+    expect(tablet.get_by_test_id("undo-what")).to_contain_text("folds")  # the other device's
+    tablet.keyboard.press("Escape")
     tablet.wait_for_timeout(1500)  # a retry would have gone out by now
     assert len(sent) == 1  # the refused tap only: nothing after it was sent
     events = HandEvent.objects.filter(hand=hand)
