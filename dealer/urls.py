@@ -4,10 +4,11 @@ cash tables' seats pages."""
 from django.urls import path
 
 from dealer.cash import urls as cash_urls
-from dealer.views import procedure_log, procedures, rules, tables, tablet
+from dealer.views import offline, procedure_log, procedures, rules, tables, tablet
 
 urlpatterns = [
     path("deal/", tables.table_list, name="deal-tables"),
+    path("deal/sw.js", offline.service_worker, name="deal-service-worker"),
     path("desk/t/<int:pk>/procedures/", procedure_log.procedure_log, name="procedure-log"),
     path("deal/table/<int:pk>/", tablet.tablet_page, name="deal-table"),
     path("deal/table/<int:pk>/state/", tablet.tablet_state, name="deal-state"),

@@ -20,8 +20,35 @@
  *   still is: without the guard, the second tap of a double tap lands on it. The buttons are
  *   disabled meanwhile (a disabled button gets no click, so no submit), however they are
  *   redrawn: a tap's answer, the poll, a refusal, a sheet opened.
+ *   A sheet's buttons and choices (the procedure sheet's picks, "Pick again", undo, history) are
+ *   guarded the same way, and a second tap on a sheet's button before its step is drawn is
+ *   ignored: a double tap on a pick no longer lands on the step drawn under the finger.
  * - The card picker keeps to the number of cards due; sheets (undo, procedures, history) close.
  * No amount is computed here: every number on the page comes from the server.
+ *
+ * Riding out the Wi-Fi (the offline queue, docs/architecture.md "The tablet offline"):
+ * - A tap of the hand (the action endpoint: betting, board, show) that gets no answer (a network
+ *   error, a timeout, 502/503/504) is not lost: it goes into a queue with its client id, its
+ *   fields and the version it was made against, saved in localStorage under the table (the
+ *   queue of one hand at a time), so a reload keeps it.
+ * - While taps wait, the server's bar is hidden (it is drawn for a hand the taps have moved on)
+ *   and an offline bar takes its place: the dealer picks who acts (the next seat round the
+ *   table is offered first, a suggestion only), then Fold, Check, Call, All-in, Bet or Raise to
+ *   a typed amount, or "Board dealt". Each tap is queued with the seat as `expected_seat` and the
+ *   version after the taps before it (each recorded tap moves the version on by one): the
+ *   service judges it on replay, so a wrong guess is refused, never recorded as another
+ *   player's action. The pot and the bar's facts are marked "last known"; nothing is computed.
+ * - The queue's lines show in the hand's log, marked "pending - not yet sent".
+ * - The head is sent alone, then the next once it is answered: at once after a tap, then after
+ *   1, 2, 4, 8, 15 s, on the `online` event and after any poll the server answered. A tap
+ *   already recorded (its answer was lost) is answered its first answer by the service (same
+ *   client id), never applied twice. When the queue is empty, the tablet is read again.
+ * - A refusal on replay (400, 409: another device changed the hand; 401, 403) stops the queue:
+ *   the tablet says which tap and the service's sentence, shows the hand as it is now, keeps
+ *   the later taps unsent (shown, with "Discard the unsent taps") and offers Undo. Taps of the
+ *   hand wait until the dealer has discarded them; nothing after the refused tap is sent.
+ * - While taps wait, other writes (undo, procedures, a new hand) need the server's answer first
+ *   and are not sent; after a refusal, the corrections (undo) are.
  */
 (function () {
   "use strict";
@@ -33,7 +60,11 @@
   var script = document.currentScript;
   var guardMs = Number(script && script.dataset.tapGuardMs);
   if (!(guardMs >= 0)) guardMs = 350;
-  var GUARDED = "form[data-write] button[type=submit]";
+  // Buttons drawn just now take no tap for the guard time: a write's buttons, every button and
+  // choice of a sheet (the procedure sheet's picks, undo, history), and the offline bar's.
+  var GUARDED = "form[data-write] button[type=submit], #sheet button, #sheet input[type=radio]," +
+    " #sheet input[type=checkbox], [data-offline-bar] button";
+  var sheetLoading = false; // a sheet's step asked for and not answered yet
 
   function newId() {
     var bytes = new Uint8Array(16);
@@ -95,8 +126,13 @@
       if (tablet && tablet.dataset.etag) evt.detail.headers["If-None-Match"] = tablet.dataset.etag;
       return;
     }
+    if (evt.detail.target && evt.detail.target.id === "sheet" && elt.tagName === "BUTTON") {
+      // A second tap on a sheet's button before its step is drawn is the same tap.
+      if (sheetLoading) { evt.preventDefault(); return; }
+    }
     var form = writeForm(elt);
     if (!form) return;
+    if (queueHolds(evt)) { evt.preventDefault(); return; }
     // One write at a time: a tap while the last one is on its way would be made against the
     // table before its answer (the buttons take no pointer events then: tablet.css).
     if (writing > 0) { evt.preventDefault(); return; }
@@ -113,6 +149,7 @@
     pending[key] = id;
     evt.detail.formData.set("client_id", id);
     elt.dataset.tapKey = key;
+    elt._tap = evt.detail.path === actionUrl ? tapOf(form, id, evt.detail.formData) : null;
   });
 
   document.addEventListener("htmx:beforeRequest", function (evt) {
@@ -121,6 +158,7 @@
       if (evt.detail.xhr) evt.detail.xhr.writesSent = writesSent;
       return;
     }
+    if (evt.detail.target && evt.detail.target.id === "sheet") sheetLoading = true;
     if (!writeForm(elt)) return;
     writing += 1;
     writesSent += 1;
@@ -150,9 +188,12 @@
     var elt = source(evt);
     var xhr = evt.detail.xhr;
     var status = xhr ? xhr.status : 0;
+    if (evt.detail.target && evt.detail.target.id === "sheet") sheetLoading = false;
     if (isPoll(elt)) {
       if (status === 0 || status >= 500) setSync("offline", "Offline");
       else setSync("ok", "Live");
+      if (status > 0 && status < 500) { retryMs = 0; flush(); } // the service answers again
+      syncQueue();
       return;
     }
     var form = writeForm(elt);
@@ -160,6 +201,16 @@
     writing = Math.max(0, writing - 1);
     if (!writing) document.body.classList.remove("is-writing");
     var key = elt.dataset.tapKey;
+    if (elt._tap && NO_ANSWER.indexOf(status) >= 0) {
+      // No answer to a tap of the hand: it goes into the queue with its client id, and the
+      // dealer goes on tapping (the offline bar).
+      if (key) delete pending[key];
+      net(false);
+      enqueue(elt._tap);
+      elt._tap = null;
+      later();
+      return;
+    }
     if (status === 0 || status >= 500) {
       // No answer (or a server error): keep the id, so sending again cannot enter it twice.
       lastFailed = { form: form, submitter: form.querySelector("[data-last-tap]") };
@@ -284,6 +335,468 @@
     guard(document.body); // the page itself is a drawing too
   }
 
-  window.addEventListener("online", function () { setSync("ok", "Live"); });
-  window.addEventListener("offline", function () { setSync("offline", "Offline"); });
+  // --- the offline queue ---------------------------------------------------------------------
+  // A tap of the hand (the action endpoint) that gets no answer is kept here, in order, with its
+  // client id, and saved in localStorage under the table (one hand's queue at a time). The
+  // queue's head is sent as soon as the service answers again; each tap goes out alone, after
+  // the one before it was answered. See the header comment.
+  var queueBox = document.getElementById("queue");
+  var actionUrl = queueBox ? queueBox.dataset.actionUrl : null;
+  var STORE = "floordesk:tablet-queue:" + (queueBox ? queueBox.dataset.table : "") + ":";
+  var NO_ANSWER = [0, 502, 503, 504];
+  var BACKOFF_MS = [1000, 2000, 4000, 8000, 15000];
+  var REPLAY_TIMEOUT_MS = 10000;
+  var queue = { hand: "", items: [], halted: null };
+  var sending = false;
+  var retryMs = 0;
+  var retryTimer = null;
+  var pickedSeat = null; // the seat the dealer picked on the offline bar (else the guess)
+
+  function storedKeys() {
+    var keys = [];
+    try {
+      for (var i = 0; i < localStorage.length; i++) {
+        var key = localStorage.key(i);
+        if (key && key.indexOf(STORE) === 0) keys.push(key);
+      }
+    } catch (e) { /* no storage: the queue lives as long as the page */ }
+    return keys;
+  }
+
+  function loadQueue() {
+    storedKeys().forEach(function (key) {
+      try {
+        var stored = JSON.parse(localStorage.getItem(key));
+        if (stored && stored.items && stored.items.length && !queue.items.length) queue = stored;
+      } catch (e) { localStorage.removeItem(key); }
+    });
+  }
+
+  function saveQueue() {
+    var key = STORE + queue.hand;
+    try {
+      storedKeys().forEach(function (k) { if (k !== key) localStorage.removeItem(k); });
+      if (queue.items.length) localStorage.setItem(key, JSON.stringify(queue));
+      else localStorage.removeItem(key);
+    } catch (e) { /* full or refused: the page still holds the queue */ }
+  }
+
+  function field(fields, name) {
+    for (var i = 0; i < fields.length; i++) if (fields[i][0] === name) return fields[i][1];
+    return "";
+  }
+
+  function words(node) {
+    return node ? node.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  function seatName(seat) {
+    var box = document.querySelector("#tablet-felt .seat-box[data-seat='" + seat + "']");
+    return words(box && box.querySelector(".seat-box__name"));
+  }
+
+  // What the log's pending line says of a tap: the seat and the button's own words.
+  function describe(seat, label) {
+    return seat ? "Seat " + seat + " " + seatName(seat) + " \u00b7 " + label : label;
+  }
+
+  // A tap of a server-drawn form, as the queue keeps it (without the CSRF token: the page's
+  // own is used when it is sent).
+  function tapOf(form, id, formData) {
+    var fields = [];
+    formData.forEach(function (value, name) {
+      if (name !== "csrfmiddlewaretoken" && typeof value === "string") fields.push([name, value]);
+    });
+    var seat = field(fields, "expected_seat") || field(fields, "seat");
+    var label = words(form.querySelector("[data-last-tap]")) || field(fields, "action");
+    return { id: id, fields: fields, seat: seat, action: field(fields, "action"), text: describe(seat, label) };
+  }
+
+  function csrfToken() {
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  // A write while taps wait: a tap of the hand joins the queue (behind the others); anything
+  // else needs the service's answer first. After a refusal, taps of the hand wait until the
+  // dealer has dealt with the unsent ones.
+  function queueHolds(evt) {
+    if (!queue.items.length) return false;
+    if (evt.detail.path === actionUrl) {
+      if (queue.halted) {
+        net(true, "Discard the unsent taps first (below), then enter the hand as it is now.", false);
+      } else {
+        var form = writeForm(evt.detail.elt);
+        enqueue(tapOf(form, newId(), evt.detail.formData));
+        flush();
+      }
+      return true;
+    }
+    if (queue.halted) return false; // undo and the other corrections go to the service
+    net(true, "Taps are waiting to be sent: this needs the server's answer first.", false);
+    return true;
+  }
+
+  function enqueue(tap) {
+    if (!queue.items.length) queue.hand = field(tap.fields, "hand");
+    queue.items.push(tap);
+    pickedSeat = null;
+    saveQueue();
+    drawQueue();
+  }
+
+  // The version a tap entered offline is made against: the version shown, moved on by one for
+  // each tap before it (every recorded tap moves it on by one). The service refuses it if the
+  // hand moved otherwise (another device): the replay stops there.
+  function nextVersion() {
+    var last = queue.items[queue.items.length - 1];
+    if (last) return String(Number(field(last.fields, "version")) + 1);
+    var tablet = document.getElementById("tablet");
+    return tablet ? tablet.dataset.version : "0";
+  }
+
+  function later() {
+    clearTimeout(retryTimer);
+    var step = BACKOFF_MS.indexOf(retryMs) + 1;
+    retryMs = BACKOFF_MS[Math.min(step, BACKOFF_MS.length - 1)];
+    retryTimer = setTimeout(flush, retryMs);
+  }
+
+  // Send the queue's head; its answer decides the rest (`replayed`).
+  function flush() {
+    if (sending || queue.halted || !queue.items.length || !actionUrl) return;
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    var tap = queue.items[0];
+    var body = new URLSearchParams();
+    tap.fields.forEach(function (f) { body.append(f[0], f[1]); });
+    body.set("client_id", tap.id);
+    sending = true;
+    var abort = window.AbortController ? new AbortController() : null;
+    var timer = setTimeout(function () { if (abort) abort.abort(); }, REPLAY_TIMEOUT_MS);
+    fetch(actionUrl, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      redirect: "manual",
+      headers: { "HX-Request": "true", "X-CSRFToken": csrfToken() },
+      signal: abort ? abort.signal : undefined,
+    }).then(function (response) {
+      var status = response.type === "opaqueredirect" ? 401 : response.status;
+      return response.text().then(function (text) { return { status: status, text: text }; });
+    }).catch(function () {
+      return { status: 0, text: "" };
+    }).then(function (answer) {
+      clearTimeout(timer);
+      sending = false;
+      replayed(tap, answer);
+    });
+  }
+
+  // The service's sentence in a refusal (the tablet it answers with carries it as its notice).
+  function refusalText(answer) {
+    var doc = new DOMParser().parseFromString(answer.text || "", "text/html");
+    var notice = doc.querySelector("[data-testid=notice]");
+    if (notice) return words(notice);
+    if (answer.status === 401) return "You were signed out: sign in again (the taps stay on this tablet).";
+    if (answer.status === 403) return "This table is not assigned to you.";
+    return words(doc.body) || "The server refused it (" + answer.status + ").";
+  }
+
+  function replayed(tap, answer) {
+    var status = answer.status;
+    if (queue.items[0] !== tap) return; // discarded meanwhile
+    if (status === 200) {
+      queue.items.shift();
+      retryMs = 0;
+      saveQueue();
+      if (queue.items.length) { drawQueue(); flush(); } else backOnline();
+      return;
+    }
+    if (NO_ANSWER.indexOf(status) >= 0 || status >= 500) {
+      setSync("offline", "Offline");
+      syncQueue();
+      later();
+      return;
+    }
+    // Refused (400, 409: the hand changed on another device; 401, 403): stop here. Nothing
+    // after this tap is sent; the dealer sees which tap, why, and the hand as it is now.
+    queue.halted = { text: tap.text, reason: refusalText(answer) };
+    saveQueue();
+    refreshTablet();
+    drawQueue();
+  }
+
+  function refreshTablet() {
+    var poll = document.getElementById("poll");
+    if (poll && window.htmx) htmx.ajax("GET", poll.getAttribute("hx-get"), { target: "#tablet", swap: "outerHTML" });
+  }
+
+  function backOnline() {
+    queue = { hand: "", items: [], halted: null };
+    saveQueue();
+    setSync("ok", "Live");
+    drawQueue();
+    refreshTablet();
+  }
+
+  function discardQueue() {
+    queue = { hand: "", items: [], halted: null };
+    saveQueue();
+    net(false);
+    drawQueue();
+    refreshTablet();
+  }
+
+  function syncQueue() {
+    if (queue.halted) setSync("offline", "Stopped: a tap was refused");
+    else if (queue.items.length) setSync("offline", "Offline \u00b7 " + queue.items.length + " pending");
+  }
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  function button(text, className, data) {
+    var b = el("button", "tbtn " + className, text);
+    b.type = "button";
+    Object.keys(data).forEach(function (key) { b.setAttribute("data-" + key, data[key]); });
+    return b;
+  }
+
+  function lastKnownMark() {
+    var mark = el("span", "last-known", "last known");
+    mark.setAttribute("data-testid", "last-known");
+    mark.title = "What the server showed before the connection dropped; it checks every tap when it is sent.";
+    return mark;
+  }
+
+  // The hand's log: a pending line per queued tap, the newest first, above the service's lines.
+  function drawPending() {
+    document.querySelectorAll("#tablet-log .is-pending").forEach(function (li) { li.remove(); });
+    if (!queue.items.length) return;
+    var list = document.getElementById("tablet-log-list");
+    var region = document.getElementById("tablet-log");
+    if (!list && region) {
+      var section = el("section", "log");
+      section.setAttribute("aria-label", "Latest entries");
+      section.appendChild(el("h2", "log__title", "Latest entries"));
+      list = el("ol", "log__list");
+      list.id = "tablet-log-list";
+      section.appendChild(list);
+      region.appendChild(section);
+    }
+    if (!list) return;
+    queue.items.forEach(function (tap, i) {
+      var li = el("li", "is-pending", tap.text + " ");
+      li.setAttribute("data-testid", "pending-line");
+      var mark = queue.halted ? (i === 0 ? "refused: not recorded" : "not sent") : "pending \u00b7 not yet sent";
+      li.appendChild(el("span", "pending-mark", mark));
+      list.insertBefore(li, list.firstChild);
+    });
+  }
+
+  function drawLastKnown(offline) {
+    document.querySelectorAll("#tablet .last-known").forEach(function (mark) { mark.remove(); });
+    if (!offline) return;
+    document.querySelectorAll("#tablet .felt__pot, #tablet #tablet-pots .pots").forEach(function (node) {
+      node.appendChild(lastKnownMark());
+    });
+  }
+
+  // The players who may act, as the last tablet drawn showed them (around the table in order).
+  function seatsShown() {
+    var gone = {};
+    queue.items.forEach(function (tap) {
+      if (tap.action === "fold" || tap.action === "all_in") gone[tap.seat] = true;
+    });
+    var boxes = document.querySelectorAll("#tablet-felt .seat-box[data-seat]");
+    return Array.prototype.filter.call(boxes, function (box) {
+      return !box.matches(".is-empty, .is-folded, .is-out, .is-busted") && !gone[box.dataset.seat];
+    }).map(function (box) {
+      return { seat: box.dataset.seat, name: seatName(box.dataset.seat), allIn: box.matches(".is-all-in") };
+    }).sort(function (a, b) { return a.seat - b.seat; });
+  }
+
+  // Only a suggestion, never a rule: the next seat round the table after the last tap's. The
+  // dealer may pick another; the service checks it (expected_seat) when the tap is sent.
+  function guessSeat(seats) {
+    var can = seats.filter(function (s) { return !s.allIn; });
+    if (!can.length) return null;
+    var last = null;
+    for (var i = queue.items.length - 1; i >= 0 && last === null; i--) {
+      if (queue.items[i].seat) last = Number(queue.items[i].seat);
+      else break; // a board: the first to act is after the button
+    }
+    if (last === null) {
+      var button = document.querySelector("#tablet-felt .seat-box .mark--button");
+      var box = button && button.closest(".seat-box");
+      if (!queue.items.length && document.querySelector("#tablet-felt .seat-box[aria-current]")) {
+        return document.querySelector("#tablet-felt .seat-box[aria-current]").dataset.seat;
+      }
+      last = box ? Number(box.dataset.seat) : 0;
+    }
+    var next = can.filter(function (s) { return Number(s.seat) > last; })[0] || can[0];
+    return next.seat;
+  }
+
+  // The seat picked to act, shown on the felt too (the server's "to act" is from before).
+  function showPick() {
+    document.querySelectorAll("#tablet-felt .seat-box[data-seat]").forEach(function (box) {
+      box.classList.toggle("is-offline-pick", box.dataset.seat === pickedSeat);
+    });
+  }
+
+  function drawOfflineBar(dock) {
+    var seats = seatsShown();
+    if (!pickedSeat || !seats.some(function (s) { return s.seat === pickedSeat; })) pickedSeat = guessSeat(seats);
+    showPick();
+    var bar = el("div", "offline-bar");
+    bar.setAttribute("data-offline-bar", "");
+    bar.setAttribute("data-testid", "offline-bar");
+    var head = el("p", "offline-bar__head");
+    head.appendChild(el("strong", "", "Offline: "));
+    head.appendChild(document.createTextNode(
+      queue.items.length + " pending, kept on this tablet and sent in order when the server answers." +
+      " It checks each tap then."));
+    bar.appendChild(head);
+    var who = el("div", "offline-bar__seats");
+    who.setAttribute("role", "group");
+    who.setAttribute("aria-label", "Who acts");
+    who.appendChild(el("span", "offline-bar__label", "Who acts?"));
+    seats.forEach(function (s) {
+      var b = button(s.seat + " " + s.name, "tbtn--choice" + (s.seat === pickedSeat ? " is-picked" : ""), { "offline-seat": s.seat });
+      b.setAttribute("aria-pressed", String(s.seat === pickedSeat));
+      who.appendChild(b);
+    });
+    bar.appendChild(who);
+    var acts = el("div", "offline-bar__actions");
+    acts.appendChild(button("Fold", "tbtn--fold", { "offline-action": "fold" }));
+    acts.appendChild(button("Check", "tbtn--call", { "offline-action": "check" }));
+    acts.appendChild(button("Call", "tbtn--call", { "offline-action": "call" }));
+    acts.appendChild(button("All-in", "tbtn--allin", { "offline-action": "all_in" }));
+    var amount = el("input", "offline-bar__amount");
+    amount.type = "number";
+    amount.inputMode = "numeric";
+    amount.placeholder = "chips";
+    amount.setAttribute("aria-label", "Amount to bet or raise to");
+    amount.setAttribute("data-offline-amount", "");
+    acts.appendChild(amount);
+    acts.appendChild(button("Bet", "tbtn--raise", { "offline-action": "bet" }));
+    acts.appendChild(button("Raise to", "tbtn--raise", { "offline-action": "raise" }));
+    acts.appendChild(button("Board dealt (cards later)", "tbtn--ghost", { "offline-action": "deal_board_unknown" }));
+    bar.appendChild(acts);
+    var known = el("p", "offline-bar__known");
+    known.appendChild(lastKnownMark());
+    var facts = dock.querySelector(".actionbar__who");
+    var sizes = dock.querySelector(".actionbar__label");
+    var pot = document.querySelector("#tablet .felt__pot strong");
+    known.appendChild(document.createTextNode(
+      (facts ? " " + words(facts) : "") + (sizes ? " \u00b7 " + words(sizes) : "") +
+      (pot ? " \u00b7 pot " + words(pot) : "") + " (before the pending taps)"));
+    bar.appendChild(known);
+    dock.insertBefore(bar, dock.firstChild);
+  }
+
+  function drawHalted(dock) {
+    var box = el("div", "offline-bar offline-bar--halted");
+    box.setAttribute("data-offline-bar", "");
+    box.setAttribute("data-testid", "queue-halted");
+    box.setAttribute("role", "alert");
+    var first = el("p", "offline-bar__head");
+    first.appendChild(el("strong", "", "Not recorded: "));
+    first.appendChild(document.createTextNode(queue.halted.text + " was refused. " + queue.halted.reason));
+    box.appendChild(first);
+    var rest = queue.items.length - 1;
+    box.appendChild(el("p", "", (rest ? rest + " later tap" + (rest > 1 ? "s were" : " was") + " not sent (in the log). " : "") +
+      "Check the hand as it is now: correct it with Undo if needed, then enter what is still missing."));
+    var actions = el("div", "offline-bar__actions");
+    actions.appendChild(button("Discard the unsent taps", "tbtn--danger", { "queue-discard": "" }));
+    actions.appendChild(button("Undo / correct", "tbtn--ghost", { "queue-undo": "" }));
+    box.appendChild(actions);
+    dock.insertBefore(box, dock.firstChild);
+  }
+
+  function drawQueue() {
+    var offline = queue.items.length > 0 && !queue.halted;
+    document.body.classList.toggle("is-offline", offline);
+    document.querySelectorAll("[data-offline-bar]").forEach(function (node) { node.remove(); });
+    drawPending();
+    drawLastKnown(offline);
+    var dock = document.getElementById("tablet-dock");
+    if (dock && offline) drawOfflineBar(dock);
+    if (dock && queue.halted) drawHalted(dock);
+    syncQueue();
+  }
+
+  function offlineTap(action) {
+    var fields = [["hand", queue.hand || document.getElementById("tablet").dataset.hand],
+      ["version", nextVersion()], ["action", action]];
+    var label = { fold: "Fold", check: "Check", call: "Call", all_in: "All-in", bet: "Bet", raise: "Raise to" }[action];
+    var seat = "";
+    if (action === "deal_board_unknown") {
+      label = "Board dealt (cards not entered)";
+    } else {
+      seat = pickedSeat;
+      if (!seat) { net(true, "Pick the player who acts.", false); return; }
+      fields.push(["seat", seat], ["expected_seat", seat]);
+    }
+    if (action === "bet" || action === "raise") {
+      var input = document.querySelector("[data-offline-amount]");
+      var amount = input ? input.value.trim() : "";
+      if (!/^[0-9]+$/.test(amount)) { net(true, "Type the amount first, then tap " + label + ".", false); return; }
+      fields.push(["amount", amount]);
+      label += " " + amount;
+    }
+    net(false);
+    enqueue({ id: newId(), fields: fields, seat: seat, action: action, text: describe(seat, label) });
+    flush();
+  }
+
+  document.addEventListener("click", function (evt) {
+    var target = evt.target.closest ? evt.target.closest("button") : null;
+    if (!target || target.disabled) return;
+    if (target.hasAttribute("data-offline-seat")) {
+      pickedSeat = target.getAttribute("data-offline-seat");
+      target.parentNode.querySelectorAll("[data-offline-seat]").forEach(function (b) {
+        var on = b === target;
+        b.classList.toggle("is-picked", on);
+        b.setAttribute("aria-pressed", String(on));
+      });
+      showPick();
+    } else if (target.hasAttribute("data-offline-action")) {
+      offlineTap(target.getAttribute("data-offline-action"));
+    } else if (target.hasAttribute("data-queue-discard")) {
+      discardQueue();
+    } else if (target.hasAttribute("data-queue-undo")) {
+      var url = queueBox && queueBox.dataset.undoUrl;
+      if (url) htmx.ajax("GET", url, { target: "#sheet", swap: "innerHTML" });
+    }
+  });
+
+  // A redraw of the tablet (the poll, a refusal) takes the pending lines and marks away: put
+  // them back.
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!queue.items.length) return;
+    var drawn = document.querySelector("#tablet-dock [data-offline-bar]") &&
+      document.querySelector("#tablet-log .is-pending");
+    if (!drawn) drawQueue();
+  });
+
+  loadQueue();
+  if (queue.items.length) { drawQueue(); flush(); }
+
+  // The service worker keeps the last copy of this page, so a reload during an outage still
+  // shows the tablet (templates/dealer/tablet_sw.js).
+  if (queueBox && queueBox.dataset.serviceWorker && navigator.serviceWorker) {
+    var worker = queueBox.dataset.serviceWorker;
+    navigator.serviceWorker.register(worker, { scope: worker.replace(/[^/]*$/, "") })
+      .catch(function () { /* no worker: a reload during an outage shows the browser's page */ });
+  }
+
+  window.addEventListener("online", function () { setSync("ok", "Live"); retryMs = 0; flush(); syncQueue(); });
+  window.addEventListener("offline", function () { setSync("offline", "Offline"); syncQueue(); });
 })();
