@@ -167,9 +167,7 @@ def run_twice() -> Action:
     return Action(kind=Kind.RUN_TWICE)
 
 
-def out_of_turn(
-    player: int, declared: Kind, amount: int | None = None, reason: str = ""
-) -> Action:
+def out_of_turn(player: int, declared: Kind, amount: int | None = None, reason: str = "") -> Action:
     """`player` acted out of turn with `declared` (fold, check, call, bet, raise or all-in; a bet
     or raise to `amount`), T 53-A."""
     return Action(

@@ -10,7 +10,7 @@ and the player has every option. A fold out of turn always stands, at once.
 
 from __future__ import annotations
 
-from dealer.engine.actions import BETTING_KINDS, Action, Kind
+from dealer.engine.actions import BETTING_KINDS, Action
 from dealer.engine.errors import RuleViolation
 from dealer.engine.state import HandState, OutOfTurn, Phase
 

@@ -155,8 +155,7 @@ def state_to_json(state: HandState) -> dict[str, Any]:
         **(
             {
                 "pending": [
-                    {"action": _action_to_json(e.action), "facing": e.facing}
-                    for e in state.pending
+                    {"action": _action_to_json(e.action), "facing": e.facing} for e in state.pending
                 ]
             }
             if state.pending

@@ -17,12 +17,14 @@ from dealer.engine import start_hand as start
 from dealer.engine.actions import bet, call, check, fold, kill, out_of_turn
 from dealer.engine.betting import legal_actions
 from dealer.engine.hand import threshold_passed
+from dealer.engine.procedures import Effect, Trigger, remedy
 from dealer.engine.snapshot import state_from_json, state_to_json
 from dealer.engine.state import Phase
 from tests.engine.scripted import play
 
 NL = {"structure": "no_limit"}
 FL = {"structure": "fixed_limit"}
+BET_40: dict[str, object] = {"action": "bet_raise", "amount": "40"}
 
 
 def hand(**options: Any) -> HandState:
@@ -33,7 +35,8 @@ def hand(**options: Any) -> HandState:
 def flop(**options: Any) -> HandState:
     """Everyone called preflop, the flop is out: p1 (index 0) to act, nothing bet."""
     state = play(hand(**options), "c c c x | /As Kd 7c")
-    assert state.actor == 0 and state.high == 0
+    assert state.actor == 0
+    assert state.high == 0
     return state
 
 
@@ -49,11 +52,13 @@ def replayed(state: HandState) -> HandState:
 
 def test_t53a_oot_check_stands_when_the_skipped_players_check() -> None:
     state = apply(flop(), out_of_turn(2, Kind.CHECK))
-    assert state.actor == 0 and state.pending_of(2) is not None
+    assert state.actor == 0
+    assert state.pending_of(2) is not None
     state = play(state, "x x")
     # p3's check was applied at its turn: the button is to act, nothing pending.
     assert state.actor == 3
-    assert state.acted[2] == 0 and state.pending == ()
+    assert state.acted[2] == 0
+    assert state.pending == ()
 
 
 def test_t53a_oot_call_stands_when_the_skipped_player_calls() -> None:
@@ -61,7 +66,8 @@ def test_t53a_oot_call_stands_when_the_skipped_player_calls() -> None:
     state = apply(state, out_of_turn(2, Kind.CALL))
     assert state.bets[2] == 0  # nothing goes in before its turn
     state = apply(state, call())
-    assert state.bets[2] == 20 and state.stacks[2] == 970
+    assert state.bets[2] == 20
+    assert state.stacks[2] == 970
     assert state.actor == 3
 
 
@@ -69,14 +75,16 @@ def test_t53a_oot_call_preflop_stands_when_the_skipped_player_folds() -> None:
     # The button calls out of turn while p3 is to act; p3 folds, which changes nothing.
     state = apply(hand(), out_of_turn(3, Kind.CALL))
     state = apply(state, fold())
-    assert state.bets[3] == 10 and state.actor == 0
+    assert state.bets[3] == 10
+    assert state.actor == 0
 
 
 def test_t53a_oot_bet_stands_when_every_skipped_player_checks() -> None:
     # Several players skipped: the button bets out of turn while p1 is to act.
     state = apply(flop(), out_of_turn(3, Kind.BET, 40))
     state = play(state, "x x x")
-    assert state.bets[3] == 40 and state.high == 40
+    assert state.bets[3] == 40
+    assert state.high == 40
     assert state.actor == 0  # back to p1, facing the button's bet
 
 
@@ -85,7 +93,9 @@ def test_t53a_oot_raise_stands_when_the_skipped_player_folds() -> None:
     state = apply(state, out_of_turn(2, Kind.RAISE, 60))
     state = apply(state, fold())
     assert state.folded[1]
-    assert state.bets[2] == 60 and state.high == 60 and state.actor == 3
+    assert state.bets[2] == 60
+    assert state.high == 60
+    assert state.actor == 3
 
 
 # --- not binding: the action changed --------------------------------------------------------
@@ -96,10 +106,13 @@ def test_t53a_oot_bet_is_not_binding_when_the_skipped_player_bets() -> None:
     state = apply(state, bet(20))
     # The action to p2 changed (a bet of 20): the 30 is returned, p2 has every option.
     assert state.actor == 1
-    assert state.bets[1] == 0 and state.stacks[1] == 990
+    assert state.bets[1] == 0
+    assert state.stacks[1] == 990
     legal = legal_actions(state)
     assert legal is not None
-    assert legal.can_fold and legal.call == 20 and legal.min_raise_to == 40
+    assert legal.can_fold
+    assert legal.call == 20
+    assert legal.min_raise_to == 40
     assert state.pending == ()
 
 
@@ -107,11 +120,15 @@ def test_t53a_oot_call_is_not_binding_when_a_skipped_player_raises() -> None:
     state = play(flop(), "b20")
     state = apply(state, out_of_turn(3, Kind.CALL))
     state = play(state, "r60")  # p2 raises, p3 still to act before the button
-    assert state.actor == 2 and state.pending_of(3) is not None
+    assert state.actor == 2
+    assert state.pending_of(3) is not None
     state = apply(state, call())
-    assert state.actor == 3 and state.bets[3] == 0
+    assert state.actor == 3
+    assert state.bets[3] == 0
     legal = legal_actions(state)
-    assert legal is not None and legal.call == 60 and legal.min_raise_to == 100
+    assert legal is not None
+    assert legal.call == 60
+    assert legal.min_raise_to == 100
 
 
 def test_t53a_one_of_several_skipped_players_bets_and_the_oot_bet_is_released() -> None:
@@ -119,7 +136,9 @@ def test_t53a_one_of_several_skipped_players_bets_and_the_oot_bet_is_released() 
     state = play(state, "x b20")  # p1 checks, p2 bets
     assert state.actor == 2  # p3 still owes a decision before the button
     state = apply(state, call())
-    assert state.actor == 3 and state.bets[3] == 0 and state.high == 20
+    assert state.actor == 3
+    assert state.bets[3] == 0
+    assert state.high == 20
 
 
 # --- a fold out of turn ---------------------------------------------------------------------
@@ -127,7 +146,8 @@ def test_t53a_one_of_several_skipped_players_bets_and_the_oot_bet_is_released() 
 
 def test_t53a_oot_fold_is_binding_at_once() -> None:
     state = apply(flop(), out_of_turn(2, Kind.FOLD))
-    assert state.folded[2] and state.actor == 0
+    assert state.folded[2]
+    assert state.actor == 0
     state = play(state, "b20 c")
     assert state.actor == 3  # p3 is passed over: out of the hand
 
@@ -135,7 +155,8 @@ def test_t53a_oot_fold_is_binding_at_once() -> None:
 def test_t53a_oot_fold_stands_even_when_the_action_changes() -> None:
     state = apply(flop(), out_of_turn(2, Kind.FOLD))
     state = play(state, "x x")  # p3's fold stays a fold whatever comes before its turn
-    assert state.folded[2] and state.actor == 3
+    assert state.folded[2]
+    assert state.actor == 3
 
 
 def test_t53a_oot_fold_leaving_one_player_ends_the_hand() -> None:
@@ -151,7 +172,9 @@ def test_t53a_oot_fold_leaving_one_player_ends_the_hand() -> None:
 def test_t53a_skipped_player_folds_and_the_oot_check_stands() -> None:
     state = apply(flop(), out_of_turn(1, Kind.CHECK))
     state = apply(state, fold())
-    assert state.folded[0] and state.acted[1] == 0 and state.actor == 2
+    assert state.folded[0]
+    assert state.acted[1] == 0
+    assert state.actor == 2
 
 
 # --- fixed limit and no limit ---------------------------------------------------------------
@@ -167,17 +190,20 @@ def test_t53a_structures_bet_out_of_turn(
 ) -> None:
     # Stands when the skipped player checks...
     state = play(apply(flop(**options), out_of_turn(1, Kind.BET, oot_bet)), "x")
-    assert state.bets[1] == oot_bet and state.actor == 2
+    assert state.bets[1] == oot_bet
+    assert state.actor == 2
     # ...and is released when the skipped player bets.
     state = play(apply(flop(**options), out_of_turn(1, Kind.BET, oot_bet)), f"b{skipped_bet}")
-    assert state.bets[1] == 0 and state.actor == 1
+    assert state.bets[1] == 0
+    assert state.actor == 1
 
 
 def test_t53a_fixed_limit_oot_raise_stands_at_the_fixed_size() -> None:
     state = play(flop(**FL), "b10")
     state = apply(state, out_of_turn(2, Kind.RAISE, 20))
     state = apply(state, call())
-    assert state.bets[2] == 20 and state.raise_count == 2
+    assert state.bets[2] == 20
+    assert state.raise_count == 2
 
 
 def test_t53a_fixed_limit_oot_raise_of_the_wrong_size_is_refused() -> None:
@@ -238,7 +264,8 @@ def test_t53a_waiting_action_replays_from_the_log() -> None:
     state = play(apply(flop(), out_of_turn(3, Kind.BET, 40)), "x")
     assert replayed(state) == state
     resolved = play(state, "x x")
-    assert replayed(resolved) == resolved and resolved.bets[3] == 40
+    assert replayed(resolved) == resolved
+    assert resolved.bets[3] == 40
 
 
 def test_t53a_undo_of_the_skipped_players_action_brings_the_waiting_action_back() -> None:
@@ -247,7 +274,9 @@ def test_t53a_undo_of_the_skipped_players_action_brings_the_waiting_action_back(
     undone = start(resolved.setup)
     for action in resolved.log[:-1]:  # undo p3's check, the one that let the bet stand
         undone = apply(undone, action)
-    assert undone.pending == waiting.pending and undone.actor == 2 and undone.bets[3] == 0
+    assert undone.pending == waiting.pending
+    assert undone.actor == 2
+    assert undone.bets[3] == 0
 
 
 def test_t53a_waiting_action_survives_the_stored_state() -> None:
@@ -265,15 +294,18 @@ def test_t53a_waiting_actions_end_with_the_betting_round() -> None:
     # p3 checks out of turn, then the others bet and fold around: nothing is left waiting.
     state = apply(flop(), out_of_turn(2, Kind.CHECK))
     state = play(state, "b20 f")
-    assert state.actor == 2 and state.pending == ()
+    assert state.actor == 2
+    assert state.pending == ()
     state = play(state, "f f")
-    assert state.phase == Phase.COMPLETE and state.pending == ()
+    assert state.phase == Phase.COMPLETE
+    assert state.pending == ()
 
 
 def test_t36_an_oot_declaration_is_not_an_action_in_turn() -> None:
     # Only actions in turn count towards the misdeal threshold (RULES.md 5.6).
     state = apply(hand(), out_of_turn(3, Kind.CALL))
-    assert state.turn_actions == 0 and not threshold_passed(state)
+    assert state.turn_actions == 0
+    assert not threshold_passed(state)
 
 
 def test_t53a_oot_actions_by_two_players_each_wait_for_their_turn() -> None:
@@ -281,16 +313,85 @@ def test_t53a_oot_actions_by_two_players_each_wait_for_their_turn() -> None:
     state = apply(state, out_of_turn(3, Kind.BET, 30))
     state = play(state, "x x")
     # p3's check stood, then the button's bet: back to p1 facing 30.
-    assert state.acted[2] == 0 and state.bets[3] == 30 and state.actor == 0
+    assert state.acted[2] == 0
+    assert state.bets[3] == 30
+    assert state.actor == 0
 
 
 def test_t53a_the_log_keeps_the_declaration_not_a_second_copy_of_the_action() -> None:
     state = play(flop(), "b20")
     state = apply(state, out_of_turn(2, Kind.CALL))
     state = apply(state, call(1))
-    assert state.bets[2] == 20 and state.actor == 3
+    assert state.bets[2] == 20
+    assert state.actor == 3
     # The binding call is derived from the declaration at replay, never stored twice.
     assert [a.kind for a in state.log[-2:]] == [Kind.OUT_OF_TURN, Kind.CALL]
     with pytest.raises(RuleViolation) as error:
         apply(state, check(2))
     assert error.value.code == "not_your_turn"
+
+
+# --- the procedure: what the dealer reads, what the engine records ---------------------------
+
+
+def test_t53_procedure_records_a_waiting_bet_and_names_the_players_skipped() -> None:
+    state = flop()
+    found = remedy(state, Trigger.ACTED_OUT_OF_TURN, player=3, details=BET_40)
+    assert found.effect == Effect.BACK_UP
+    assert found.rule == "T 53"
+    assert found.actions == (out_of_turn(3, Kind.BET, 40, reason=found.actions[0].reason),)
+    assert found.steps[0].startswith("The action goes back to seat 1:")
+    assert "(seat 1, seat 2 and seat 3)" in found.steps[0]
+    assert "bet of 40" in found.steps[1]
+    after = play(apply(state, found.actions[0]), "x x x")
+    assert after.bets[3] == 40
+
+
+def test_t53_procedure_check_or_call_is_a_call_when_facing_a_bet() -> None:
+    state = play(flop(), "b20")
+    found = remedy(state, Trigger.ACTED_OUT_OF_TURN, player=2, details={"action": "check_call"})
+    assert found.actions[0].declared == Kind.CALL
+    assert "call of 20" in found.steps[1]
+    checked = remedy(flop(), Trigger.ACTED_OUT_OF_TURN, player=2, details={"action": "check_call"})
+    assert checked.actions[0].declared == Kind.CHECK
+
+
+def test_t53_procedure_bet_or_raise_is_a_raise_when_facing_a_bet() -> None:
+    state = play(flop(), "b20")
+    found = remedy(
+        state, Trigger.ACTED_OUT_OF_TURN, player=2, details={"action": "bet_raise", "amount": 60}
+    )
+    assert found.actions[0].declared == Kind.RAISE
+    assert found.actions[0].amount == 60
+
+
+def test_t53_procedure_fold_is_binding_at_once() -> None:
+    found = remedy(flop(), Trigger.ACTED_OUT_OF_TURN, player=2, details={"action": "fold"})
+    assert found.effect == Effect.DEAD_HAND
+    assert "stands" in found.steps[0]
+    assert apply(flop(), found.actions[0]).folded[2]
+
+
+@pytest.mark.parametrize(
+    ("details", "code"),
+    [
+        ({}, "action_required"),
+        ({"action": "shove"}, "bad_details"),
+        ({"action": "bet_raise"}, "amount_required"),
+        ({"action": "bet_raise", "amount": "lots"}, "bad_details"),
+        ({"action": "bet_raise", "amount": 0}, "bad_details"),
+        ({"action": "bet_raise", "amount": 5}, "below_minimum"),
+    ],
+)
+def test_t53_procedure_refuses_what_the_engine_would_refuse(
+    details: dict[str, object], code: str
+) -> None:
+    with pytest.raises(RuleViolation) as error:
+        remedy(flop(), Trigger.ACTED_OUT_OF_TURN, player=2, details=details)
+    assert error.value.code == code
+
+
+def test_t53_procedure_needs_the_player_who_acted() -> None:
+    with pytest.raises(RuleViolation) as error:
+        remedy(flop(), Trigger.ACTED_OUT_OF_TURN, details=BET_40)
+    assert error.value.code == "player_required"
