@@ -17,6 +17,7 @@ from dealer.engine import start_hand as start
 from dealer.engine.actions import bet, call, check, fold, kill, out_of_turn
 from dealer.engine.betting import legal_actions
 from dealer.engine.hand import threshold_passed
+from dealer.engine.phh import PhhError, state_to_phh
 from dealer.engine.procedures import Effect, Trigger, remedy
 from dealer.engine.snapshot import state_from_json, state_to_json
 from dealer.engine.state import Phase
@@ -395,3 +396,13 @@ def test_t53_procedure_needs_the_player_who_acted() -> None:
     with pytest.raises(RuleViolation) as error:
         remedy(flop(), Trigger.ACTED_OUT_OF_TURN, details=BET_40)
     assert error.value.code == "player_required"
+
+
+def test_t53_a_hand_with_an_action_out_of_turn_is_not_exported_to_phh() -> None:
+    # p3's check out of turn stands when its turn comes: three checks entered on the flop.
+    state = play(apply(flop(), out_of_turn(2, Kind.CHECK)), "x x x | /2h | x x x x | /3d")
+    state = play(state, "x x x x")
+    assert state.phase == Phase.SHOWDOWN
+    with pytest.raises(PhhError) as refused:
+        state_to_phh(state)
+    assert refused.value.code == "not_representable"
