@@ -127,6 +127,16 @@ def state_snapshot(state: HandState, seats: list[dict[str, Any]]) -> dict[str, A
         if state.finishing_stacks is None
         else {str(seat_of[i]): s for i, s in enumerate(state.finishing_stacks)},
         "cards": _ledger(state),
+        # Actions out of turn waiting for their player's turn (T 53-A): said aloud at the table,
+        # so public like the bets.
+        "out_of_turn": [
+            {
+                "seat": seat_of[entry.player],
+                "action": entry.action.kind.value,
+                "amount": entry.action.amount,
+            }
+            for entry in state.pending
+        ],
     }
 
 

@@ -187,3 +187,30 @@ def test_t53_the_floor_log_lists_the_procedure() -> None:
     assert log.trigger == TRIGGER
     assert log.player_seat == seat
     assert log.rule == "T 53"
+
+
+def test_t53a_the_tablet_and_the_state_show_the_waiting_action_until_its_turn() -> None:
+    table, dealer = setup_table(players=4)
+    hand = hand_start(table=table)
+    seat = _oot_seat(hand)
+    client = signed_in(dealer)
+    page = post(
+        client,
+        "deal-procedure-run",
+        table,
+        trigger=TRIGGER,
+        seat=seat,
+        action="bet_raise",
+        amount="600",
+    )
+    assert page.status_code == 200, text(page)
+    assert "Out of turn: raise to 600" in text(page)
+    hand = hand_of(table)
+    assert hand.state["out_of_turn"] == [{"seat": seat, "action": "raise", "amount": 600}]
+    api = APIClient()
+    api.force_login(dealer)
+    assert api.get(f"/api/hands/{hand.pk}/").json()["out_of_turn"] == hand.state["out_of_turn"]
+    called = hand_record_action(
+        hand=hand, action={"kind": "call"}, client_id="skipped", version=hand.version
+    )
+    assert called.answer["out_of_turn"] == []
