@@ -144,7 +144,7 @@ def test_t53_the_api_preview_and_refusals_say_what_is_wrong() -> None:
     url = f"/api/hands/{hand.pk}/procedures/preview/"
 
     def preview(seat: int, details: dict[str, Any]) -> Any:
-        query = {"trigger": TRIGGER, "seat": seat, "details": json.dumps(details)}
+        query = {"trigger": TRIGGER, "seat": str(seat), "details": json.dumps(details)}
         return api.get(url, query)
 
     seat = _oot_seat(hand)
@@ -173,7 +173,7 @@ def test_t53_the_tablet_sheet_asks_for_the_player_the_action_and_the_amount() ->
     assert 'name="amount"' in sheet.content.decode()
     seat = _oot_seat(hand)
     asked = client.get(
-        url, {"trigger": TRIGGER, "seat": seat, "action": "bet_raise", "amount": "600"}
+        url, {"trigger": TRIGGER, "seat": str(seat), "action": "bet_raise", "amount": "600"}
     )
     assert "raise to 600" in text(asked)
     assert "Confirm: back the action up" in text(asked)
