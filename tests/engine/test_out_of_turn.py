@@ -8,13 +8,14 @@ p4 the button; after the flop p1 acts first. Players are engine indices 0..3 in 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from dealer.engine import HandState, Kind, RuleViolation, Stakes, apply, deal_setup, make_rules
 from dealer.engine import start_hand as start
-from dealer.engine.actions import bet, call, check, fold, kill, out_of_turn
+from dealer.engine.actions import Action, bet, call, check, fold, kill, out_of_turn
 from dealer.engine.betting import legal_actions
 from dealer.engine.hand import threshold_passed
 from dealer.engine.phh import PhhError, state_to_phh
@@ -406,3 +407,46 @@ def test_t53_a_hand_with_an_action_out_of_turn_is_not_exported_to_phh() -> None:
     with pytest.raises(PhhError) as refused:
         state_to_phh(state)
     assert refused.value.code == "not_representable"
+
+
+# --- property: random hands with random actions out of turn ----------------------------------
+
+
+def _random_step(rng: random.Random, state: HandState) -> Action | None:
+    """An action out of turn by anyone (legal or not), else a legal action in turn."""
+    if rng.random() < 0.3:
+        kind = rng.choice([Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE, Kind.ALL_IN])
+        amount = rng.choice([10, 20, 40, 100, 500]) if kind in (Kind.BET, Kind.RAISE) else None
+        return out_of_turn(rng.randrange(state.player_count), kind, amount)
+    legal = legal_actions(state)
+    if legal is None:
+        return Action(kind=Kind.DEAL_BOARD, cards=(None,) * state.board_cards_due())
+    choices = [fold(), check() if legal.can_check else call()]
+    if legal.min_raise_to is not None:
+        kind = Kind.BET if legal.is_bet else Kind.RAISE
+        choices.append(Action(kind=kind, amount=legal.min_raise_to))
+    return rng.choice(choices)
+
+
+@pytest.mark.parametrize("options", [NL, FL], ids=["no_limit", "fixed_limit"])
+def test_t53_random_hands_keep_chips_replay_and_store_alike(options: dict[str, str]) -> None:
+    for seed in range(150):
+        rng = random.Random(seed)
+        state = hand(**options)
+        total = sum(state.stacks) + state.pot_total
+        for _ in range(60):
+            if state.phase not in (Phase.BETTING, Phase.DEALING):
+                break
+            action = _random_step(rng, state)
+            assert action is not None
+            try:
+                state = apply(state, action)
+            except RuleViolation:
+                continue
+            in_play = 0 if state.is_over else state.pot_total  # the pots paid out at the end
+            assert sum(state.stacks) + in_play == total
+            for entry in state.pending:
+                assert entry.player != state.actor
+                assert not state.folded[entry.player]
+        assert replayed(state) == state, seed
+        assert state_from_json(state_to_json(state)) == state, seed
