@@ -12,7 +12,13 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from dealer.models import Hand, ProcedureLog
-from dealer.services import hand_record_action, hand_run_procedure, hand_start, hand_undo
+from dealer.services import (
+    hand_record_action,
+    hand_reopen,
+    hand_run_procedure,
+    hand_start,
+    hand_undo,
+)
 from tests.dealer.test_pages import hand_of, post, setup_table, signed_in, text
 from tests.dealer.test_procedures import _api_write, _page_and_api_tables, _what_it_did
 
@@ -214,3 +220,31 @@ def test_t53a_the_tablet_and_the_state_show_the_waiting_action_until_its_turn() 
         hand=hand, action={"kind": "call"}, client_id="skipped", version=hand.version
     )
     assert called.answer["out_of_turn"] == []
+
+
+def test_t53a_a_reopened_hand_replays_the_fold_out_of_turn() -> None:
+    table, dealer = setup_table(players=4)
+    hand = hand_start(table=table)
+    seat = _oot_seat(hand)
+    result, _ = hand_run_procedure(
+        hand=hand,
+        trigger=TRIGGER,
+        player_seat=seat,
+        details={"action": "fold"},
+        client_id="oot-fold",
+        version=hand.version,
+    )
+    hand = result.hand
+    for n in range(2):  # the skipped player and the small blind fold: the big blind wins
+        hand = hand_record_action(
+            hand=hand, action={"kind": "fold"}, client_id=f"f{n}", version=hand.version
+        ).hand
+    assert hand.status == Hand.Status.COMPLETE
+    hand = hand_reopen(
+        hand=hand, reason="small blind", client_id="r", version=hand.version, actor=dealer
+    ).hand
+    hand = hand_undo(hand=hand, reason="wrong", client_id="u", version=hand.version).hand
+    # In progress again, the small blind to act; the fold out of turn still stands.
+    assert hand.status == Hand.Status.IN_PROGRESS
+    assert next(p for p in hand.state["players"] if p["seat"] == seat)["folded"]
+    assert hand.state["actor_seat"] == hand.small_blind_seat
