@@ -24,6 +24,8 @@ def action_to_dict(action: Action) -> dict[str, Any]:
         data["cards"] = ["??" if c is None else str(c) for c in action.cards]
     if action.reason:
         data["reason"] = action.reason
+    if action.declared is not None:
+        data["declared"] = action.declared.value
     return data
 
 
@@ -34,6 +36,14 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     except (KeyError, ValueError, TypeError) as error:
         kinds = ", ".join(k.value for k in Kind)
         raise RuleViolation(f"Unknown action: use one of {kinds}.", code="bad_action") from error
+    declared: Kind | None = None
+    if data.get("declared") is not None:
+        try:
+            declared = Kind(data["declared"])
+        except (ValueError, TypeError) as error:
+            raise RuleViolation(
+                "Say what the player did: fold, check, call, bet or raise.", code="bad_action"
+            ) from error
     cards: tuple[Card | None, ...] = ()
     if data.get("cards"):
         try:
@@ -46,6 +56,7 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         amount=data.get("amount"),
         cards=cards,
         reason=str(data.get("reason", ""))[:200],
+        declared=declared,
     )
 
 
@@ -116,6 +127,16 @@ def state_snapshot(state: HandState, seats: list[dict[str, Any]]) -> dict[str, A
         if state.finishing_stacks is None
         else {str(seat_of[i]): s for i, s in enumerate(state.finishing_stacks)},
         "cards": _ledger(state),
+        # Actions out of turn waiting for their player's turn (T 53-A): said aloud at the table,
+        # so public like the bets.
+        "out_of_turn": [
+            {
+                "seat": seat_of[entry.player],
+                "action": entry.action.kind.value,
+                "amount": entry.action.amount,
+            }
+            for entry in state.pending
+        ],
     }
 
 

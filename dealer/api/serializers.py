@@ -296,6 +296,12 @@ class CardLedgerOutputSerializer(serializers.Serializer):
     )
 
 
+class OutOfTurnOutputSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="the player who acted out of turn")
+    action = serializers.CharField(help_text="fold, check, call, bet, raise or all_in")
+    amount = serializers.IntegerField(allow_null=True, help_text="a bet or raise-to total")
+
+
 class HandStateOutputSerializer(serializers.Serializer):
     hand = serializers.IntegerField(help_text="the hand's id")
     table = serializers.IntegerField(help_text="the table's number")
@@ -339,6 +345,11 @@ class HandStateOutputSerializer(serializers.Serializer):
         child=serializers.IntegerField(), allow_null=True, help_text="seat to chips, at the end"
     )
     cards = CardLedgerOutputSerializer(help_text="the card ledger: burns and cards out of play")
+    out_of_turn = OutOfTurnOutputSerializer(
+        many=True,
+        required=False,
+        help_text="actions out of turn waiting for their player's turn (T 53-A)",
+    )
 
 
 class StaleVersionSerializer(serializers.Serializer):

@@ -44,6 +44,11 @@ class Kind(StrEnum):
     # Run it twice (docs/rules.md "Run it twice"): the players all in before the river agree to
     # deal the rest of the board twice; the dealer then deals run 1, then run 2.
     RUN_TWICE = "run_twice"
+    # A player acted out of turn (T 53-A, docs/rules.md "Action out of turn"): `player` is the
+    # player who acted, `declared` what they did (a betting kind) and `amount` a bet or raise-to
+    # total. A fold stands at once; anything else waits for the player's turn, where the engine
+    # applies it if the action to that player has not changed.
+    OUT_OF_TURN = "out_of_turn"
 
 
 BETTING_KINDS = frozenset({Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE, Kind.ALL_IN})
@@ -52,16 +57,20 @@ LEDGER_KINDS = frozenset({Kind.BURN, Kind.SET_ASIDE, Kind.PREMATURE})
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Action:
-    """One entry of a hand. `amount` is a bet or raise-to total for this street."""
+    """One entry of a hand. `amount` is a bet or raise-to total for this street; `declared` is
+    the betting action of an action out of turn (`Kind.OUT_OF_TURN` only)."""
 
     kind: Kind
     player: int | None = None
     amount: int | None = None
     cards: tuple[Card | None, ...] = ()
     reason: str = ""
+    declared: Kind | None = None
 
     def __str__(self) -> str:
         parts = [self.kind.value]
+        if self.declared is not None:
+            parts.append(self.declared.value)
         if self.player is not None:
             parts.insert(0, f"p{self.player + 1}")
         if self.amount is not None:
@@ -156,6 +165,14 @@ def premature(cards: tuple[Card | None, ...], street: int, reason: str = "") -> 
 def run_twice() -> Action:
     """The players still in agreed to run the rest of the board twice."""
     return Action(kind=Kind.RUN_TWICE)
+
+
+def out_of_turn(player: int, declared: Kind, amount: int | None = None, reason: str = "") -> Action:
+    """`player` acted out of turn with `declared` (fold, check, call, bet, raise or all-in; a bet
+    or raise to `amount`), T 53-A."""
+    return Action(
+        kind=Kind.OUT_OF_TURN, player=player, declared=declared, amount=amount, reason=reason
+    )
 
 
 def reveal_board(cards: tuple[Card | None, ...]) -> Action:

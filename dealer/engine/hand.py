@@ -6,7 +6,7 @@ understands. Nothing here mutates a state, reads a clock or draws a random numbe
 
 from __future__ import annotations
 
-from dealer.engine import betting, showdown
+from dealer.engine import betting, out_of_turn, showdown
 from dealer.engine.actions import BETTING_KINDS, LEDGER_KINDS, Action, Kind
 from dealer.engine.card_moves import ledger_action
 from dealer.engine.cards import Card
@@ -17,7 +17,15 @@ from dealer.engine.pots import uncalled_excess
 from dealer.engine.rules import ActionThreshold, FlShortAllin, Structure
 from dealer.engine.runs import apply_run_twice
 from dealer.engine.setup import HandSetup
-from dealer.engine.state import BOARD_SIZES, STREET_NAMES, HandState, Phase, evolve, replace_at
+from dealer.engine.state import (
+    BOARD_SIZES,
+    STREET_NAMES,
+    HandState,
+    OutOfTurn,
+    Phase,
+    evolve,
+    replace_at,
+)
 
 
 def start_hand(setup: HandSetup) -> HandState:
@@ -106,6 +114,8 @@ def apply(state: HandState, action: Action) -> HandState:
         new = showdown.apply_showdown_action(state, action)
         new = _replace(new, log=(*new.log, action))
         return showdown.settle_if_done(new)
+    elif kind == Kind.OUT_OF_TURN:
+        new = _out_of_turn(state, action)
     elif kind == Kind.KILL:
         new = _kill(state, _player(state, action))
     elif kind == Kind.MISDEAL:
@@ -275,8 +285,39 @@ def _advance(state: HandState, start: int) -> HandState:
     for step in range(count):
         candidate = (start + step) % count
         if state.needs_to_act(candidate):
-            return _replace(state, actor=candidate)
+            return _turn_to(state, candidate)
     return _close_round(state)
+
+
+def _turn_to(state: HandState, player: int) -> HandState:
+    """The turn goes to `player`; an action they made out of turn is applied now if it stands
+    (T 53-A), else it is dropped and they have every option."""
+    state = _replace(state, actor=player)
+    entry = state.pending_of(player)
+    if entry is None:
+        return state
+    state = _replace(state, pending=out_of_turn.without(state, player))
+    if not out_of_turn.stands(state, entry):
+        return state
+    try:
+        return _apply_betting(state, entry.action)
+    except RuleViolation:
+        return state  # it can no longer be made as declared: the player chooses again
+
+
+def _out_of_turn(state: HandState, action: Action) -> HandState:
+    """T 53-A: an action out of turn. It is checked now, against the bet the player faces, as if
+    it were their turn. A fold stands at once; anything else waits for the player's turn."""
+    declared = out_of_turn.declared_action(state, action)
+    player = _player(state, declared)
+    _apply_betting(_replace(state, actor=player), declared)
+    if declared.kind == Kind.FOLD:
+        state = _replace(state, folded=replace_at(state.folded, player, True))
+        if len(state.in_hand()) <= 1:
+            return _advance(state, state.actor or 0)
+        return state
+    entry = OutOfTurn(action=declared, facing=state.high)
+    return _replace(state, pending=(*state.pending, entry))
 
 
 def _open_round(state: HandState, first: int) -> HandState:
@@ -306,7 +347,7 @@ def _open_round(state: HandState, first: int) -> HandState:
 
 def _close_round(state: HandState) -> HandState:
     """End the betting round: return an uncalled bet, then deal on, show down or award."""
-    state = _return_uncalled(_replace(state, actor=None))
+    state = _return_uncalled(_replace(state, actor=None, pending=()))
     if state.street == 3:
         state = _replace(state, river_aggressor=state.aggressor)
     if len(state.in_hand()) <= 1:
@@ -493,7 +534,11 @@ def _kill(state: HandState, player: int) -> HandState:
             "mucked), so it cannot be killed.",
             code="last_live_hand",
         )
-    state = _replace(state, folded=replace_at(state.folded, player, True))
+    state = _replace(
+        state,
+        folded=replace_at(state.folded, player, True),
+        pending=out_of_turn.without(state, player),
+    )
     if state.phase == Phase.BETTING:
         if len(state.in_hand()) <= 1 or state.actor == player:
             start = player + 1 if state.actor == player else (state.actor or 0)
@@ -540,7 +585,7 @@ def _take_back_board(state: HandState, *, keep_burn: bool = True) -> HandState:
         )
     street = STREET_NAMES[state.street]
     later = entries[deals[-1] + 1 :]
-    if any(action.kind in BETTING_KINDS for action in later):
+    if any(action.kind in BETTING_KINDS or action.kind == Kind.OUT_OF_TURN for action in later):
         raise RuleViolation(
             f"Betting on the {street} has started, so its cards stand (RULES.md 8).",
             code="board_action_started",

@@ -24,16 +24,20 @@ from dataclasses import dataclass
 
 from dealer.engine.actions import (
     Action,
+    Kind,
     kill,
     misdeal,
+    out_of_turn,
     premature,
     set_aside,
     take_back_board,
 )
 from dealer.engine.actions import burn as burn_action
+from dealer.engine.betting import to_call
 from dealer.engine.cards import Card, CardError, parse_cards_unknown
 from dealer.engine.errors import RuleViolation
 from dealer.engine.hand import apply, threshold_passed
+from dealer.engine.out_of_turn import skipped
 from dealer.engine.rules import ActionThreshold, EarlyExposedMisdeal
 from dealer.engine.state import STREET_NAMES, HandState, Phase
 from dealer.engine.triggers import (
@@ -813,6 +817,79 @@ def _exposed_before_flop(case: _Case) -> Remedy:
     )
 
 
+# --- betting ------------------------------------------------------------------------------------
+
+_OOT_CHOICES = ("fold", "check_call", "bet_raise", "all_in")
+
+
+def _amount(case: _Case) -> int:
+    """The bet or raise-to total the dealer gave (`details["amount"]`), a whole number of chips."""
+    value = case.details.get("amount")
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if value is None or value == "":
+        raise RuleViolation(f"Give the amount {case.who} bet or raised to.", code="amount_required")
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise RuleViolation("The amount must be a whole number of chips.", code="bad_details")
+    return value
+
+
+def _declared(case: _Case, player: int) -> tuple[Kind, int | None, str]:
+    """The betting action the dealer named, its amount, and how the steps call it."""
+    chosen = case.choice("action", _OOT_CHOICES)
+    if chosen is None:
+        raise RuleViolation(f"Say what {case.who} did out of turn.", code="action_required")
+    state = case.state
+    if chosen == "fold":
+        return Kind.FOLD, None, "fold"
+    if chosen == "all_in":
+        return Kind.ALL_IN, None, "all-in"
+    if chosen == "check_call":
+        owed = to_call(state, player)
+        return (Kind.CALL, None, f"call of {owed}") if owed else (Kind.CHECK, None, "check")
+    amount = _amount(case)
+    if state.high == 0:
+        return Kind.BET, amount, f"bet of {amount}"
+    return Kind.RAISE, amount, f"raise to {amount}"
+
+
+def _acted_out_of_turn(case: _Case) -> Remedy:
+    """T 53: the action goes back to the player skipped. A fold out of turn stands at once; any
+    other action waits, and stands if the action to its player has not changed by their turn
+    (T 53-A). A skipped player must speak up before substantial action (T 36, T 53-B)."""
+    player = case.need_player()
+    kind, amount, what = _declared(case, player)
+    action = out_of_turn(player, kind, amount, reason=TRIGGER_LABELS[case.trigger])
+    actions = _checked(case, (action,))
+    names = [f"seat {case.state.setup.players[i].seat}" for i in skipped(case.state, player)]
+    back = f"The action goes back to {names[0]}, the player skipped"
+    if len(names) > 1:
+        listed = f"{', '.join(names[:-1])} and {names[-1]}"
+        back = f"The action goes back to {names[0]}: the players skipped ({listed}) act in order"
+    if kind == Kind.FOLD:
+        steps = [
+            f"{case.subject}'s fold out of turn stands (T 53-A): the hand is out, and the chips "
+            "put in stay in the pot.",
+            f"{back}.",
+        ]
+        return case.make(
+            f"Fold out of turn: {case.who}", steps, Effect.DEAD_HAND, actions=actions, rule="T 53"
+        )
+    steps = [
+        f"{back} (T 53-A).",
+        f"{case.subject}'s {what} waits: no chip of it goes into the pot yet.",
+        "If every player skipped checks, calls or folds, the action has not changed: the "
+        f"{what} stands, and the tablet enters it when the turn of {case.who} comes.",
+        "If a player skipped bets or raises, the action has changed: return the chips of "
+        f"{case.who}, who then has every option (fold, call or raise).",
+        "A player skipped must speak up: if substantial action (T 36) was made out of turn "
+        "after him before he did, call the floor (T 53-B).",
+    ]
+    return case.make(
+        f"Action out of turn: {case.who}", steps, Effect.BACK_UP, actions=actions, rule="T 53"
+    )
+
+
 # --- the floor's decisions ----------------------------------------------------------------------
 
 
@@ -897,6 +974,7 @@ _HANDLERS: dict[Trigger, Callable[[_Case], Remedy]] = {
     Trigger.PREMATURE_RIVER: _premature_river,
     Trigger.MISSED_OR_DOUBLE_BURN: _burn,
     Trigger.CARDS_EXPOSED_BEFORE_FLOP: _exposed_before_flop,
+    Trigger.ACTED_OUT_OF_TURN: _acted_out_of_turn,
     Trigger.FLOOR_MISDEAL: _floor_misdeal,
     Trigger.FLOOR_DEAD_HAND: _floor_dead_hand,
 }

@@ -26,7 +26,7 @@ from dealer.engine.cards import UNKNOWN, Card, DeckKind, deck
 from dealer.engine.errors import ConfigError, EngineError, Invalid
 from dealer.engine.rules import OPTIONS, Rules
 from dealer.engine.setup import HandSetup, PlayerSetup
-from dealer.engine.state import Award, HandState, Phase
+from dealer.engine.state import Award, HandState, OutOfTurn, Phase
 
 __all__ = ["SnapshotError", "state_from_json", "state_to_json"]
 
@@ -70,6 +70,8 @@ def _action_to_json(action: Action) -> dict[str, Any]:
         data["cards"] = _text(action.cards)
     if action.reason:
         data["reason"] = action.reason
+    if action.declared is not None:
+        data["declared"] = action.declared.value
     return data
 
 
@@ -147,6 +149,16 @@ def state_to_json(state: HandState) -> dict[str, Any]:
         **(
             {"runs": state.runs, "common": state.common, "board2": _text(state.board2)}
             if state.runs != 1
+            else {}
+        ),
+        # Actions out of turn waiting (T 53-A): a state stored without them has none.
+        **(
+            {
+                "pending": [
+                    {"action": _action_to_json(e.action), "facing": e.facing} for e in state.pending
+                ]
+            }
+            if state.pending
             else {}
         ),
     }
@@ -253,7 +265,7 @@ def _enum(enum: type[E]) -> Callable[[object], E]:
 
 
 _kind, _phase = _enum(Kind), _enum(Phase)
-_ACTION_KEYS = frozenset({"kind", "player", "amount", "cards", "reason"})
+_ACTION_KEYS = frozenset({"kind", "player", "amount", "cards", "reason", "declared"})
 
 
 def _action(value: object) -> Action:
@@ -267,6 +279,7 @@ def _action(value: object) -> Action:
         amount=_int(value["amount"]) if "amount" in value else None,
         cards=_some_cards(value["cards"]) if "cards" in value else (),
         reason=_str(value["reason"]) if "reason" in value else "",
+        declared=_kind(value["declared"]) if "declared" in value else None,
     )
 
 
@@ -371,7 +384,7 @@ def state_from_json(data: object) -> HandState:
     """The state that `state_to_json` wrote, from the JSON values read back; `SnapshotError`
     for anything else (a missing or unknown field, a value of the wrong type, a per-player list
     of the wrong length)."""
-    f = _fields(data, _STATE_KEYS, frozenset({"runs", "common", "board2"}))
+    f = _fields(data, _STATE_KEYS, frozenset({"runs", "common", "board2", "pending"}))
     setup = _setup(f["setup"])
     n = len(setup.players)
     street, board = _int(f["street"]), _some_cards(f["board"])
@@ -413,7 +426,16 @@ def state_from_json(data: object) -> HandState:
         runs=_int(f.get("runs", 1)),
         common=_int(f.get("common", 0)),
         board2=_some_cards(f.get("board2", "")),
+        pending=_each(f.get("pending", []), _pending_entry),
     )
+
+
+def _pending_entry(value: object) -> OutOfTurn:
+    f = _fields(value, frozenset({"action", "facing"}))
+    action = _action(f["action"])
+    if action.player is None:
+        raise _refuse("an action out of turn without its player")
+    return OutOfTurn(action=action, facing=_int(f["facing"]))
 
 
 def _aside_entry(value: object) -> tuple[Card | None, int | None]:

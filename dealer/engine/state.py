@@ -39,6 +39,21 @@ class Award:
     run: int = 0  # run it twice: the board (1 or 2) that awarded this half; 0 = run once
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OutOfTurn:
+    """An action out of turn waiting for its player's turn (T 53-A): `action` is the betting
+    action to apply then, `facing` the bet to match when it was made. It stands if the bet to
+    match is still `facing` when the turn comes; otherwise the player has every option."""
+
+    action: Action
+    facing: int
+
+    @property
+    def player(self) -> int:
+        assert self.action.player is not None
+        return self.action.player
+
+
 @dataclass(frozen=True, kw_only=True)
 class HandState:
     """Where a hand stands. Chips: `stacks` behind, `bets` this street, `contributed` in total.
@@ -89,6 +104,8 @@ class HandState:
     runs: int = 1
     common: int = 0
     board2: tuple[Card | None, ...] = ()
+    # Actions out of turn waiting for their player's turn this street (T 53-A), in the order made.
+    pending: tuple[OutOfTurn, ...] = ()
 
     # --- derived views -------------------------------------------------------------------
     @property
@@ -142,6 +159,13 @@ class HandState:
     def needs_to_act(self, player: int) -> bool:
         """Still owes a decision this street: never acted, or facing a bet above their own."""
         return self.can_act(player) and (self.acted[player] < 0 or self.bets[player] < self.high)
+
+    def pending_of(self, player: int) -> OutOfTurn | None:
+        """The player's action out of turn still waiting for their turn, if any (T 53-A)."""
+        for entry in self.pending:
+            if entry.player == player:
+                return entry
+        return None
 
     def seat_name(self, player: int) -> str:
         """How a dealer names a player: by their seat number ("seat 4")."""

@@ -42,6 +42,7 @@ class Trigger(StrEnum):
     PREMATURE_RIVER = "premature_river"
     MISSED_OR_DOUBLE_BURN = "missed_or_double_burn"
     CARDS_EXPOSED_BEFORE_FLOP = "cards_exposed_before_flop"
+    ACTED_OUT_OF_TURN = "acted_out_of_turn"
     FLOOR_MISDEAL = "floor_misdeal"
     FLOOR_DEAD_HAND = "floor_dead_hand"
 
@@ -53,6 +54,7 @@ class Group(StrEnum):
     HOLE_CARDS = "Hole cards on the deal"
     STUB = "The stub and the deck"
     BOARD = "The board"
+    BETTING = "Betting"
     FLOOR = "Floor decisions"
 
 
@@ -103,6 +105,7 @@ class TriggerInfo:
     `reason`: the dealer may add a note, kept as the reason of the engine action (floor
     decisions, where the trigger itself does not say what happened). `cards`: how many cards
     the dealer may name (optional: the card ledger then knows which cards left play).
+    `amount`: the dealer gives an amount (`details["amount"]`: a bet or raise-to total).
     """
 
     label: str
@@ -111,6 +114,7 @@ class TriggerInfo:
     question: Question | None = None
     reason: bool = False
     cards: int = 0
+    amount: bool = False
 
 
 _H, _S, _B, _F = Group.HOLE_CARDS, Group.STUB, Group.BOARD, Group.FLOOR
@@ -135,6 +139,16 @@ ACTED = Question(
     choices=(
         Choice(value=True, label="Acted first"),
         Choice(value=False, label="Reported at once"),
+    ),
+)
+OUT_OF_TURN_ACTION = Question(
+    key="action",
+    text="What did the player do out of turn?",
+    choices=(
+        Choice(value="fold", label="Folded"),
+        Choice(value="check_call", label="Checked or called"),
+        Choice(value="bet_raise", label="Bet or raised (give the amount)"),
+        Choice(value="all_in", label="Went all in"),
     ),
 )
 
@@ -214,6 +228,13 @@ TRIGGERS: Mapping[Trigger, TriggerInfo] = {
     Trigger.PREMATURE_RIVER: TriggerInfo(
         label="River dealt before the turn betting was over", group=_B, cards=1
     ),
+    Trigger.ACTED_OUT_OF_TURN: TriggerInfo(
+        label="A player acted out of turn",
+        group=Group.BETTING,
+        player=_MUST,
+        question=OUT_OF_TURN_ACTION,
+        amount=True,
+    ),
     Trigger.FLOOR_MISDEAL: TriggerInfo(label="Misdeal (floor decision)", group=_F, reason=True),
     Trigger.FLOOR_DEAD_HAND: TriggerInfo(
         label="Dead hand (floor decision)", group=_F, player=_MUST, reason=True
@@ -240,6 +261,7 @@ class Effect(StrEnum):
     REPLACE_CARD = "replace_card"  # hole cards corrected (replaced, taken back, added); no chips
     RESHUFFLE_BOARD = "reshuffle_board"  # entered board cards taken back to be dealt again
     SET_ASIDE = "set_aside"  # cards out of play or burned: the ledger records where they are
+    BACK_UP = "back_up"  # action out of turn: it waits for its turn, binding if nothing changed
     NONE = "none"  # play goes on; nothing to record
 
     @property
@@ -254,5 +276,7 @@ _EFFECT_SENTENCES: Mapping[Effect, str] = {
     Effect.REPLACE_CARD: "A card is replaced: the chips do not move.",
     Effect.RESHUFFLE_BOARD: "The board cards entered are taken back to be dealt again.",
     Effect.SET_ASIDE: "The cards out of play are recorded: they cannot be dealt or shown.",
+    Effect.BACK_UP: "The action goes back to the player skipped: the action out of turn stands "
+    "only if the action to that player does not change.",
     Effect.NONE: "Play goes on: the procedure is logged for the floor.",
 }

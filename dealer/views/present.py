@@ -254,6 +254,7 @@ class SeatView:
     joined: bool = False  # seated since the hand shown ended (a move, the final-table redraw)
     waits: str = ""  # why the next hand will not deal this player in (T 10-A), between hands
     moves: str = ""  # where this player moves when the hand in progress ends
+    waiting: str = ""  # an action out of turn waiting for this player's turn (T 53-A)
     hand_shown: bool = False  # the tablet shows a hand (a seated player may not be in it)
 
     # The seat box is written on every tap: its classes and its tag are worked out here, once,
@@ -318,6 +319,8 @@ class SeatView:
         for on, text, kind in flags:
             if on:
                 return SeatTag(text, kind)
+        if self.waiting:
+            return SeatTag(f"Out of turn: {self.waiting}", "move", "out-of-turn")
         if self.waits:
             return SeatTag(self.waits[:1].upper() + self.waits[1:], "fold", "waits")
         if self.hand_shown and not self.in_hand and not self.joined:
@@ -327,6 +330,16 @@ class SeatView:
 
 # What a seat box shows (its key in `rendered`); the cards shown as a tuple, to be hashable.
 _seat_key = attrgetter(*(f.name for f in fields(SeatView) if f.name != "shown"), "shown_codes")
+
+
+def _declared_words(entry: dict[str, Any]) -> str:
+    """An action out of turn as the seat's tag says it ("raise to 600")."""
+    action, amount = entry["action"], entry.get("amount")
+    if action == "raise":
+        return f"raise to {amount:,}"
+    if action == "bet":
+        return f"bet {amount:,}"
+    return "all-in" if action == "all_in" else str(action)
 
 
 def seat_views(
@@ -355,6 +368,7 @@ def seat_views(
         for seat, share in zip(award["winners"], award["shares"], strict=False):
             won[seat] = won.get(seat, 0) + share
     over = snapshot.get("status") in (Hand.Status.COMPLETE, Hand.Status.VOID)
+    waiting = {e["seat"]: _declared_words(e) for e in snapshot.get("out_of_turn") or ()}
     for player in snapshot["players"]:
         found = seats.get(player["seat"])
         if found is None:
@@ -373,6 +387,7 @@ def seat_views(
         view.next_to_show = player["seat"] == snapshot.get("next_to_show")
         view.won = won.get(player["seat"], 0)
         view.busted = over and player["stack"] == 0
+        view.waiting = waiting.get(player["seat"], "")
     for number, view in seats.items():
         view.button = number == snapshot.get("button_seat")
         view.small_blind = number == snapshot.get("small_blind_seat")

@@ -40,6 +40,7 @@ TONES: Mapping[Effect, str] = {
     Effect.VOID_HAND: "danger",
     Effect.DEAD_HAND: "danger",
     Effect.RESHUFFLE_BOARD: "warning",
+    Effect.BACK_UP: "warning",
 }
 
 
@@ -56,8 +57,8 @@ def _groups() -> list[dict[str, Any]]:
 
 
 def _details(info: TriggerInfo | None, values: Any, note: str = "") -> dict[str, Any]:
-    """The remedy's details from a form: the answer to the trigger's question, and the
-    dealer's reason where the trigger takes one."""
+    """The remedy's details from a form: the answer to the trigger's question, the dealer's
+    reason where the trigger takes one, the cards and the amount named."""
     if info is None:
         return {}
     details: dict[str, Any] = {}
@@ -70,6 +71,9 @@ def _details(info: TriggerInfo | None, values: Any, note: str = "") -> dict[str,
     cards = " ".join(named_cards(values))
     if info.cards and cards:
         details["cards"] = cards  # the engine reads them: a bad card is its refusal
+    amount = str(values.get("amount") or "").strip()[:12]
+    if info.amount and amount:
+        details["amount"] = amount  # the engine reads it: a bad amount is its refusal
     return details
 
 
@@ -91,6 +95,8 @@ def _asks(info: TriggerInfo, values: Any, cards: dict[str, Any] | None) -> dict[
         "asks_reason": info.reason,
         "ask_cards": info.cards,
         "picker": partial(present.deck_rows, cards, named_cards(values)) if info.cards else None,
+        "ask_amount": info.amount,
+        "amount_value": str(values.get("amount") or "")[:12],
         "question": None
         if question is None
         else {

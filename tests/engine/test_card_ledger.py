@@ -232,6 +232,7 @@ _ANSWERS: dict[str, list[Any]] = {
     "count": ["too_many", "too_few"],
     "burn": ["missed", "double", None],
     "acted": [True, False, None],
+    "action": ["fold", "check_call", "bet_raise", "all_in", None],
 }
 
 
@@ -356,6 +357,8 @@ def random_step(rng: random.Random, state: HandState, pool: list[Card]) -> list[
         details: dict[str, Any] = {}
         if info.question is not None:
             details[info.question.key] = rng.choice(_ANSWERS[info.question.key])
+        if info.amount:
+            details["amount"] = rng.choice([None, 5, 20, 40, 100, 1000])
         if rng.random() < 0.6:
             picked = some_cards(rng, pool, 3 if trigger == Trigger.PREMATURE_FLOP else 1)
             details["cards"] = " ".join("??" if c is None else str(c) for c in picked)

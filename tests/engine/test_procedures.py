@@ -562,7 +562,10 @@ def test_r_cards_exposed_before_the_flop_are_reshuffled() -> None:
 
 # --- every trigger ------------------------------------------------------------------------------
 
-DETAILS: dict[Trigger, dict[str, object]] = {Trigger.WRONG_HOLE_CARD_COUNT: {"count": "too_many"}}
+DETAILS: dict[Trigger, dict[str, object]] = {
+    Trigger.WRONG_HOLE_CARD_COUNT: {"count": "too_many"},
+    Trigger.ACTED_OUT_OF_TURN: {"action": "check_call"},
+}
 SCRIPTS = [
     "",
     "c",
@@ -587,6 +590,14 @@ def test_every_trigger_has_a_remedy_whose_actions_apply(trigger: Trigger) -> Non
                 remedy(state, trigger)
             assert refused.value.code == "misdeal_too_late"
             continue
+        out_of_turn = state.phase != Phase.BETTING or state.actor == 2
+        if trigger == Trigger.ACTED_OUT_OF_TURN and (out_of_turn or not state.needs_to_act(2)):
+            # Only a player who still owes a decision, while another is to act, acts out of
+            # turn (T 53-A): the remedy refuses it otherwise, as the engine would.
+            with pytest.raises(RuleViolation) as refused:
+                remedy(state, trigger, player=2, details=DETAILS[trigger])
+            assert refused.value.code in {"not_betting", "in_turn", "nothing_to_decide"}
+            continue
         found = remedy(state, trigger, player=2, details=DETAILS.get(trigger))
         assert found.trigger == trigger
         assert found.steps
@@ -598,6 +609,7 @@ def test_every_trigger_has_a_remedy_whose_actions_apply(trigger: Trigger) -> Non
             Effect.VOID_HAND: [Kind.MISDEAL],
             Effect.DEAD_HAND: [Kind.KILL],
             Effect.RESHUFFLE_BOARD: [Kind.TAKE_BACK_BOARD],
+            Effect.BACK_UP: [Kind.OUT_OF_TURN],
             Effect.NONE: [],
         }
         if found.effect in (Effect.REPLACE_CARD, Effect.SET_ASIDE):
@@ -663,6 +675,7 @@ def test_the_pick_list_groups_come_in_table_order_with_distinct_labels() -> None
         "Hole cards on the deal",
         "The stub and the deck",
         "The board",
+        "Betting",
         "Floor decisions",
     ]
     labels = [info.label for info in TRIGGERS.values()]
@@ -693,7 +706,9 @@ def test_every_answer_a_question_offers_is_accepted_by_the_remedy(trigger: Trigg
     assert question is not None
     for choice in question.choices:
         assert question.answer(choice.token) == choice.value
-        found = remedy(hand(), trigger, player=1, details={question.key: choice.value})
+        # A trigger that takes an amount gets one (a raise to 30 at the start of the hand).
+        amount = {"amount": 30} if TRIGGERS[trigger].amount else {}
+        found = remedy(hand(), trigger, player=1, details={question.key: choice.value, **amount})
         assert found.steps
     assert question.answer("maybe") is None
     assert question.answer(None) is None
