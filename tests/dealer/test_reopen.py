@@ -539,7 +539,9 @@ def rendered_pots(html: str) -> list[tuple[str, int, list[int]]]:
     found = re.search(r'<div id="tablet-pots"[^>]*>(.*?)</section>', html, re.S)
     assert found is not None, "no pots shown"
     pots = []
-    for pot in re.findall(r'<div class="pot\b.*?</p>\s*<p class="pot__who">.*?</p>', found[1], re.S):
+    for pot in re.findall(
+        r'<div class="pot\b.*?</p>\s*<p class="pot__who">.*?</p>', found[1], re.S
+    ):
         head = re.search(r"<span>([^<]+)</span> <strong>([\d,]+)</strong>", pot)
         assert head is not None, pot
         seats = sorted(int(s) for s in re.findall(r'class="seat-chip"[^>]*>(\d+)<', pot))
