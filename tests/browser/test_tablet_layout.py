@@ -8,7 +8,7 @@ button is at least 44 px tall. The boxes are measured
 (`bounding_box`), not judged from screenshots, which are saved under /tmp for a look.
 
 And a reopened hand in the browser: the pots, badges and stacks are the engine's state after the
-reopening, nothing of the hand's old end.
+reopening, nothing of the hand's old end (its screenshots, at 1024 x 768, are the README's).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_start
+from tests.browser.conftest import screenshot
 from tests.factories import DealerFactory
 from tournaments.models import Entry, Table
 from tournaments.services.clocks import clock_start
@@ -317,9 +318,10 @@ def test_a_reopened_hand_shows_the_pots_stacks_and_tags_of_the_engine_not_its_ol
 
     page.get_by_text("Reopen the last hand").click()
     page.get_by_text("Wrong winner").click()
+    screenshot(page, "tablet-reopen", full_page=False)
     page.get_by_role("button", name="Reopen hand 1").click()
     page.get_by_test_id("reopened").wait_for()
-    page.screenshot(path=str(SHOTS / "reopened-1024x768.png"))
+    screenshot(page, "tablet-reopened", full_page=False)
 
     assert page.locator(".seat-box .tag--win").count() == 0
     assert page.locator(".seat-box.is-winner").count() == 0
