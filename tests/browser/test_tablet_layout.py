@@ -105,8 +105,8 @@ def four_pots(table: Table, dealer: Any) -> tuple[dict[str, Any], list[int], int
     others fold; the hand is played to its end: four pots, each with its own winner. Returns
     the hand's last state, the short seats and the caller's seat."""
     entries = list(Entry.objects.filter(table=table).order_by("seat"))
-    shorts = [entry.seat for entry in entries[:4]]
-    caller = entries[5].seat
+    seats = [entry.seat for entry in entries if entry.seat is not None]
+    shorts, caller = seats[:4], seats[5]
     for entry, stack in zip(entries, SHORT_STACKS, strict=False):
         entry_set_chips(entry=entry, chips=stack)
     holes = {seat: SHORT_HOLES[i] for i, seat in enumerate(shorts)} | {caller: CALLER_HOLE}

@@ -491,8 +491,8 @@ def four_pots_hand() -> tuple[Table, Tablet, APIClient, list[int], int]:
     dealer, director = api(assign_dealer(table)), api(DirectorFactory.create())
     entries = list(Entry.objects.filter(table=table).order_by("seat"))
     assert len(entries) == 10
-    shorts = [entry.seat for entry in entries[:4]]
-    caller = entries[5].seat
+    seats = [entry.seat for entry in entries if entry.seat is not None]
+    shorts, caller = seats[:4], seats[5]
     for entry, stack in zip(entries, SHORT_STACKS, strict=False):
         entry_set_chips(entry=entry, chips=stack, note="re-count")
     holes = {seat: SHORT_HOLES[i] for i, seat in enumerate(shorts)} | {caller: CALLER_HOLE}
