@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from dealer.engine import HandState, legal_actions, next_to_show, showdown_order
+from dealer.engine import (
+    HandState,
+    before_award,
+    legal_actions,
+    next_to_show,
+    showdown_order,
+)
 from dealer.engine.actions import Action, Kind
 from dealer.engine.cards import Card, CardError, parse_cards_unknown
 from dealer.engine.errors import RuleViolation
@@ -66,8 +72,16 @@ def _cards(cards: tuple[Card | None, ...] | None) -> list[str] | None:
     return ["??" if c is None else str(c) for c in cards]
 
 
-def state_snapshot(state: HandState, seats: list[dict[str, Any]]) -> dict[str, Any]:
-    """Everything the tablet shows, computed by the engine (the browser does no arithmetic)."""
+def state_snapshot(
+    state: HandState, seats: list[dict[str, Any]], *, reopened: bool = False
+) -> dict[str, Any]:
+    """Everything the tablet shows, computed by the engine (the browser does no arithmetic).
+    `reopened`: the hand is over but reopened to correct it; it shows what the engine says it
+    was before its pots were pushed (`before_award`: stacks, all-ins, pots, no award) and has
+    no finishing stacks until it ends again."""
+    ended = state.finishing_stacks
+    if reopened:
+        state, ended = before_award(state), None
     legal = legal_actions(state)
     seat_of = [s["seat"] for s in seats]
     pots = state.pots()
@@ -124,8 +138,8 @@ def state_snapshot(state: HandState, seats: list[dict[str, Any]]) -> dict[str, A
         ],
         "rake": state.rake,
         "finishing_stacks": None
-        if state.finishing_stacks is None
-        else {str(seat_of[i]): s for i, s in enumerate(state.finishing_stacks)},
+        if ended is None
+        else {str(seat_of[i]): s for i, s in enumerate(ended)},
         "cards": _ledger(state),
         # Actions out of turn waiting for their player's turn (T 53-A): said aloud at the table,
         # so public like the bets.

@@ -147,7 +147,10 @@ def hand_snapshot(hand: Hand, state: HandState) -> dict[str, Any]:
         "small_blind_seat": hand.small_blind_seat,
         "big_blind_seat": hand.big_blind_seat,
         "stakes": {k: hand.stakes[k] for k in ("small_blind", "big_blind", "ante")},
-        **state_snapshot(state, hand.seats),
+        # Reopened: the hand is in progress again while the engine's state still has its end.
+        **state_snapshot(
+            state, hand.seats, reopened=hand.status == Hand.Status.IN_PROGRESS and state.is_over
+        ),
     }
 
 

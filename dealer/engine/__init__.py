@@ -37,7 +37,7 @@ from dealer.engine.procedures import TRIGGER_LABELS, Effect, Remedy, Trigger, re
 from dealer.engine.ranking import Category, HandRank, Ranker
 from dealer.engine.rules import PROFILES, Rules, make_rules
 from dealer.engine.setup import HandSetup, PlayerSetup, Stakes, deal_setup
-from dealer.engine.showdown import next_to_show, showdown_order
+from dealer.engine.showdown import before_award, next_to_show, showdown_order
 from dealer.engine.state import Award, HandState, Phase
 
 __all__ = [
@@ -68,6 +68,7 @@ __all__ = [
     "Trigger",
     "all_in",
     "apply",
+    "before_award",
     "bet",
     "call",
     "check",

@@ -181,6 +181,22 @@ def award_uncontested(state: HandState) -> HandState:
     )
 
 
+def before_award(state: HandState) -> HandState:
+    """The hand as it stood when its pots were about to be pushed: each award's shares taken
+    back from its winners' stacks, the rake back in the pots (they are built from what each
+    player put in, which the award leaves as it was), no awards. A hand reopened to correct it
+    (RULES.md 7) is shown this way until its wrong entry is undone, so that its stacks, all-ins
+    and side pots are the hand's, not its old end's. A hand with no award (not over, or void)
+    is returned as it is."""
+    if not state.awards:
+        return state
+    stacks = list(state.stacks)
+    for award in state.awards:
+        for player, share in zip(award.winners, award.shares, strict=True):
+            stacks[player] -= share
+    return _replace(state, stacks=tuple(stacks), awards=(), rake=0)
+
+
 def _rake(state: HandState, pot: int) -> int:
     """The rake the rules take from this hand's pots (RULES.md 6.5): a flop is seen once three
     board cards are out."""

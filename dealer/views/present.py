@@ -179,15 +179,18 @@ def deck_rows(cards: dict[str, Any] | None, checked: Iterable[str] = ()) -> list
 
 @cache
 def seat_position(seat: int, seat_count: int) -> tuple[float, float, float, float]:
-    """(x, y) of the seat and (x, y) of its bet, in percent of the felt area.
+    """Where a seat and its bet go around the oval: (cx, cy) of the seat, from -1 to 1 across
+    the room its box has (static/css/tablet.css puts the box's centre at that fraction of the
+    way from the felt area's middle to its edge less half the box, so that no seat is ever cut,
+    whatever the screen), and (x, y) of its bet in percent of the felt area.
 
     The dealer sits at the bottom middle; seat 1 is on the dealer's left and the seats go
     clockwise, evenly spaced as if the dealer took one place at the table."""
     angle = math.radians(90 + 360 * seat / (seat_count + 1))
     cos, sin = math.cos(angle), math.sin(angle)
     return (
-        round(50 + 42 * cos, 2),
-        round(50 + 40 * sin, 2),
+        round(cos, 4),
+        round(sin, 4),
         round(50 + 27 * cos, 2),
         round(50 + 22 * sin, 2),
     )
@@ -211,9 +214,9 @@ def seat_css() -> str:
     ]
     for count in SEAT_COUNTS:
         for seat in range(1, count + 1):
-            x, y, bx, by = seat_position(seat, count)
+            cx, cy, bx, by = seat_position(seat, count)
             place = seat_place(seat, count)
-            lines.append(f".seat-at-{place} {{ --x: {x}%; --y: {y}%; }}")
+            lines.append(f".seat-at-{place} {{ --cx: {cx}; --cy: {cy}; }}")
             lines.append(f".bet-at-{place} {{ --x: {bx}%; --y: {by}%; }}")
     return "\n".join(lines) + "\n"
 
@@ -229,7 +232,7 @@ class SeatTag(NamedTuple):
 @dataclass(slots=True, kw_only=True)
 class SeatView:
     seat: int
-    x: float
+    x: float  # the seat's place around the oval, -1 to 1 (`seat_position`)
     y: float
     bet_x: float
     bet_y: float

@@ -145,12 +145,12 @@ def test_the_dealer_taps_and_a_second_tablet_follows_under_the_policy(
         "v => document.querySelector('#tablet').dataset.version === v", arg=str(version + 1)
     )
     # Its seats are placed by classes (static/css/seats.css), not style attributes.
-    x, y, _, _ = seat_position(1, floor.table.seat_count)
+    cx, cy, _, _ = seat_position(1, floor.table.seat_count)
     placed = other.eval_on_selector(
         "[data-seat='1']",
-        "e => ['--x', '--y'].map(name => getComputedStyle(e).getPropertyValue(name))",
+        "e => ['--cx', '--cy'].map(name => getComputedStyle(e).getPropertyValue(name))",
     )
-    assert [value.strip() for value in placed] == [f"{x}%", f"{y}%"]
+    assert [float(value) for value in placed] == [cx, cy]
 
     context.close()
     assert watch.problems == []

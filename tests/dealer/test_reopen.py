@@ -469,3 +469,122 @@ def test_the_desk_shows_the_services_refusal() -> None:
     )
     assert "only the last one can be reopened" in refused.content.decode()
     assert Hand.objects.get(pk=first.state["hand"]).status == "complete"
+
+
+# --- a reopened hand shows the engine's state, nothing of its old end (issue 24) -------------
+
+SHORT_STACKS = (1000, 2000, 3000, 4000)
+CALLER_STACK = 10000
+# Each short stack's cards, the shortest's the best: each of the four pots has its own winner.
+SHORT_HOLES = (["As", "Ah"], ["Ks", "Kh"], ["Qs", "Qh"], ["Js", "Jh"])
+CALLER_HOLE = ["8c", "5h"]
+BOARD = (["2c", "7d", "9h"], ["Td"], ["3s"])
+
+
+def four_pots_hand() -> tuple[Table, Tablet, APIClient, list[int], int]:
+    """Table 1 of ten seats: four short stacks (1,000 to 4,000) all-in preflop, one deep stack
+    calls each of them, the five others fold; the shortest stack holds the best hand, so each
+    of the four pots is won by another player. Played to its end on the dealer's API tablet;
+    returns the table, the tablet, the director's API client, the short seats and the caller."""
+    tournament = seated_tournament(players=10, seats_per_table=10)
+    table = Table.objects.get(tournament=tournament, number=1)
+    dealer, director = api(assign_dealer(table)), api(DirectorFactory.create())
+    entries = list(Entry.objects.filter(table=table).order_by("seat"))
+    assert len(entries) == 10
+    seats = [entry.seat for entry in entries if entry.seat is not None]
+    shorts, caller = seats[:4], seats[5]
+    for entry, stack in zip(entries, SHORT_STACKS, strict=False):
+        entry_set_chips(entry=entry, chips=stack, note="re-count")
+    holes = {seat: SHORT_HOLES[i] for i, seat in enumerate(shorts)} | {caller: CALLER_HOLE}
+    tablet = start(dealer, table)
+    boards = iter(BOARD)
+    while tablet.state["phase"] != "complete":
+        state = tablet.state
+        if state["phase"] == "dealing":
+            tablet.ok(kind="deal_board", cards=next(boards))
+        elif state["phase"] == "showdown":
+            seat = state["next_to_show"]
+            tablet.ok(kind="show", seat=seat, cards=holes[seat])
+        else:
+            actor = state["legal"]["actor"]
+            if actor in shorts:
+                tablet.ok(kind="all_in", seat=actor)
+            elif actor == caller:
+                tablet.ok(kind="check" if state["legal"]["can_check"] else "call", seat=actor)
+            else:
+                tablet.ok(kind="fold", seat=actor)
+    assert {award["pot"] for award in tablet.state["awards"]} == {0, 1, 2, 3}
+    return table, tablet, director, shorts, caller
+
+
+def seat_boxes(html: str) -> dict[int, str]:
+    """Each seat box of the rendered tablet, by seat number: its HTML up to the next seat's."""
+    parts = re.split(r'(?=<div class="seat-box\b)', html)
+    boxes = {}
+    for part in parts[1:]:
+        number = re.search(r'data-seat="(\d+)"', part)
+        assert number is not None
+        boxes[int(number.group(1))] = part.split("</section>")[0]
+    return boxes
+
+
+def seat_stack(box: str) -> int:
+    found = re.search(r'class="seat-box__stack">([\d,]+)<', box)
+    assert found is not None, box
+    return int(found.group(1).replace(",", ""))
+
+
+def rendered_pots(html: str) -> list[tuple[str, int, list[int]]]:
+    """The pots region as rendered: each pot's label, amount and the seats that may win it."""
+    found = re.search(r'<div id="tablet-pots"[^>]*>(.*?)</section>', html, re.S)
+    assert found is not None, "no pots shown"
+    pots = []
+    for pot in re.findall(
+        r'<div class="pot\b.*?</p>\s*<p class="pot__who">.*?</p>', found[1], re.S
+    ):
+        head = re.search(r"<span>([^<]+)</span> <strong>([\d,]+)</strong>", pot)
+        assert head is not None, pot
+        seats = sorted(int(s) for s in re.findall(r'class="seat-chip"[^>]*>(\d+)<', pot))
+        pots.append((head[1], int(head[2].replace(",", "")), seats))
+    return pots
+
+
+def test_bug_a_reopened_hand_with_four_pots_shows_the_pots_stacks_and_no_wins_of_its_old_end() -> (
+    None
+):
+    # Issue 24: a reopened hand showed "Main 60,250 for seats 8,4,6,7 and one side pot" instead
+    # of its four pots, and kept the WINS badges and the stacks after the award while saying the
+    # stacks were restored.
+    table, tablet, _, shorts, caller = four_pots_hand()
+    ended = tablet.state
+    before_award = {p["seat"]: p["stack"] for p in ended["players"]}
+    for award in ended["awards"]:
+        for seat, share in zip(award["winners"], award["shares"], strict=True):
+            before_award[seat] -= share
+    assert before_award[caller] == CALLER_STACK - 4000
+    assert all(before_award[seat] == 0 for seat in shorts)
+    page = Client()
+    page.force_login(dealer_of(table))
+
+    reopened = page_post(page, "deal-reopen", table, reason="Wrong winner")
+    assert reopened.status_code == 200
+    for html in (reopened.content.decode(), page.get(reverse("deal-table", args=[table.pk]))):
+        html = html if isinstance(html, str) else html.content.decode()
+        assert "Hand 1 is reopened" in text_of(html)
+        boxes = seat_boxes(html)
+        assert "Wins" not in html
+        assert "is-winner" not in html
+        assert {seat: seat_stack(boxes[seat]) for seat in before_award} == before_award
+        assert all("All-in" in boxes[seat] for seat in shorts)
+        contenders = [caller, *reversed(shorts)]  # the deepest first
+        dead = sum(p["contributed"] for p in ended["players"] if p["seat"] not in contenders)
+        assert rendered_pots(html) == [
+            ("Main pot", 5 * 1000 + dead, sorted(contenders)),
+            ("Side pot 1", 4 * 1000, sorted(contenders[:4])),
+            ("Side pot 2", 3 * 1000, sorted(contenders[:3])),
+            ("Side pot 3", 2 * 1000, sorted(contenders[:2])),
+        ]
+
+
+def text_of(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())

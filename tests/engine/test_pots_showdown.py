@@ -10,6 +10,7 @@ from dealer.engine import (
     RuleViolation,
     Stakes,
     apply,
+    before_award,
     deal_setup,
     make_rules,
     muck,
@@ -236,3 +237,30 @@ def test_s3_at_the_showdown_only_players_who_paid_a_layer_win_it() -> None:
         behind=[0, 4000, 9000],
     )
     assert (main.eligible, side.eligible) == ((0, 1, 2), (1, 2))
+
+
+def test_7_a_reopened_hand_stands_as_before_its_pots_were_pushed() -> None:
+    state = hand([100, 400, 400], "As Ad,Ks Kd,Qs Qd")
+    state = show_all(play(state, "a a c | /2c 7d 9h | /3s | /4d"))
+    assert state.finishing_stacks == (300, 600, 0)
+    # Read from the awarded state, the pots are wrong: the winners are no longer all-in.
+    assert state.pots() != (Pot(amount=300, eligible=(0, 1, 2)), Pot(amount=600, eligible=(1, 2)))
+
+    before = before_award(state)
+    assert (before.stacks, before.all_in, before.awards, before.rake) == (
+        (0, 0, 0),
+        (True,) * 3,
+        (),
+        0,
+    )
+    assert before.pots() == (Pot(amount=300, eligible=(0, 1, 2)), Pot(amount=600, eligible=(1, 2)))
+    assert sum(before.stacks) + before.pot_total == sum(state.stacks)
+    assert before_award(before) == before
+
+
+def test_7_a_reopened_uncontested_hand_gives_the_pot_back_to_the_middle() -> None:
+    state = play(hand([400, 400, 400], "As Ad,Ks Kd,Qs Qd"), "r30 f f")
+    before = before_award(state)
+    # The raise's uncalled 20 went back before the award (S1): it stays with the raiser.
+    assert before.stacks == (395, 390, 390)
+    assert before.pots() == (Pot(amount=25, eligible=(2,)),)
