@@ -126,6 +126,16 @@
       if (tablet && tablet.dataset.etag) evt.detail.headers["If-None-Match"] = tablet.dataset.etag;
       return;
     }
+    // A choice the tap guard holds disabled for a moment is still the dealer's answer: a disabled
+    // input is left out of a form's data, so it is put back (a sheet asks again on each change).
+    var asking = elt.closest ? elt.closest("form") : null;
+    if (asking) {
+      asking.querySelectorAll("input[data-tap-guard]:checked").forEach(function (input) {
+        if (input.name && evt.detail.formData.getAll(input.name).indexOf(input.value) < 0) {
+          evt.detail.formData.append(input.name, input.value);
+        }
+      });
+    }
     if (evt.detail.target && evt.detail.target.id === "sheet" && elt.tagName === "BUTTON") {
       // A second tap on a sheet's button before its step is drawn is the same tap.
       if (sheetLoading) { evt.preventDefault(); return; }
