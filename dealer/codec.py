@@ -24,6 +24,8 @@ def action_to_dict(action: Action) -> dict[str, Any]:
         data["cards"] = ["??" if c is None else str(c) for c in action.cards]
     if action.reason:
         data["reason"] = action.reason
+    if action.winners:
+        data["winners"] = list(action.winners)
     return data
 
 
@@ -46,7 +48,16 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         amount=data.get("amount"),
         cards=cards,
         reason=str(data.get("reason", ""))[:200],
+        winners=_winners(data.get("winners")),
     )
+
+
+def _winners(value: Any) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(type(w) is int for w in value):
+        raise RuleViolation("List the winners as player numbers.", code="bad_action")
+    return tuple(value)
 
 
 def _cards(cards: tuple[Card | None, ...] | None) -> list[str] | None:

@@ -44,6 +44,9 @@ class Kind(StrEnum):
     # Run it twice (docs/rules.md "Run it twice"): the players all in before the river agree to
     # deal the rest of the board twice; the dealer then deals run 1, then run 2.
     RUN_TWICE = "run_twice"
+    # Showdown by tap (docs/rules.md "Showdown by tap"): the dealer pushes pot `amount` (0 main,
+    # 1.. side pots) to `winners`, with or without the players' cards entered.
+    AWARD = "award"
 
 
 BETTING_KINDS = frozenset({Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE, Kind.ALL_IN})
@@ -59,6 +62,7 @@ class Action:
     amount: int | None = None
     cards: tuple[Card | None, ...] = ()
     reason: str = ""
+    winners: tuple[int, ...] = ()  # AWARD only: the players (indices) who win the pot
 
     def __str__(self) -> str:
         parts = [self.kind.value]
@@ -68,6 +72,8 @@ class Action:
             parts.append(str(self.amount))
         if self.cards:
             parts.append("".join("??" if c is None else str(c) for c in self.cards))
+        if self.winners:
+            parts.append("to " + ",".join(f"p{w + 1}" for w in self.winners))
         return " ".join(parts)
 
 
@@ -160,3 +166,9 @@ def run_twice() -> Action:
 
 def reveal_board(cards: tuple[Card | None, ...]) -> Action:
     return Action(kind=Kind.REVEAL_BOARD, cards=cards)
+
+
+def award(pot: int, winners: tuple[int, ...]) -> Action:
+    """The dealer pushes pot `pot` (0 the main pot, 1.. side pots, in the order of the showdown's
+    pots) to `winners`, one or more players splitting it (docs/rules.md "Showdown by tap")."""
+    return Action(kind=Kind.AWARD, amount=pot, winners=tuple(winners))

@@ -70,6 +70,8 @@ def _action_to_json(action: Action) -> dict[str, Any]:
         data["cards"] = _text(action.cards)
     if action.reason:
         data["reason"] = action.reason
+    if action.winners:
+        data["winners"] = list(action.winners)
     return data
 
 
@@ -253,7 +255,7 @@ def _enum(enum: type[E]) -> Callable[[object], E]:
 
 
 _kind, _phase = _enum(Kind), _enum(Phase)
-_ACTION_KEYS = frozenset({"kind", "player", "amount", "cards", "reason"})
+_ACTION_KEYS = frozenset({"kind", "player", "amount", "cards", "reason", "winners"})
 
 
 def _action(value: object) -> Action:
@@ -267,6 +269,7 @@ def _action(value: object) -> Action:
         amount=_int(value["amount"]) if "amount" in value else None,
         cards=_some_cards(value["cards"]) if "cards" in value else (),
         reason=_str(value["reason"]) if "reason" in value else "",
+        winners=_ints(value["winners"]) if "winners" in value else (),
     )
 
 
