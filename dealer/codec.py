@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from dealer.engine import HandState, legal_actions, next_to_show, showdown_order
+from dealer.engine.showdown import can_push, pushes, showdown_pots
 from dealer.engine.actions import Action, Kind
 from dealer.engine.cards import Card, CardError, parse_cards_unknown
 from dealer.engine.errors import RuleViolation
@@ -110,6 +111,7 @@ def state_snapshot(state: HandState, seats: list[dict[str, Any]]) -> dict[str, A
         if state.phase.value == "showdown"
         else [],
         "next_to_show": None if (n := next_to_show(state)) is None else seat_of[n],
+        "push": _push(state, seat_of),
         "awards": [
             {
                 "pot": a.pot,
@@ -128,6 +130,23 @@ def state_snapshot(state: HandState, seats: list[dict[str, Any]]) -> dict[str, A
         else {str(seat_of[i]): s for i, s in enumerate(state.finishing_stacks)},
         "cards": _ledger(state),
     }
+
+
+def _push(state: HandState, seat_of: list[int]) -> list[dict[str, Any]]:
+    """The pots the dealer may push by tap now (showdown by tap), each with the seats that can
+    win it and the seats it was pushed to (None until then); empty when no tap is due."""
+    if not can_push(state):
+        return []
+    pushed = pushes(state)
+    return [
+        {
+            "pot": index,
+            "amount": pot.amount,
+            "eligible_seats": [seat_of[i] for i in pot.eligible if not state.mucked[i]],
+            "pushed_to": None if index not in pushed else [seat_of[i] for i in pushed[index]],
+        }
+        for index, pot in enumerate(showdown_pots(state))
+    ]
 
 
 def _ledger(state: HandState) -> dict[str, Any]:

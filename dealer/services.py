@@ -576,6 +576,14 @@ def _player_of_seat(hand: Hand, action: dict[str, Any]) -> dict[str, Any]:
         action["player"] = seats.index(seat)
     elif isinstance(player, int) and not 0 <= player < len(seats):
         raise FloorInvalid("not_in_hand", f"Player {player} is not dealt in this hand.")
+    if "pot" in action:  # an award names its pot and its winners' seats
+        action["amount"] = action.pop("pot")
+    if "seats" in action:
+        winners = action.pop("seats")
+        for seat in winners:
+            if seat not in seats:
+                raise FloorInvalid("not_in_hand", f"Seat {seat} is not dealt in this hand.")
+        action["winners"] = [seats.index(seat) for seat in winners]
     return action
 
 

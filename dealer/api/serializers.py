@@ -131,6 +131,19 @@ class ActionSerializer(serializers.Serializer):
     )
     cards = CardsField(required=False)
     reason = serializers.CharField(max_length=MAX_REASON, required=False, allow_blank=True)
+    pot = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SEAT,
+        required=False,
+        help_text="`award`: the pot pushed, 0 = main pot (the state's `push` lists them)",
+    )
+    seats = serializers.ListField(
+        child=seat_field(),
+        min_length=1,
+        max_length=MAX_SEAT,
+        required=False,
+        help_text="`award`: the seat numbers that win the pot (two or more split it)",
+    )
 
 
 class ActionInputSerializer(HandWriteInputSerializer):
@@ -234,6 +247,15 @@ class PotOutputSerializer(serializers.Serializer):
     eligible_seats = serializers.ListField(child=serializers.IntegerField())
 
 
+class PushOutputSerializer(serializers.Serializer):
+    pot = serializers.IntegerField(help_text="0 = main pot: the `pot` of an `award` action")
+    amount = serializers.IntegerField()
+    eligible_seats = serializers.ListField(child=serializers.IntegerField())
+    pushed_to = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, help_text="seats; null until pushed"
+    )
+
+
 class LegalOutputSerializer(serializers.Serializer):
     actor = serializers.IntegerField(help_text="the seat to act")
     can_fold = serializers.BooleanField()
@@ -321,6 +343,11 @@ class HandStateOutputSerializer(serializers.Serializer):
     legal = LegalOutputSerializer(allow_null=True, help_text="null when no bet is due")
     showdown_order = serializers.ListField(child=serializers.IntegerField(), help_text="seats")
     next_to_show = serializers.IntegerField(allow_null=True)
+    push = PushOutputSerializer(
+        many=True,
+        help_text="showdown by tap: the pots the dealer may push now with an `award` action "
+        "(empty while no tap is due)",
+    )
     awards = AwardOutputSerializer(many=True)
     rake = serializers.IntegerField(
         required=False, help_text="the house's take from the pots at the award (cash tables)"

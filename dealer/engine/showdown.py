@@ -204,6 +204,17 @@ def showdown_pots(state: HandState) -> tuple[Pot, ...]:
     return _award_pots(state)
 
 
+def can_push(state: HandState) -> bool:
+    """The dealer may push pots by tap now: the betting is over and the hand is run once (an
+    all-in run-out still to deal counts: its board is dealt unentered at the tap)."""
+    return (
+        betting_finished(state)
+        and state.runs == 1
+        and not state.is_over
+        and len(state.in_hand()) > 1
+    )
+
+
 def check_award(state: HandState, action: Action) -> HandState:
     """Showdown by tap (docs/rules.md "Showdown by tap"): the dealer pushes one pot to one or more
     winners once the betting is over. The winners must be in that pot, and a tap may not go

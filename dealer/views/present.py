@@ -477,6 +477,25 @@ def award_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
     return views
 
 
+def push_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
+    """Showdown by tap: each pot the dealer may push, with a button per player who can win it,
+    or the players it went to once pushed (the engine's `push` list; empty when none is due)."""
+    names = names_by_seat(snapshot)
+    pots = snapshot.get("push") or []
+    return [
+        {
+            "pot": pot["pot"],
+            "label": pot_label(pot["pot"], len(pots)),
+            "amount": pot["amount"],
+            "eligible": [{"seat": s, "name": names.get(s, "")} for s in pot["eligible_seats"]],
+            "pushed_to": None
+            if pot["pushed_to"] is None
+            else [{"seat": s, "name": names.get(s, "")} for s in pot["pushed_to"]],
+        }
+        for pot in pots
+    ]
+
+
 def showdown_view(snapshot: dict[str, Any]) -> dict[str, Any] | None:
     if snapshot.get("phase") != "showdown":
         return None
@@ -571,6 +590,10 @@ def action_bar(snapshot: dict[str, Any], structure: str) -> dict[str, Any] | Non
 
 def _describe_action(action: dict[str, Any], seats: list[int], names: dict[int, str]) -> str:
     kind = action.get("kind", "")
+    if kind == "award":  # "Pot 1 pushed to seat 4 Ana": pots counted from 1, the main pot first
+        winners = [seats[w] for w in action.get("winners", ()) if 0 <= w < len(seats)]
+        to = " and ".join(f"seat {s} {names.get(s, '')}".strip() for s in winners)
+        return f"Pot {action.get('amount', 0) + 1} pushed to {to}"
     word = ACTION_WORDS.get(kind, kind.replace("_", " "))
     who = ""
     player = action.get("player")

@@ -211,6 +211,7 @@ def hand_regions(
         # Built when a template shows the picker (the board entry, the showdown), not before.
         "picker": partial(present.deck_rows, game, used),
         "showdown": present.showdown_view(snapshot) if snapshot and in_progress else None,
+        "push_pots": present.push_views(snapshot) if snapshot and in_progress else [],
         "awards": present.award_views(snapshot) if snapshot else [],
         "structure": structure,
         "claim_allowed": rules.get("play_board_claim", "table_both") != "table_both",
@@ -444,6 +445,8 @@ def engine_action(hand: Hand, data: dict[str, Any]) -> dict[str, Any]:
     if kind == "deal_board":
         action["cards"] = list(data.get("cards") or [])
         return action
+    if kind == "award":
+        return {"kind": kind, "pot": data["pot"], "seats": data["winners"]}
     if kind == "reveal_board":
         # The cards picked fill the board's unknown places in order; known cards stay.
         picked = iter(data.get("cards") or [])
