@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from dealer.engine import HandState, legal_actions, next_to_show, showdown_order
-from dealer.engine.showdown import can_push, pushes, showdown_pots
 from dealer.engine.actions import Action, Kind
 from dealer.engine.cards import Card, CardError, parse_cards_unknown
 from dealer.engine.errors import RuleViolation
 from dealer.engine.hand import threshold_passed
 from dealer.engine.ledger import stub_count
 from dealer.engine.runs import can_run_twice
+from dealer.engine.showdown import can_push, pushes, showdown_pots
 from dealer.engine.state import STREET_NAMES
 
 
