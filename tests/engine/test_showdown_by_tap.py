@@ -3,9 +3,11 @@ without the cards entered; with cards entered the engine still decides what it c
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import pytest
+from pokerkit import HandHistory as OracleHistory
 
 from dealer.engine import (
     HandState,
@@ -24,6 +26,8 @@ from dealer.engine import (
     start_hand,
 )
 from dealer.engine.cards import parse_cards
+from dealer.engine.phh import parse_phh, state_to_phh
+from dealer.engine.phh.play import outcome
 from dealer.engine.snapshot import state_from_json, state_to_json
 from tests.engine.scripted import play
 
@@ -205,3 +209,36 @@ def test_tap_the_stored_state_round_trips_with_its_push() -> None:
     assert back == state
     assert pushes(back) == {1: (2,)}
     assert apply(back, award(0, (1,))) == apply(state, award(0, (1,)))
+
+
+def test_phh_export_of_a_tapped_hand_writes_unknown_cards_and_the_winner() -> None:
+    state = apply(play(hand([100, 100]), "a c"), award(0, (1,)))  # pushed before the run-out
+    text = state_to_phh(state)
+    history = parse_phh(text)
+    assert history.actions[:2] == ["d dh p1 ????", "d dh p2 ????"]
+    assert "d db ??????" in history.actions  # the board dealt unentered
+    assert history.actions[-2:] == ["p2 sm ????", "p1 sm"]  # the winner tables, the other mucks
+    assert history.winnings == [0, 200]
+    result = outcome(history)
+    assert (result.status, result.stacks) == ("complete", state.stacks)
+    # pokerkit reads the file, `????` included, and plays it until it must rank the hands: at
+    # the river it cannot evaluate unknown cards, so the push is ours (and the file's winnings).
+    oracle = OracleHistory.loads(text)
+    assert list(oracle.actions) == history.actions
+    oracle.actions = oracle.actions[: history.actions.index("d db ??") + 1]  # to the turn
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        last = list(oracle)[-1]
+    assert list(last.stacks) == [0, 0]
+    assert len(last.board_cards) == 4
+
+
+def test_phh_export_of_side_pots_pushed_to_different_winners_names_them_in_winnings() -> None:
+    state = play(hand([30, 60, 200]), "a a c | /- | /- | /-")
+    state = apply(apply(state, award(1, (2,))), award(0, (0,)))
+    history = parse_phh(state_to_phh(state))
+    assert history.actions[-3:] == ["p3 sm ????", "p1 sm ????", "p2 sm"]
+    assert history.winnings == [90, 0, 60]
+    assert history.finishing_stacks == list(state.stacks)
+    # Two hands tabled face down contest the main pot: a reader cannot tell who won it.
+    assert outcome(history).status == "winner_unknown"
