@@ -168,7 +168,8 @@ def reveal_board(cards: tuple[Card | None, ...]) -> Action:
     return Action(kind=Kind.REVEAL_BOARD, cards=cards)
 
 
-def award(pot: int, winners: tuple[int, ...]) -> Action:
+def award(pot: int | None, winners: tuple[int, ...]) -> Action:
     """The dealer pushes pot `pot` (0 the main pot, 1.. side pots, in the order of the showdown's
-    pots) to `winners`, one or more players splitting it (docs/rules.md "Showdown by tap")."""
+    pots) to `winners`, one or more players splitting it (docs/rules.md "Showdown by tap").
+    `pot=None`: every pot not pushed yet that all the winners are in (one tap on the best hand)."""
     return Action(kind=Kind.AWARD, amount=pot, winners=tuple(winners))

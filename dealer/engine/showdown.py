@@ -194,8 +194,31 @@ def settle_if_done(state: HandState) -> HandState:
 
 
 def pushes(state: HandState) -> dict[int, tuple[int, ...]]:
-    """The pots the dealer pushed by tap so far (pot index: winners), read from the hand's log."""
-    return {a.amount: a.winners for a in state.log if a.kind == Kind.AWARD and a.amount is not None}
+    """The pots the dealer pushed by tap so far (pot index: winners), read from the hand's log.
+    A push that names no pot went to every pot still unpushed that all its winners are in."""
+    taps = [a for a in state.log if a.kind == Kind.AWARD]
+    if not taps:
+        return {}
+    pots = _award_pots(state)  # no muck after a push (`pushing_started`): the pots stay put
+    pushed: dict[int, tuple[int, ...]] = {}
+    for tap in taps:
+        for index in [tap.amount] if tap.amount is not None else _covered(state, pots, pushed, tap):
+            pushed[index] = tap.winners
+    return pushed
+
+
+def _covered(
+    state: HandState, pots: Sequence[Pot], pushed: dict[int, tuple[int, ...]], tap: Action
+) -> list[int]:
+    """The pots a push with no pot named goes to: not pushed yet, and every winner is in them.
+    The best hand among a pot's players also beats the players of every pot above it that it
+    is in, so one tap on the best hand pushes all of them."""
+    return [
+        index
+        for index, pot in enumerate(pots)
+        if index not in pushed
+        and all(w in pot.eligible and not state.mucked[w] for w in tap.winners)
+    ]
 
 
 def showdown_pots(state: HandState) -> tuple[Pot, ...]:
@@ -227,19 +250,38 @@ def check_award(state: HandState, action: Action) -> HandState:
             code="runs_need_boards",
         )
     pots = _award_pots(state)
-    index = action.amount
-    if index is None or not 0 <= index < len(pots):
-        raise RuleViolation(
-            f"Say which pot is pushed: 0 for the main pot, up to {len(pots) - 1}.", code="bad_pot"
-        )
-    what = _pot_name(index)
-    if index in pushes(state):
-        raise RuleViolation(f"The {what} has already been pushed.", code="already_pushed")
     winners = action.winners
     if not winners or len(set(winners)) != len(winners):
         raise RuleViolation(
-            f"Tap each winner of the {what} once (two or more split it).", code="winners_required"
+            "Tap each winner of the pot once (two or more split it).", code="winners_required"
         )
+    index = action.amount
+    if index is None:
+        covered = _covered(state, pots, pushes(state), action)
+        if not covered:
+            raise RuleViolation(
+                "Every pot these players are in has been pushed: tap a pot's winner.",
+                code="not_eligible",
+            )
+        for pot in covered:
+            _check_pot_winners(state, pots, pot, winners)
+        return state
+    if not 0 <= index < len(pots):
+        raise RuleViolation(
+            f"Say which pot is pushed: 0 for the main pot, up to {len(pots) - 1}.", code="bad_pot"
+        )
+    if index in pushes(state):
+        raise RuleViolation(
+            f"The {_pot_name(index)} has already been pushed.", code="already_pushed"
+        )
+    _check_pot_winners(state, pots, index, winners)
+    return state
+
+
+def _check_pot_winners(
+    state: HandState, pots: Sequence[Pot], index: int, winners: Sequence[int]
+) -> None:
+    what = _pot_name(index)
     contenders = [i for i in pots[index].eligible if not state.mucked[i]]
     for player in winners:
         if player not in contenders:
@@ -249,7 +291,6 @@ def check_award(state: HandState, action: Action) -> HandState:
                 code="not_eligible",
             )
     _check_tap_agrees(state, pots, index, winners)
-    return state
 
 
 def _pot_name(index: int) -> str:

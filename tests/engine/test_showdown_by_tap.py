@@ -242,3 +242,22 @@ def test_phh_export_of_side_pots_pushed_to_different_winners_names_them_in_winni
     assert history.finishing_stacks == list(state.stacks)
     # Two hands tabled face down contest the main pot: a reader cannot tell who won it.
     assert outcome(history).status == "winner_unknown"
+
+
+def test_tap_without_a_pot_pushes_every_pot_the_winner_is_in_with_one_tap() -> None:
+    state = play(hand([30, 60, 200]), "a a c | /- | /- | /-")
+    state = apply(state, award(None, (2,)))  # the deepest stack has the best hand: both pots
+    assert state.phase == Phase.COMPLETE
+    assert [(a.pot, a.winners) for a in state.awards] == [(1, (2,)), (0, (2,))]
+    assert state.stacks == (0, 0, 290)
+
+
+def test_tap_without_a_pot_for_the_short_stack_leaves_the_pots_above_it() -> None:
+    state = play(hand([30, 60, 200]), "a a c | /- | /- | /-")
+    state = apply(state, award(None, (0,)))  # the short stack wins the main pot only
+    assert pushes(state) == {0: (0,)}
+    state = apply(state, award(None, (1,)))
+    assert state.stacks == (90, 60, 140)
+    with pytest.raises(RuleViolation) as refused:
+        apply(play(hand([30, 60, 200]), "a a c | /- | /- | /-"), award(None, (4,)))
+    assert refused.value.code == "not_eligible"
