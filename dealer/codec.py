@@ -4,14 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from dealer.engine import HandState, legal_actions, next_to_show, showdown_order
+from dealer.engine import (
+    HandState,
+    Phase,
+    apply,
+    legal_actions,
+    next_to_show,
+    showdown_order,
+)
 from dealer.engine.actions import Action, Kind
 from dealer.engine.cards import Card, CardError, parse_cards_unknown
 from dealer.engine.errors import RuleViolation
-from dealer.engine.hand import threshold_passed
+from dealer.engine.hand import threshold_passed, unentered_deal
 from dealer.engine.ledger import stub_count
 from dealer.engine.runs import can_run_twice
-from dealer.engine.showdown import can_push, pushes, showdown_pots
+from dealer.engine.showdown import betting_finished, can_push, pushes, showdown_pots
 from dealer.engine.state import STREET_NAMES
 
 
@@ -107,6 +114,7 @@ def state_snapshot(state: HandState, seats: list[dict[str, Any]]) -> dict[str, A
             for pot in pots
         ],
         "legal": None if legal is None else {**legal.as_dict(), "actor": seat_of[legal.actor]},
+        "legal_after_deal": _legal_after_deal(state, seat_of),
         "showdown_order": [seat_of[i] for i in showdown_order(state)]
         if state.phase.value == "showdown"
         else [],
@@ -130,6 +138,19 @@ def state_snapshot(state: HandState, seats: list[dict[str, Any]]) -> dict[str, A
         else {str(seat_of[i]): s for i, s in enumerate(state.finishing_stacks)},
         "cards": _ledger(state),
     }
+
+
+def _legal_after_deal(state: HandState, seat_of: list[int]) -> dict[str, Any] | None:
+    """While a board deal is due and betting follows it: the actions of the next street's first
+    player once the board is dealt unentered (a betting tap may say so: `deal_unentered`)."""
+    if state.phase != Phase.DEALING or state.runs != 1 or betting_finished(state):
+        return None
+    try:
+        after = apply(state, unentered_deal(state))
+    except RuleViolation:
+        return None
+    legal = legal_actions(after)
+    return None if legal is None else {**legal.as_dict(), "actor": seat_of[legal.actor]}
 
 
 def _push(state: HandState, seat_of: list[int]) -> list[dict[str, Any]]:

@@ -77,6 +77,8 @@ class ActionForm(WriteForm):
     # if another player is to act by the time it arrives.
     expected_seat = forms.IntegerField(required=False, min_value=1, max_value=20)
     cards = CardsField(required=False)
+    # A betting action tapped while the board is due: the board was dealt, its cards not entered.
+    deal_unentered = forms.BooleanField(required=False)
     # Showdown by tap: the pot pushed (0 the main pot) and, for a split, the seats ticked.
     pot = forms.IntegerField(required=False, min_value=0, max_value=20)
     split = forms.TypedMultipleChoiceField(
@@ -105,9 +107,8 @@ class ActionForm(WriteForm):
         return data
 
     def _award(self, data: dict[str, Any], seat: str) -> dict[str, Any]:
-        """A winner's button ("award:4") or the split button with the seats ticked."""
-        if data.get("pot") is None:
-            raise forms.ValidationError("The tablet did not say which pot: reload the page.")
+        """A winner's button ("award:4") or the split button with the seats ticked; without a
+        `pot`, the winner takes every pot they are in (the best hand's button)."""
         if seat:
             if not seat.isascii() or not seat.isdigit():
                 raise forms.ValidationError("Unknown winner: reload the page.")

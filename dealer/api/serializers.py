@@ -154,6 +154,12 @@ class ActionInputSerializer(HandWriteInputSerializer):
         help_text="optional: the seat the client saw as the one to act; if another seat (or no "
         "one) is to act, the write is refused 409 `stale_tap` with the hand's `state`",
     )
+    deal_unentered = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="the board cards due were dealt without being entered; the betting action is "
+        "the next street's first (one entry; the state's `legal_after_deal` lists its actions)",
+    )
 
 
 class UndoInputSerializer(HandWriteInputSerializer):
@@ -341,6 +347,11 @@ class HandStateOutputSerializer(serializers.Serializer):
     players = HandPlayerOutputSerializer(many=True, help_text="from the left of the button")
     pots = PotOutputSerializer(many=True)
     legal = LegalOutputSerializer(allow_null=True, help_text="null when no bet is due")
+    legal_after_deal = LegalOutputSerializer(
+        allow_null=True,
+        help_text="while a board deal is due: the next street's first actions once the board is "
+        "dealt unentered (send them with `deal_unentered`)",
+    )
     showdown_order = serializers.ListField(child=serializers.IntegerField(), help_text="seats")
     next_to_show = serializers.IntegerField(allow_null=True)
     push = PushOutputSerializer(

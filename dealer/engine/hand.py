@@ -419,6 +419,16 @@ def _check_stub(state: HandState) -> None:
         )
 
 
+def unentered_deal(state: HandState) -> Action:
+    """The board cards due now, dealt at the table without being entered: a betting tap may say
+    so (docs/rules.md "Showdown by tap": a street's first action implies its deal)."""
+    if state.phase != Phase.DEALING or state.board_cards_due() == 0:
+        raise RuleViolation(
+            f"No board card is due now: {_what_is_due(state)}.", code="board_not_due"
+        )
+    return Action(kind=Kind.DEAL_BOARD, cards=(None,) * state.board_cards_due())
+
+
 def _run_out_unentered(state: HandState) -> HandState:
     """Before a pot is pushed by tap once the betting is over: board cards still due were dealt
     at the table without being entered (docs/rules.md "Showdown by tap"), so the dealer does not

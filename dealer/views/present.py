@@ -496,6 +496,19 @@ def push_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def best_hand_seats(pushes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The players who may still take pots, for the "best hand takes every pot it is in" row:
+    shown when more than one pot is left to push."""
+    left = [p for p in pushes if p["pushed_to"] is None and len(p["eligible"]) > 1]
+    if len(left) < 2:
+        return []
+    seen: dict[int, dict[str, Any]] = {}
+    for pot in left:
+        for player in pot["eligible"]:
+            seen.setdefault(player["seat"], player)
+    return sorted(seen.values(), key=lambda p: p["seat"])
+
+
 def showdown_view(snapshot: dict[str, Any]) -> dict[str, Any] | None:
     if snapshot.get("phase") != "showdown":
         return None
@@ -583,6 +596,19 @@ def action_bar(snapshot: dict[str, Any], structure: str) -> dict[str, Any] | Non
         "typed": low is not None and top is not None and low != top,
         "pot_limit": pot_limit,
     }
+
+
+def deal_bar(snapshot: dict[str, Any], structure: str) -> dict[str, Any] | None:
+    """While a board deal is due: the action bar of the next street's first player, each tap
+    saying the board was dealt without its cards (the engine's `legal_after_deal`)."""
+    after = snapshot.get("legal_after_deal")
+    if snapshot.get("phase") != "dealing" or not after:
+        return None
+    players = [{**p, "bet": 0} for p in snapshot["players"]]  # a new street starts at 0
+    bar = action_bar(
+        {**snapshot, "phase": "betting", "legal": after, "players": players}, structure
+    )
+    return None if bar is None else {**bar, "deal_unentered": True}
 
 
 # --- the log of the hand ---------------------------------------------------------------------

@@ -204,6 +204,7 @@ def hand_regions(
         "ledger": ledger,
         "pot_total": snapshot.get("pot_total", 0) if snapshot else 0,
         "bar": present.action_bar(snapshot, structure) if snapshot and in_progress else None,
+        "deal_bar": present.deal_bar(snapshot, structure) if snapshot and in_progress else None,
         "due": snapshot.get("board_cards_due", 0) if snapshot and in_progress else 0,
         "next_street": present.NEXT_STREET.get(snapshot.get("street", ""), "second board")
         if snapshot
@@ -211,7 +212,8 @@ def hand_regions(
         # Built when a template shows the picker (the board entry, the showdown), not before.
         "picker": partial(present.deck_rows, game, used),
         "showdown": present.showdown_view(snapshot) if snapshot and in_progress else None,
-        "push_pots": present.push_views(snapshot) if snapshot and in_progress else [],
+        "push_pots": (pushes := present.push_views(snapshot) if snapshot and in_progress else []),
+        "push_best": present.best_hand_seats(pushes),
         "awards": present.award_views(snapshot) if snapshot else [],
         "structure": structure,
         "claim_allowed": rules.get("play_board_claim", "table_both") != "table_both",
@@ -446,7 +448,8 @@ def engine_action(hand: Hand, data: dict[str, Any]) -> dict[str, Any]:
         action["cards"] = list(data.get("cards") or [])
         return action
     if kind == "award":
-        return {"kind": kind, "pot": data["pot"], "seats": data["winners"]}
+        pot = {} if data.get("pot") is None else {"pot": data["pot"]}
+        return {"kind": kind, **pot, "seats": data["winners"]}
     if kind == "reveal_board":
         # The cards picked fill the board's unknown places in order; known cards stay.
         picked = iter(data.get("cards") or [])
@@ -511,6 +514,7 @@ def record_action(request: HttpRequest, pk: int) -> HttpResponse:
             version=data["version"],
             actor=request.user,
             expected_seat=data["expected_seat"],
+            deal_unentered=bool(data.get("deal_unentered")),
         )
     except (FloorError, EngineError) as error:
         # A refusal for the user's role is answered before the table is read.

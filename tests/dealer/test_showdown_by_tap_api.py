@@ -153,3 +153,46 @@ def test_award_from_the_tablet_form_one_tap_on_the_winner(dealer, table, tablet)
     hand = Hand.objects.get(pk=state["hand"])
     assert hand.status == Hand.Status.COMPLETE
     assert hand.state["awards"][0]["winners"] == [winner]
+
+
+def test_deal_unentered_a_streets_first_action_says_its_board_was_dealt(tablet):
+    tablet.ok(kind="fold")
+    tablet.ok(kind="call")
+    tablet.ok(kind="call")
+    state = tablet.ok(kind="check")
+    assert state["phase"] == "dealing"
+    after = state["legal_after_deal"]
+    assert after["can_check"]
+    body = {
+        "client_id": tablet.client_id(),
+        "version": state["version"],
+        "action": {"kind": "check", "seat": after["actor"]},
+        "expected_seat": after["actor"],
+        "deal_unentered": True,
+    }
+    response = tablet.write("actions/", body)
+    assert response.status_code == 200, response.json()
+    state = response.json()
+    assert (state["street"], state["board"]) == ("flop", ["??", "??", "??"])
+    assert state["legal_after_deal"] is None
+    # One entry, one undo: the check and the deal it implied go together.
+    assert tablet.undo("checked by mistake").status_code == 200
+    assert (tablet.state["phase"], tablet.state["board"]) == ("dealing", [])
+
+
+def test_deal_unentered_when_no_board_is_due_is_refused(tablet):
+    body = {
+        "client_id": tablet.client_id(),
+        "version": tablet.state["version"],
+        "action": {"kind": "fold"},
+        "deal_unentered": True,
+    }
+    response = tablet.write("actions/", body)
+    assert (response.status_code, response.json()["code"]) == (409, "board_not_due")
+
+
+def test_award_without_a_pot_from_the_api_takes_every_pot(tablet):
+    state = to_showdown(tablet)
+    winner = state["push"][0]["eligible_seats"][0]
+    done = tablet.ok(kind="award", seats=[winner])
+    assert [a["winners"] for a in done["awards"]] == [[winner]]
