@@ -97,7 +97,7 @@ def test_tap_after_an_all_in_runs_out_the_unentered_board_without_a_tap_per_stre
 
 
 def test_tap_takes_the_rake_as_a_card_showdown_does() -> None:
-    options = {"rake_percent": 5, "rake_cap": 5, "rake_no_flop_no_drop": True}
+    options: dict[str, Any] = {"rake_percent": 5, "rake_cap": 5, "rake_no_flop_no_drop": True}
     state = play(hand([100, 100], **options), "r40 c | /- | x x | /- | x x | /- | x x")
     state = apply(state, award(0, (0,)))
     assert state.rake == 4
