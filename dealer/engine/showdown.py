@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dealer.engine.actions import Action, Kind
+from dealer.engine.actions import BETTING_KINDS, Action, Kind
 from dealer.engine.cards import Card, suit_strength
 from dealer.engine.errors import RuleViolation
 from dealer.engine.game import check_cards_fit, ranker_for, seen_cards
@@ -196,7 +196,7 @@ def settle_if_done(state: HandState) -> HandState:
 def pushes(state: HandState) -> dict[int, tuple[int, ...]]:
     """The pots the dealer pushed by tap so far (pot index: winners), read from the hand's log.
     A push that names no pot went to every pot still unpushed that all its winners are in."""
-    taps = [a for a in state.log if a.kind == Kind.AWARD]
+    taps = _taps(state)
     if not taps:
         return {}
     pots = _award_pots(state)  # no muck after a push (`pushing_started`): the pots stay put
@@ -205,6 +205,22 @@ def pushes(state: HandState) -> dict[int, tuple[int, ...]]:
         for index in [tap.amount] if tap.amount is not None else _covered(state, pots, pushed, tap):
             pushed[index] = tap.winners
     return pushed
+
+
+def _taps(state: HandState) -> list[Action]:
+    """The pushes in the log, oldest first. They all come after the last betting action or board
+    deal, so only the log's tail is read: this runs at every show of every hand."""
+    taps = []
+    for action in reversed(state.log):
+        if action.kind is Kind.AWARD:
+            taps.append(action)
+        elif action.kind in _BEFORE_PUSHES:
+            break
+    taps.reverse()
+    return taps
+
+
+_BEFORE_PUSHES = BETTING_KINDS | {Kind.DEAL_BOARD}
 
 
 def _covered(
