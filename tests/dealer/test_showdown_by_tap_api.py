@@ -10,6 +10,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from config import request_time
+from dealer.engine.phh import parse_phh
+from dealer.engine.phh.play import outcome
 from dealer.hand_log import hand_replay
 from dealer.models import Hand
 from dealer.views import present
@@ -196,3 +198,20 @@ def test_award_without_a_pot_from_the_api_takes_every_pot(tablet):
     winner = state["push"][0]["eligible_seats"][0]
     done = tablet.ok(kind="award", seats=[winner])
     assert [a["winners"] for a in done["awards"]] == [[winner]]
+
+
+def test_phh_of_a_hand_pushed_by_tap_has_unknown_cards_and_the_winnings(dealer, tablet):
+    state = to_showdown(tablet)
+    winner = state["push"][0]["eligible_seats"][0]
+    done = tablet.ok(kind="award", pot=0, seats=[winner])
+    response = dealer.get(f"/api/hands/{done['hand']}/phh/")
+    assert response.status_code == 200
+    history = parse_phh(response.content.decode())
+    seats = [p["seat"] for p in done["players"]]
+    player = seats.index(winner) + 1
+    assert f"d dh p{player} ????" in history.actions
+    assert f"p{player} sm ????" in history.actions
+    assert history.winnings == [
+        done["awards"][0]["amount"] if seat == winner else 0 for seat in seats
+    ]
+    assert outcome(history).status == "complete"  # the others mucked: the pot is the winner's
