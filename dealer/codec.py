@@ -163,7 +163,7 @@ def _push(state: HandState, seat_of: list[int]) -> list[dict[str, Any]]:
         {
             "pot": index,
             "amount": pot.amount,
-            "eligible_seats": [seat_of[i] for i in pot.eligible if not state.mucked[i]],
+            "eligible_seats": [seat_of[i] for i in pot.eligible],  # a muck is out, as a fold
             "pushed_to": None if index not in pushed else [seat_of[i] for i in pushed[index]],
         }
         for index, pot in enumerate(showdown_pots(state))
