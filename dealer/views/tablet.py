@@ -214,6 +214,8 @@ def hand_regions(
         "showdown": present.showdown_view(snapshot) if snapshot and in_progress else None,
         "push_pots": (pushes := present.push_views(snapshot) if snapshot and in_progress else []),
         "push_best": present.best_hand_seats(pushes),
+        # Open while no board card is entered; folded for a dealer who enters the cards.
+        "push_open": not any(card.known for card in board),
         "awards": present.award_views(snapshot) if snapshot else [],
         "structure": structure,
         "claim_allowed": rules.get("play_board_claim", "table_both") != "table_both",
