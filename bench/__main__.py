@@ -6,7 +6,15 @@ import platform
 import subprocess
 import sys
 
-from bench import bench_eval, bench_floor, bench_hands, bench_phh, bench_state, bench_tournament
+from bench import (
+    bench_eval,
+    bench_floor,
+    bench_hands,
+    bench_phh,
+    bench_state,
+    bench_taps,
+    bench_tournament,
+)
 
 
 def main() -> None:
@@ -20,6 +28,9 @@ def main() -> None:
     print()
     print("== Whole hands with showdowns (bench/bench_hands.py) ==")
     bench_hands.main()
+    print()
+    print("== Taps a dealer needs per hand on the tablet (bench/bench_taps.py) ==")
+    bench_taps.main()
     print()
     print("== PHH replay from text through the command line (bench/bench_phh.py) ==")
     bench_phh.main()

@@ -6,6 +6,8 @@ from typing import Any
 
 from dealer.engine import (
     HandState,
+    Phase,
+    apply,
     before_award,
     legal_actions,
     next_to_show,
@@ -14,9 +16,10 @@ from dealer.engine import (
 from dealer.engine.actions import Action, Kind
 from dealer.engine.cards import Card, CardError, parse_cards_unknown
 from dealer.engine.errors import RuleViolation
-from dealer.engine.hand import threshold_passed
+from dealer.engine.hand import threshold_passed, unentered_deal
 from dealer.engine.ledger import card_choice, stub_count
 from dealer.engine.runs import can_run_twice
+from dealer.engine.showdown import betting_finished, can_push, pushes, showdown_pots
 from dealer.engine.state import STREET_NAMES
 
 
@@ -32,6 +35,8 @@ def action_to_dict(action: Action) -> dict[str, Any]:
         data["reason"] = action.reason
     if action.declared is not None:
         data["declared"] = action.declared.value
+    if action.winners:
+        data["winners"] = list(action.winners)
     return data
 
 
@@ -63,7 +68,16 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         cards=cards,
         reason=str(data.get("reason", ""))[:200],
         declared=declared,
+        winners=_winners(data.get("winners")),
     )
+
+
+def _winners(value: Any) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(type(w) is int for w in value):
+        raise RuleViolation("List the winners as player numbers.", code="bad_action")
+    return tuple(value)
 
 
 def _cards(cards: tuple[Card | None, ...] | None) -> list[str] | None:
@@ -120,10 +134,12 @@ def state_snapshot(
             for pot in pots
         ],
         "legal": None if legal is None else {**legal.as_dict(), "actor": seat_of[legal.actor]},
+        "legal_after_deal": _legal_after_deal(state, seat_of),
         "showdown_order": [seat_of[i] for i in showdown_order(state)]
         if state.phase.value == "showdown"
         else [],
         "next_to_show": None if (n := next_to_show(state)) is None else seat_of[n],
+        "push": _push(state, seat_of),
         "awards": [
             {
                 "pot": a.pot,
@@ -152,6 +168,36 @@ def state_snapshot(
             for entry in state.pending
         ],
     }
+
+
+def _legal_after_deal(state: HandState, seat_of: list[int]) -> dict[str, Any] | None:
+    """While a board deal is due and betting follows it: the actions of the next street's first
+    player once the board is dealt unentered (a betting tap may say so: `deal_unentered`)."""
+    if state.phase != Phase.DEALING or state.runs != 1 or betting_finished(state):
+        return None
+    try:
+        after = apply(state, unentered_deal(state))
+    except RuleViolation:
+        return None
+    legal = legal_actions(after)
+    return None if legal is None else {**legal.as_dict(), "actor": seat_of[legal.actor]}
+
+
+def _push(state: HandState, seat_of: list[int]) -> list[dict[str, Any]]:
+    """The pots the dealer may push by tap now (showdown by tap), each with the seats that can
+    win it and the seats it was pushed to (None until then); empty when no tap is due."""
+    if not can_push(state):
+        return []
+    pushed = pushes(state)
+    return [
+        {
+            "pot": index,
+            "amount": pot.amount,
+            "eligible_seats": [seat_of[i] for i in pot.eligible],  # a muck is out, as a fold
+            "pushed_to": None if index not in pushed else [seat_of[i] for i in pushed[index]],
+        }
+        for index, pot in enumerate(showdown_pots(state))
+    ]
 
 
 def _ledger(state: HandState) -> dict[str, Any]:

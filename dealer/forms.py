@@ -26,6 +26,7 @@ BETTING = ("fold", "check", "call", "all_in")
 SIZED = ("bet", "raise")
 BOARD = ("deal_board", "deal_board_unknown", "reveal_board", "run_twice")
 SHOWDOWN = ("show", "muck", "claim_board")
+AWARD = "award"  # showdown by tap: "award:<seat>" pushes `pot` to one seat, "award" to `split`
 
 
 class CardsField(forms.Field):
@@ -76,11 +77,20 @@ class ActionForm(WriteForm):
     # if another player is to act by the time it arrives.
     expected_seat = forms.IntegerField(required=False, min_value=1, max_value=20)
     cards = CardsField(required=False)
+    # A betting action tapped while the board is due: the board was dealt, its cards not entered.
+    deal_unentered = forms.BooleanField(required=False)
+    # Showdown by tap: the pot pushed (0 the main pot) and, for a split, the seats ticked.
+    pot = forms.IntegerField(required=False, min_value=0, max_value=20)
+    split = forms.TypedMultipleChoiceField(
+        required=False, coerce=int, choices=[(n, n) for n in range(1, 21)]
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         action = str(data.get("action", ""))
         kind, _, size = action.partition(":")
+        if kind == AWARD:
+            return self._award(data, size)
         if kind not in (*BETTING, *SIZED, *BOARD, *SHOWDOWN):
             raise forms.ValidationError(f"Unknown action '{action}': reload the page.")
         amount = data.get("amount")
@@ -95,6 +105,19 @@ class ActionForm(WriteForm):
         if kind in SHOWDOWN and data.get("seat") is None:
             raise forms.ValidationError("Pick the player who shows or mucks.")
         return data
+
+    def _award(self, data: dict[str, Any], seat: str) -> dict[str, Any]:
+        """A winner's button ("award:4") or the split button with the seats ticked; without a
+        `pot`, the winner takes every pot they are in (the best hand's button)."""
+        if seat:
+            if not seat.isascii() or not seat.isdigit():
+                raise forms.ValidationError("Unknown winner: reload the page.")
+            winners = [int(seat)]
+        else:
+            winners = list(data.get("split") or [])
+            if len(winners) < 2:
+                raise forms.ValidationError("Tick two or more players to split the pot.")
+        return {**data, "kind": AWARD, "amount": None, "winners": winners}
 
     def _size(self, size: str, action: str) -> int:
         """The size a button carries ("raise:1700"), read as the typed amount is."""

@@ -22,8 +22,9 @@ from dealer.cash.services import cash_hand_end
 from dealer.cash.takings import hand_takings_record
 from dealer.codec import action_from_dict, action_to_dict, state_snapshot
 from dealer.engine import HandSetup, HandState, PlayerSetup, apply, start_hand
-from dealer.engine.actions import Action
+from dealer.engine.actions import BETTING_KINDS, Action
 from dealer.engine.errors import EngineError, RuleViolation
+from dealer.engine.hand import unentered_deal
 from dealer.engine.knockouts import knockouts
 from dealer.engine.rules import Rules
 from dealer.engine.state import Phase
@@ -579,6 +580,14 @@ def _player_of_seat(hand: Hand, action: dict[str, Any]) -> dict[str, Any]:
         action["player"] = seats.index(seat)
     elif isinstance(player, int) and not 0 <= player < len(seats):
         raise FloorInvalid("not_in_hand", f"Player {player} is not dealt in this hand.")
+    if "pot" in action:  # an award names its pot and its winners' seats
+        action["amount"] = action.pop("pot")
+    if "seats" in action:
+        winners = action.pop("seats")
+        for seat in winners:
+            if seat not in seats:
+                raise FloorInvalid("not_in_hand", f"Seat {seat} is not dealt in this hand.")
+        action["winners"] = [seats.index(seat) for seat in winners]
     return action
 
 
@@ -600,8 +609,11 @@ def hand_record_action(
     version: int,
     actor: Any = None,
     expected_seat: int | None = None,
+    deal_unentered: bool = False,
 ) -> Result:
     """Record one entry: a betting action, board cards, a show or muck (engine rules apply).
+    `deal_unentered`: the board cards due were dealt without being entered, and this betting
+    action is the next street's first: both are one entry (one tap, one undo).
     The player may be named by `seat` (a seat number) instead of `player` (the engine index).
     `expected_seat`: the seat to act when the button was drawn; a tap that finds another one to
     act is refused (`stale_tap`). A resend of a recorded tap still answers its first answer: the
@@ -610,18 +622,27 @@ def hand_record_action(
     def make(
         locked: Hand, state: HandState, payload: dict[str, Any]
     ) -> tuple[HandState, dict[str, Any]]:
+        dealt = [unentered_deal(state)] if payload.get("deal_unentered") else []
+        for deal in dealt:
+            state = apply(state, deal)
         check_tap_seat(locked, state, expected_seat)
         engine_action = action_from_dict(_player_of_seat(locked, payload["action"]))
+        if dealt and engine_action.kind not in BETTING_KINDS:
+            raise FloorInvalid(
+                "deal_unentered_betting_only",
+                "Only a betting action says the board was dealt without its cards.",
+            )
         new = apply(state, engine_action)
-        return new, {"actions": [action_to_dict(engine_action)]}
+        return new, {"actions": [action_to_dict(a) for a in (*dealt, engine_action)]}
 
+    flag = {"deal_unentered": True} if deal_unentered else {}
     return _write(
         hand,
         client_id=client_id,
         version=version,
         actor=actor,
         kind=HandEvent.Kind.ACTION,
-        payload={"action": action},
+        payload={"action": action, **flag},
         make=make,
     )
 

@@ -131,6 +131,19 @@ class ActionSerializer(serializers.Serializer):
     )
     cards = CardsField(required=False)
     reason = serializers.CharField(max_length=MAX_REASON, required=False, allow_blank=True)
+    pot = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SEAT,
+        required=False,
+        help_text="`award`: the pot pushed, 0 = main pot (the state's `push` lists them)",
+    )
+    seats = serializers.ListField(
+        child=seat_field(),
+        min_length=1,
+        max_length=MAX_SEAT,
+        required=False,
+        help_text="`award`: the seat numbers that win the pot (two or more split it)",
+    )
 
 
 class ActionInputSerializer(HandWriteInputSerializer):
@@ -140,6 +153,12 @@ class ActionInputSerializer(HandWriteInputSerializer):
         allow_null=True,
         help_text="optional: the seat the client saw as the one to act; if another seat (or no "
         "one) is to act, the write is refused 409 `stale_tap` with the hand's `state`",
+    )
+    deal_unentered = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="the board cards due were dealt without being entered; the betting action is "
+        "the next street's first (one entry; the state's `legal_after_deal` lists its actions)",
     )
 
 
@@ -232,6 +251,15 @@ class HandPlayerOutputSerializer(serializers.Serializer):
 class PotOutputSerializer(serializers.Serializer):
     amount = serializers.IntegerField()
     eligible_seats = serializers.ListField(child=serializers.IntegerField())
+
+
+class PushOutputSerializer(serializers.Serializer):
+    pot = serializers.IntegerField(help_text="0 = main pot: the `pot` of an `award` action")
+    amount = serializers.IntegerField()
+    eligible_seats = serializers.ListField(child=serializers.IntegerField())
+    pushed_to = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, help_text="seats; null until pushed"
+    )
 
 
 class LegalOutputSerializer(serializers.Serializer):
@@ -335,8 +363,18 @@ class HandStateOutputSerializer(serializers.Serializer):
     players = HandPlayerOutputSerializer(many=True, help_text="from the left of the button")
     pots = PotOutputSerializer(many=True)
     legal = LegalOutputSerializer(allow_null=True, help_text="null when no bet is due")
+    legal_after_deal = LegalOutputSerializer(
+        allow_null=True,
+        help_text="while a board deal is due: the next street's first actions once the board is "
+        "dealt unentered (send them with `deal_unentered`)",
+    )
     showdown_order = serializers.ListField(child=serializers.IntegerField(), help_text="seats")
     next_to_show = serializers.IntegerField(allow_null=True)
+    push = PushOutputSerializer(
+        many=True,
+        help_text="showdown by tap: the pots the dealer may push now with an `award` action "
+        "(empty while no tap is due)",
+    )
     awards = AwardOutputSerializer(many=True)
     rake = serializers.IntegerField(
         required=False, help_text="the house's take from the pots at the award (cash tables)"

@@ -275,6 +275,7 @@ class HandActionsApi(DealerApi):
             version=data["version"],
             actor=request.user,
             expected_seat=data.get("expected_seat"),
+            deal_unentered=data.get("deal_unentered", False),
         )
         return Response(result.answer)
 

@@ -12,6 +12,7 @@ from dealer.engine.actions import (
     Action,
     Kind,
     all_in,
+    award,
     bet,
     call,
     check,
@@ -37,7 +38,13 @@ from dealer.engine.procedures import TRIGGER_LABELS, Effect, Remedy, Trigger, re
 from dealer.engine.ranking import Category, HandRank, Ranker
 from dealer.engine.rules import PROFILES, Rules, make_rules
 from dealer.engine.setup import HandSetup, PlayerSetup, Stakes, deal_setup
-from dealer.engine.showdown import before_award, next_to_show, showdown_order
+from dealer.engine.showdown import (
+    before_award,
+    next_to_show,
+    pushes,
+    showdown_order,
+    showdown_pots,
+)
 from dealer.engine.state import Award, HandState, Phase
 
 __all__ = [
@@ -68,6 +75,7 @@ __all__ = [
     "Trigger",
     "all_in",
     "apply",
+    "award",
     "before_award",
     "bet",
     "call",
@@ -85,12 +93,14 @@ __all__ = [
     "muck",
     "next_to_show",
     "parse_cards",
+    "pushes",
     "raise_to",
     "remedy",
     "reveal_board",
     "run_twice",
     "show",
     "showdown_order",
+    "showdown_pots",
     "side_pots",
     "start_hand",
     "take_back_board",

@@ -49,6 +49,9 @@ class Kind(StrEnum):
     # total. A fold stands at once; anything else waits for the player's turn, where the engine
     # applies it if the action to that player has not changed.
     OUT_OF_TURN = "out_of_turn"
+    # Showdown by tap (docs/rules.md "Showdown by tap"): the dealer pushes pot `amount` (0 main,
+    # 1.. side pots) to `winners`, with or without the players' cards entered.
+    AWARD = "award"
 
 
 BETTING_KINDS = frozenset({Kind.FOLD, Kind.CHECK, Kind.CALL, Kind.BET, Kind.RAISE, Kind.ALL_IN})
@@ -66,6 +69,7 @@ class Action:
     cards: tuple[Card | None, ...] = ()
     reason: str = ""
     declared: Kind | None = None
+    winners: tuple[int, ...] = ()  # AWARD only: the players (indices) who win the pot
 
     def __str__(self) -> str:
         parts = [self.kind.value]
@@ -77,6 +81,8 @@ class Action:
             parts.append(str(self.amount))
         if self.cards:
             parts.append("".join("??" if c is None else str(c) for c in self.cards))
+        if self.winners:
+            parts.append("to " + ",".join(f"p{w + 1}" for w in self.winners))
         return " ".join(parts)
 
 
@@ -177,3 +183,10 @@ def out_of_turn(player: int, declared: Kind, amount: int | None = None, reason: 
 
 def reveal_board(cards: tuple[Card | None, ...]) -> Action:
     return Action(kind=Kind.REVEAL_BOARD, cards=cards)
+
+
+def award(pot: int | None, winners: tuple[int, ...]) -> Action:
+    """The dealer pushes pot `pot` (0 the main pot, 1.. side pots, in the order of the showdown's
+    pots) to `winners`, one or more players splitting it (docs/rules.md "Showdown by tap").
+    `pot=None`: every pot not pushed yet that all the winners are in (one tap on the best hand)."""
+    return Action(kind=Kind.AWARD, amount=pot, winners=tuple(winners))

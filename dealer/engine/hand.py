@@ -114,6 +114,10 @@ def apply(state: HandState, action: Action) -> HandState:
         new = showdown.apply_showdown_action(state, action)
         new = _replace(new, log=(*new.log, action))
         return showdown.settle_if_done(new)
+    elif kind == Kind.AWARD:
+        new = showdown.check_award(_run_out_unentered(state), action)
+        new = _replace(new, log=(*new.log, action))
+        return showdown.settle_if_done(new)
     elif kind == Kind.OUT_OF_TURN:
         new = _out_of_turn(state, action)
     elif kind == Kind.KILL:
@@ -438,6 +442,32 @@ def _check_stub(state: HandState) -> None:
             "set-aside cards entered.",
             code="stub_empty",
         )
+
+
+def unentered_deal(state: HandState) -> Action:
+    """The board cards due now, dealt at the table without being entered: a betting tap may say
+    so (docs/rules.md "Showdown by tap": a street's first action implies its deal)."""
+    if state.phase != Phase.DEALING or state.board_cards_due() == 0:
+        raise RuleViolation(
+            f"No board card is due now: {_what_is_due(state)}.", code="board_not_due"
+        )
+    return Action(kind=Kind.DEAL_BOARD, cards=(None,) * state.board_cards_due())
+
+
+def _run_out_unentered(state: HandState) -> HandState:
+    """Before a pot is pushed by tap once the betting is over: board cards still due were dealt
+    at the table without being entered (docs/rules.md "Showdown by tap"), so the dealer does not
+    tap each street of an all-in run-out. A hand run twice needs its boards entered."""
+    if state.phase != Phase.DEALING or not showdown.betting_finished(state):
+        return state
+    if state.runs == 2:
+        raise RuleViolation(
+            "A hand run twice is settled from its two boards: deal both runs first.",
+            code="runs_need_boards",
+        )
+    while state.phase == Phase.DEALING:
+        state = _deal_board(state, (None,) * state.board_cards_due())
+    return state
 
 
 def _reveal_board(state: HandState, cards: tuple[Card | None, ...]) -> HandState:

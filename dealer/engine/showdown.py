@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dealer.engine.actions import Action, Kind
+from dealer.engine.actions import BETTING_KINDS, Action, Kind
 from dealer.engine.cards import Card, suit_strength
 from dealer.engine.errors import RuleViolation
 from dealer.engine.game import check_cards_fit, ranker_for, seen_cards
@@ -76,12 +76,27 @@ def apply_showdown_action(state: HandState, action: Action) -> HandState:
     if _resolved(state, player):
         raise RuleViolation(f"{name} has already shown or mucked.", code="already_resolved")
     if action.kind == Kind.SHOW:
-        return _show(state, player, action.cards)
+        return _check_pushes(_show(state, player, action.cards))
     if action.kind == Kind.MUCK:
+        if pushes(state):  # a muck would renumber the pots the taps named
+            raise RuleViolation(
+                "A pot has been pushed by tap: tap the winners of the other pots.",
+                code="pushing_started",
+            )
         _check_muck(state, player)
         return _replace(state, mucked=replace_at(state.mucked, player, True))
     _check_claim(state, player)
-    return _replace(state, claims=replace_at(state.claims, player, True))
+    return _check_pushes(_replace(state, claims=replace_at(state.claims, player, True)))
+
+
+def _check_pushes(state: HandState) -> HandState:
+    """A hand tabled after a pot was pushed by tap may not go against the push."""
+    pushed = pushes(state)
+    if pushed:
+        pots = _award_pots(state)
+        for index, winners in pushed.items():
+            _check_tap_agrees(state, pots, index, winners)
+    return state
 
 
 def _show(state: HandState, player: int, cards: tuple[Card | None, ...]) -> HandState:
@@ -152,20 +167,204 @@ def _check_claim(state: HandState, player: int) -> None:
 
 
 def settle_if_done(state: HandState) -> HandState:
-    """Award every pot once each contender has shown, mucked or claimed the board."""
+    """Award every pot once each has its winners: pushed by the dealer's tap, or every contender
+    has shown, mucked or claimed the board."""
     if state.phase != Phase.SHOWDOWN:
         return state
+    pushed = pushes(state)
     live = state.in_hand()
-    # Without a muck the main pot is contested by every live hand: settle only when all of them
-    # are resolved (the common case, checked without building the pots).
-    if not any(state.mucked) and len(live) > 1 and not all(_resolved(state, i) for i in live):
+    # Without a muck or a push the main pot is contested by every live hand: settle only when all
+    # of them are resolved (the common case, checked without building the pots).
+    if (
+        not pushed
+        and not any(state.mucked)
+        and len(live) > 1
+        and not all(_resolved(state, i) for i in live)
+    ):
         return state
     pots = _award_pots(state)
-    for pot in pots:
+    for index, pot in enumerate(pots):
         contenders = [i for i in pot.eligible if not state.mucked[i]]
-        if len(contenders) > 1 and not all(_resolved(state, i) for i in contenders):
+        if index in pushed or len(contenders) == 1:
+            continue
+        if not all(_resolved(state, i) for i in contenders):
             return state
+    _check_pushes(state)  # board cards revealed since a tap may go against it
     return _award(state, pots)
+
+
+def pushes(state: HandState) -> dict[int, tuple[int, ...]]:
+    """The pots the dealer pushed by tap so far (pot index: winners), read from the hand's log.
+    A push that names no pot went to every pot still unpushed that all its winners are in."""
+    taps = _taps(state)
+    if not taps:
+        return {}
+    pots = _award_pots(state)  # no muck after a push (`pushing_started`): the pots stay put
+    pushed: dict[int, tuple[int, ...]] = {}
+    for tap in taps:
+        for index in [tap.amount] if tap.amount is not None else _covered(state, pots, pushed, tap):
+            pushed[index] = tap.winners
+    return pushed
+
+
+def _taps(state: HandState) -> list[Action]:
+    """The pushes in the log, oldest first. They all come after the last betting action or board
+    deal, so only the log's tail is read: this runs at every show of every hand."""
+    taps = []
+    for action in reversed(state.log):
+        if action.kind is Kind.AWARD:
+            taps.append(action)
+        elif action.kind in _BEFORE_PUSHES:
+            break
+    taps.reverse()
+    return taps
+
+
+_BEFORE_PUSHES = BETTING_KINDS | {Kind.DEAL_BOARD}
+
+
+def _covered(
+    state: HandState, pots: Sequence[Pot], pushed: dict[int, tuple[int, ...]], tap: Action
+) -> list[int]:
+    """The pots a push with no pot named goes to: not pushed yet, and every winner is in them.
+    The best hand among a pot's players also beats the players of every pot above it that it
+    is in, so one tap on the best hand pushes all of them."""
+    return [
+        index
+        for index, pot in enumerate(pots)
+        if index not in pushed
+        and all(w in pot.eligible and not state.mucked[w] for w in tap.winners)
+    ]
+
+
+def showdown_pots(state: HandState) -> tuple[Pot, ...]:
+    """The pots as they are awarded, numbered as an award names them (0 the main pot): a mucked
+    hand has given up its claim like a fold."""
+    return _award_pots(state)
+
+
+def can_push(state: HandState) -> bool:
+    """The dealer may push pots by tap now: the betting is over and the hand is run once (an
+    all-in run-out still to deal counts: its board is dealt unentered at the tap)."""
+    return (
+        betting_finished(state)
+        and state.runs == 1
+        and not state.is_over
+        and len(state.in_hand()) > 1
+    )
+
+
+def check_award(state: HandState, action: Action) -> HandState:
+    """Showdown by tap (docs/rules.md "Showdown by tap"): the dealer pushes one pot to one or more
+    winners once the betting is over. The winners must be in that pot, and a tap may not go
+    against the hands tabled with the cards entered: the engine decides what it can see."""
+    if state.phase != Phase.SHOWDOWN:
+        raise RuleViolation("Pots are pushed once the betting is over.", code="not_showdown")
+    if state.runs == 2:
+        raise RuleViolation(
+            "A hand run twice is settled from its two boards: show or muck each hand.",
+            code="runs_need_boards",
+        )
+    pots = _award_pots(state)
+    winners = action.winners
+    if not winners or len(set(winners)) != len(winners):
+        raise RuleViolation(
+            "Tap each winner of the pot once (two or more split it).", code="winners_required"
+        )
+    index = action.amount
+    if index is None:
+        covered = _covered(state, pots, pushes(state), action)
+        if not covered:
+            raise RuleViolation(
+                "Every pot these players are in has been pushed: tap a pot's winner.",
+                code="not_eligible",
+            )
+        for pot in covered:
+            _check_pot_winners(state, pots, pot, winners)
+        return state
+    if not 0 <= index < len(pots):
+        raise RuleViolation(
+            f"Say which pot is pushed: 0 for the main pot, up to {len(pots) - 1}.", code="bad_pot"
+        )
+    if index in pushes(state):
+        raise RuleViolation(
+            f"The {_pot_name(index)} has already been pushed.", code="already_pushed"
+        )
+    _check_pot_winners(state, pots, index, winners)
+    return state
+
+
+def _check_pot_winners(
+    state: HandState, pots: Sequence[Pot], index: int, winners: Sequence[int]
+) -> None:
+    what = _pot_name(index)
+    contenders = [i for i in pots[index].eligible if not state.mucked[i]]
+    for player in winners:
+        if player not in contenders:
+            who = state.seat_name(player) if 0 <= player < state.player_count else "That player"
+            raise RuleViolation(
+                f"{who.capitalize()} cannot win the {what}: not in it, folded or mucked.",
+                code="not_eligible",
+            )
+    _check_tap_agrees(state, pots, index, winners)
+
+
+def _pot_name(index: int) -> str:
+    return "main pot" if index == 0 else f"side pot {index}"
+
+
+def _check_tap_agrees(
+    state: HandState, pots: Sequence[Pot], index: int, winners: Sequence[int]
+) -> None:
+    """A tapped winner whose hand the engine knows must hold the best hand tabled in that pot:
+    no hand shown by a player left out beats or ties it, and winners who split hold equal hands.
+    A hand the engine cannot see (cards not entered) is the dealer's word."""
+    contenders = [i for i in pots[index].eligible if not state.mucked[i]]
+    ranker = ranker_for(state.setup.rules)
+    values = {
+        p: ranker.value(cards)
+        for p in contenders
+        if (cards := _known_hand(state, p, tapped=p in winners)) is not None
+    }
+    known = [w for w in winners if w in values]
+    if not known:
+        return
+    what = _pot_name(index)
+    best = max(values[w] for w in known)
+    for w in known:
+        if values[w] < best:
+            raise RuleViolation(
+                f"{state.seat_name(w).capitalize()}'s hand does not tie the best hand pushed: "
+                f"only the best hand wins the {what}.",
+                code="award_disagrees",
+            )
+    for p in contenders:
+        if p in winners or p not in values or values[p] < best:
+            continue
+        verb = "ties" if values[p] == best else "beats"
+        raise RuleViolation(
+            f"{state.seat_name(p).capitalize()} showed a hand that {verb} the winner's: "
+            f"{'split' if verb == 'ties' else 'push'} the {what} "
+            f"{'with' if verb == 'ties' else 'to'} {state.seat_name(p)}.",
+            code="award_disagrees",
+        )
+
+
+def _known_hand(state: HandState, player: int, *, tapped: bool, run: int = 0) -> list[Card] | None:
+    """The player's cards with the whole board of `run`, when the engine knows them: a hand
+    tabled (shown or playing the board), or for a tapped winner the hole cards entered at the
+    deal."""
+    board = [c for c in state.run_board(run or 1) if c is not None]
+    if len(board) < 5:
+        return None
+    if state.claims[player]:
+        return board
+    cards = state.shown[player]
+    if cards is None and tapped:
+        holes = state.holes[player]
+        if holes is not None and all(c is not None for c in holes):
+            cards = tuple(c for c in holes if c is not None)
+    return None if cards is None else [*cards, *board]
 
 
 def award_uncontested(state: HandState) -> HandState:
@@ -222,9 +421,15 @@ def _award(state: HandState, pots: Sequence[Pot]) -> HandState:
     awards: list[Award] = []
     stacks = list(state.stacks)
     unit = state.setup.unit
+    pushed = pushes(state)
     for index in reversed(range(len(pots))):
         pot = pots[index]
         contenders = [i for i in pot.eligible if not state.mucked[i]]
+        if index in pushed:
+            awards.append(_pushed_award(state, index, pot.amount, pushed[index], taken[index]))
+            for player, share in zip(awards[-1].winners, awards[-1].shares, strict=True):
+                stacks[player] += share
+            continue
         if state.runs == 2:
             halves = split_pot(pot.amount, (1, 2), unit)
             parts = [(1, halves[1], taken[index]), (2, halves[2], 0)]
@@ -261,6 +466,27 @@ def _award(state: HandState, pots: Sequence[Pot]) -> HandState:
     )
 
 
+def _pushed_award(
+    state: HandState, index: int, amount: int, winners: Sequence[int], rake: int
+) -> Award:
+    """A pot pushed by tap: split in odd-chip order, each winner's hand named when it is known."""
+    ordered = _odd_chip_order(state, winners)
+    shares = split_pot(amount, ordered, state.setup.unit)
+    ranker = ranker_for(state.setup.rules)
+    hands = []
+    for player in ordered:
+        cards = _known_hand(state, player, tapped=True)
+        hands.append("" if cards is None else ranker.best(cards).description)
+    return Award(
+        pot=index,
+        amount=amount,
+        winners=tuple(ordered),
+        shares=tuple(shares[p] for p in ordered),
+        hands=tuple(hands),
+        rake=rake,
+    )
+
+
 def _cards_for(state: HandState, player: int, run: int = 0) -> list[Card]:
     """The player's cards with the board of `run` (0 or 1: the board; 2: the second run's)."""
     board = [c for c in state.run_board(run or 1) if c is not None]
@@ -281,11 +507,16 @@ def _describe(state: HandState, player: int, run: int = 0) -> str:
 def _odd_chip_order(state: HandState, winners: Sequence[int], run: int = 0) -> list[int]:
     """Odd chips go clockwise from the button (S3; R; T), or to the highest card by suit (R)."""
     ordered = sorted(winners)  # index order is clockwise from the button
-    if state.setup.rules.odd_chip is OddChip.HIGH_CARD_BY_SUIT and len(ordered) > 1:
+    by_suit = state.setup.rules.odd_chip is OddChip.HIGH_CARD_BY_SUIT and len(ordered) > 1
+    # A pot pushed by tap without the cards entered goes by seat position (docs/rules.md).
+    known = {p: _known_hand(state, p, tapped=True, run=run) for p in ordered} if by_suit else {}
+    if by_suit and all(cards is not None for cards in known.values()):
         ranker = ranker_for(state.setup.rules)
 
         def top_card(player: int) -> tuple[int, int]:
-            cards = ranker.best(_cards_for(state, player, run)).cards
+            hand = known[player]
+            assert hand is not None
+            cards = ranker.best(hand).cards
             best = max(cards, key=lambda c: (c.rank, suit_strength(c.suit)))
             return best.rank, suit_strength(best.suit)
 

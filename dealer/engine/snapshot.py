@@ -72,6 +72,8 @@ def _action_to_json(action: Action) -> dict[str, Any]:
         data["reason"] = action.reason
     if action.declared is not None:
         data["declared"] = action.declared.value
+    if action.winners:
+        data["winners"] = list(action.winners)
     return data
 
 
@@ -265,7 +267,7 @@ def _enum(enum: type[E]) -> Callable[[object], E]:
 
 
 _kind, _phase = _enum(Kind), _enum(Phase)
-_ACTION_KEYS = frozenset({"kind", "player", "amount", "cards", "reason", "declared"})
+_ACTION_KEYS = frozenset({"kind", "player", "amount", "cards", "reason", "declared", "winners"})
 
 
 def _action(value: object) -> Action:
@@ -280,6 +282,7 @@ def _action(value: object) -> Action:
         cards=_some_cards(value["cards"]) if "cards" in value else (),
         reason=_str(value["reason"]) if "reason" in value else "",
         declared=_kind(value["declared"]) if "declared" in value else None,
+        winners=_ints(value["winners"]) if "winners" in value else (),
     )
 
 

@@ -494,6 +494,38 @@ def award_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
     return views
 
 
+def push_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
+    """Showdown by tap: each pot the dealer may push, with a button per player who can win it,
+    or the players it went to once pushed (the engine's `push` list; empty when none is due)."""
+    names = names_by_seat(snapshot)
+    pots = snapshot.get("push") or []
+    return [
+        {
+            "pot": pot["pot"],
+            "label": pot_label(pot["pot"], len(pots)),
+            "amount": pot["amount"],
+            "eligible": [{"seat": s, "name": names.get(s, "")} for s in pot["eligible_seats"]],
+            "pushed_to": None
+            if pot["pushed_to"] is None
+            else [{"seat": s, "name": names.get(s, "")} for s in pot["pushed_to"]],
+        }
+        for pot in pots
+    ]
+
+
+def best_hand_seats(pushes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The players who may still take pots, for the "best hand takes every pot it is in" row:
+    shown when more than one pot is left to push."""
+    left = [p for p in pushes if p["pushed_to"] is None and len(p["eligible"]) > 1]
+    if len(left) < 2:
+        return []
+    seen: dict[int, dict[str, Any]] = {}
+    for pot in left:
+        for player in pot["eligible"]:
+            seen.setdefault(player["seat"], player)
+    return sorted(seen.values(), key=lambda p: p["seat"])
+
+
 def showdown_view(snapshot: dict[str, Any]) -> dict[str, Any] | None:
     if snapshot.get("phase") != "showdown":
         return None
@@ -583,11 +615,28 @@ def action_bar(snapshot: dict[str, Any], structure: str) -> dict[str, Any] | Non
     }
 
 
+def deal_bar(snapshot: dict[str, Any], structure: str) -> dict[str, Any] | None:
+    """While a board deal is due: the action bar of the next street's first player, each tap
+    saying the board was dealt without its cards (the engine's `legal_after_deal`)."""
+    after = snapshot.get("legal_after_deal")
+    if snapshot.get("phase") != "dealing" or not after:
+        return None
+    players = [{**p, "bet": 0} for p in snapshot["players"]]  # a new street starts at 0
+    bar = action_bar(
+        {**snapshot, "phase": "betting", "legal": after, "players": players}, structure
+    )
+    return None if bar is None else {**bar, "deal_unentered": True}
+
+
 # --- the log of the hand ---------------------------------------------------------------------
 
 
 def _describe_action(action: dict[str, Any], seats: list[int], names: dict[int, str]) -> str:
     kind = action.get("kind", "")
+    if kind == "award":  # "Pot 1 pushed to seat 4 Ana": pots counted from 1, the main pot first
+        winners = [seats[w] for w in action.get("winners", ()) if 0 <= w < len(seats)]
+        to = " and ".join(f"seat {s} {names.get(s, '')}".strip() for s in winners)
+        return f"Pot {action.get('amount', 0) + 1} pushed to {to}"
     word = ACTION_WORDS.get(kind, kind.replace("_", " "))
     who = ""
     player = action.get("player")

@@ -199,6 +199,7 @@ def hand_regions(
         "ledger": present.ledger_view(cards),
         "pot_total": snapshot.get("pot_total", 0) if snapshot else 0,
         "bar": present.action_bar(snapshot, structure) if snapshot and in_progress else None,
+        "deal_bar": present.deal_bar(snapshot, structure) if snapshot and in_progress else None,
         "due": snapshot.get("board_cards_due", 0) if snapshot and in_progress else 0,
         "next_street": present.NEXT_STREET.get(snapshot.get("street", ""), "second board")
         if snapshot
@@ -207,6 +208,10 @@ def hand_regions(
         # which cards it offers is the engine's card ledger's answer, nothing of its own.
         "picker": partial(present.deck_rows, cards),
         "showdown": present.showdown_view(snapshot) if snapshot and in_progress else None,
+        "push_pots": (pushes := present.push_views(snapshot) if snapshot and in_progress else []),
+        "push_best": present.best_hand_seats(pushes),
+        # Open while no board card is entered; folded for a dealer who enters the cards.
+        "push_open": not any(card.known for card in board),
         "awards": present.award_views(snapshot) if snapshot else [],
         "structure": structure,
         "claim_allowed": rules.get("play_board_claim", "table_both") != "table_both",
@@ -440,6 +445,9 @@ def engine_action(hand: Hand, data: dict[str, Any]) -> dict[str, Any]:
     if kind == "deal_board":
         action["cards"] = list(data.get("cards") or [])
         return action
+    if kind == "award":
+        pot = {} if data.get("pot") is None else {"pot": data["pot"]}
+        return {"kind": kind, **pot, "seats": data["winners"]}
     if kind == "reveal_board":
         # The cards picked fill the board's unknown places in order; known cards stay.
         picked = iter(data.get("cards") or [])
@@ -504,6 +512,7 @@ def record_action(request: HttpRequest, pk: int) -> HttpResponse:
             version=data["version"],
             actor=request.user,
             expected_seat=data["expected_seat"],
+            deal_unentered=bool(data.get("deal_unentered")),
         )
     except (FloorError, EngineError) as error:
         # A refusal for the user's role is answered before the table is read.

@@ -626,11 +626,21 @@ def history_from_state(
         history.seats = [p.seat for p in setup.players]
     if state.is_over:
         history.finishing_stacks = list(state.stacks)
+        if any(action.kind == Kind.AWARD for action in state.log):
+            history.winnings = _won(state)  # the pots as the dealer pushed them by tap
     if Decimal(setup.unit) / scale != Decimal(1) / _written_scale(history):
         unit = amount_text(setup.unit, scale)
         history.extra[UNIT_FIELD] = int(unit) if scale == 1 else Decimal(unit)
     history.extra.update(extra or {})
     return history
+
+
+def _won(state: HandState) -> list[int]:
+    won = [0] * state.player_count
+    for award in state.awards:
+        for player, share in zip(award.winners, award.shares, strict=True):
+            won[player] += share
+    return won
 
 
 def _written_scale(history: HandHistory) -> int:
@@ -677,9 +687,15 @@ def _export_actions(state: HandState, scale: int) -> list[str]:
     )
     for i, hole in enumerate(holes):
         current = apply(current, deal_hole(i, hole))
+    tabled: set[int] = set()
     for action in state.log:
         if action.kind == Kind.DEAL_HOLE or action.kind in LEDGER_KINDS:
             continue  # hole cards go first; burns and cards set aside move no chip
+        if action.kind == Kind.AWARD:
+            lines.extend(_run_out_lines(current))
+            current = apply(current, action)
+            lines.extend(_push_lines(current, action, tabled))
+            continue
         text = _action_text(current, action, scale)
         current = apply(current, action)
         if action.kind == Kind.SHOW:
@@ -688,6 +704,33 @@ def _export_actions(state: HandState, scale: int) -> list[str]:
             assert shown is not None
             text = f"p{action.player + 1} sm {format_cards(shown, sep='')}"
         lines.append(text)
+    return lines
+
+
+def _run_out_lines(state: HandState) -> list[str]:
+    """The board a pot pushed by tap dealt unentered (an all-in run-out): unknown cards."""
+    lines = []
+    while state.phase == Phase.DEALING and betting_finished(state):
+        due = state.board_cards_due()
+        lines.append(f"d db {'??' * due}")
+        state = apply(state, deal_board((None,) * due))
+    return lines
+
+
+def _push_lines(state: HandState, action: Action, tabled: set[int]) -> list[str]:
+    """A pot pushed by tap (docs/phh.md): its winners table their hands, `????` when their cards
+    were not entered; once the last pot is pushed, the hands that won nothing are mucked, so a
+    reader gives a pot with one winner to that winner without comparing cards."""
+    lines = []
+    for player in action.winners:
+        if state.shown[player] is None and not state.claims[player] and player not in tabled:
+            tabled.add(player)
+            hole = state.holes[player] or (None, None)
+            lines.append(f"p{player + 1} sm {format_cards(hole, sep='')}")
+    if state.is_over:
+        for player in state.in_hand():
+            if player not in tabled and state.shown[player] is None and not state.mucked[player]:
+                lines.append(f"p{player + 1} sm")
     return lines
 
 
