@@ -364,8 +364,9 @@ def _tap_hand_sql() -> str:
 
 
 def tap_hand(table_pk: int, pk: int) -> Hand:
-    """`hand_ref` for a tap, in plain SQL: building the ORM's query for this lookup cost more
-    than the database's work (as for the service's lock, `dealer.services._locked`)."""
+    """`hand_ref` for a tap whose action is made from the hand's board (`READS_BOARD`), in plain
+    SQL: building the ORM's query for this lookup cost more than the database's work. Every
+    other tap reads no hand before its write (the service's lock finds it at the table)."""
     found = next(iter(Hand.objects.raw(_tap_hand_sql(), [pk, table_pk])), None)
     if found is None:
         raise Http404("There is no such hand at this table.")
