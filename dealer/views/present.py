@@ -426,24 +426,10 @@ def names_by_seat(snapshot: dict[str, Any]) -> dict[int, str]:
     return {p["seat"]: p["name"] for p in snapshot.get("players", ())}
 
 
-class PotViews(list[dict[str, Any]]):
-    """The pots of a hand, each with its label, amount and the seats that may win it."""
-
-    @property
-    def box(self) -> SafeString:
-        """The pots as the tablet lists them (`dealer/_pot_list.html`), rendered once per
-        distinct content: a tap redraws them, and they change when a street ends."""
-        key = tuple(
-            (pot["label"], pot["amount"], tuple((p["seat"], p["name"]) for p in pot["eligible"]))
-            for pot in self
-        )
-        return rendered("dealer/_pot_list.html", key, {"pots": self})
-
-
-def pot_views(snapshot: dict[str, Any]) -> PotViews:
+def pot_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
     names = names_by_seat(snapshot)
     pots = snapshot.get("pots") or []
-    return PotViews(
+    return [
         {
             "label": pot_label(i, len(pots)),
             "amount": pot["amount"],
@@ -451,7 +437,7 @@ def pot_views(snapshot: dict[str, Any]) -> PotViews:
         }
         for i, pot in enumerate(pots)
         if pot["amount"] > 0
-    )
+    ]
 
 
 def award_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
