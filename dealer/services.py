@@ -420,36 +420,54 @@ class _Columns:
 
 
 @cache
-def _locked_sql() -> tuple[str, _Columns, _Columns]:
+def _locked_sql(at_table: bool = False) -> tuple[str, _Columns, _Columns]:
     quote = connection.ops.quote_name
     hand, table = _Columns.of(Hand, "h", exclude=("state",)), _Columns.of(Table, "t")
     sql = (
         f"SELECT {hand.select('h')}, {table.select('t')} "
         f"FROM {quote(Hand._meta.db_table)} h JOIN {quote(Table._meta.db_table)} t "
-        "ON t.id = h.table_id WHERE h.id = %s FOR UPDATE OF h"
+        "ON t.id = h.table_id WHERE h.id = %s "
+        + ("AND h.table_id = %s " if at_table else "")
+        + "FOR UPDATE OF h"
     )
     return sql, hand, table
 
 
-def _locked(hand: Hand | int) -> Hand:
+NO_SUCH_HAND = "There is no such hand."
+
+
+class HandNotAtTableError(FloorNotFound):
+    """The hand named is not at the table the caller named with it (or does not exist)."""
+
+    def __init__(self) -> None:
+        super().__init__("not_found", "There is no such hand at this table.")
+
+
+def _not_found(at_table: int | None) -> FloorNotFound:
+    return FloorNotFound("not_found", NO_SUCH_HAND) if at_table is None else HandNotAtTableError()
+
+
+def _locked(hand: Hand | int, *, at_table: int | None = None) -> Hand:
     """The hand, locked for this transaction (writes to one hand are serialized), with its table
-    (on PostgreSQL in one plain SQL statement)."""
+    (on PostgreSQL in one plain SQL statement). `at_table`: the table the caller named with the
+    hand (a tablet's URL); a hand at another table is not found."""
     pk = hand if isinstance(hand, int) else hand.pk
     if connection.vendor != "postgresql":
+        hands = Hand.objects.select_for_update(of=("self",)).select_related(
+            "table", "table__tournament"
+        )
+        if at_table is not None:
+            hands = hands.filter(table_id=at_table)
         try:
-            return (
-                Hand.objects.select_for_update(of=("self",))
-                .select_related("table", "table__tournament")
-                .get(pk=pk)
-            )
+            return hands.get(pk=pk)
         except Hand.DoesNotExist as error:
-            raise FloorNotFound("not_found", "There is no such hand.") from error
-    sql, hand_columns, table_columns = _locked_sql()
+            raise _not_found(at_table) from error
+    sql, hand_columns, table_columns = _locked_sql(at_table is not None)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [pk])
+        cursor.execute(sql, [pk] if at_table is None else [pk, at_table])
         row = cursor.fetchone()
     if row is None:
-        raise FloorNotFound("not_found", "There is no such hand.")
+        raise _not_found(at_table)
     split = len(hand_columns.fields)
     locked = hand_columns.instance(Hand, row[:split])
     locked.table = table_columns.instance(Table, row[split:])
@@ -516,12 +534,13 @@ def _write(
     payload: dict[str, Any],
     make: Any,
     locked: bool = False,
+    at_table: int | None = None,
 ) -> Result:
     """The common path of every write: writer check, resend check, version check, apply,
     append, answer. `hand` is read and locked here and its writer checked, unless `locked` says
-    the caller did both in this transaction."""
+    the caller did both in this transaction; `at_table`: the table the hand must be at."""
     if not locked or not isinstance(hand, Hand):
-        hand = _locked(hand)
+        hand = _locked(hand, at_table=at_table)
         check_writer(actor, hand.table)
     if version != hand.version:
         # Every stored write moves the version on, so only a write made against an older version
@@ -610,6 +629,7 @@ def hand_record_action(
     actor: Any = None,
     expected_seat: int | None = None,
     deal_unentered: bool = False,
+    at_table: int | None = None,
 ) -> Result:
     """Record one entry: a betting action, board cards, a show or muck (engine rules apply).
     `deal_unentered`: the board cards due were dealt without being entered, and this betting
@@ -617,7 +637,8 @@ def hand_record_action(
     The player may be named by `seat` (a seat number) instead of `player` (the engine index).
     `expected_seat`: the seat to act when the button was drawn; a tap that finds another one to
     act is refused (`stale_tap`). A resend of a recorded tap still answers its first answer: the
-    version check comes first."""
+    version check comes first. `at_table`: the table the caller named (a tablet's URL): a hand
+    at another table is not found (checked in the statement that locks the hand)."""
 
     def make(
         locked: Hand, state: HandState, payload: dict[str, Any]
@@ -644,6 +665,7 @@ def hand_record_action(
         kind=HandEvent.Kind.ACTION,
         payload={"action": action, **flag},
         make=make,
+        at_table=at_table,
     )
 
 

@@ -47,6 +47,7 @@ from dealer.forms import ActionForm, ReasonedWriteForm, ReopenForm, StartForm, U
 from dealer.models import Hand
 from dealer.rotation.selectors import push_due
 from dealer.services import (
+    HandNotAtTableError,
     Result,
     StaleTapError,
     StaleVersionError,
@@ -364,8 +365,9 @@ def _tap_hand_sql() -> str:
 
 
 def tap_hand(table_pk: int, pk: int) -> Hand:
-    """`hand_ref` for a tap, in plain SQL: building the ORM's query for this lookup cost more
-    than the database's work (as for the service's lock, `dealer.services._locked`)."""
+    """`hand_ref` for a tap whose action is made from the hand's board (`READS_BOARD`), in plain
+    SQL: building the ORM's query for this lookup cost more than the database's work. Every
+    other tap reads no hand before its write (the service's lock finds it at the table)."""
     found = next(iter(Hand.objects.raw(_tap_hand_sql(), [pk, table_pk])), None)
     if found is None:
         raise Http404("There is no such hand at this table.")
@@ -435,24 +437,31 @@ def refused(request: HttpRequest, table: Table, error: Exception) -> HttpRespons
     return render_tablet(request, table, notice=make_notice("error", detail), status=409)
 
 
-def engine_action(hand: Hand, data: dict[str, Any]) -> dict[str, Any]:
-    """The engine's action (as JSON) for the button tapped; the engine checks everything."""
+# The buttons whose action is made from the hand's board as stored (`engine_action`).
+READS_BOARD = ("deal_board_unknown", "reveal_board")
+
+
+def engine_action(hand: Hand | None, data: dict[str, Any]) -> dict[str, Any]:
+    """The engine's action (as JSON) for the button tapped; the engine checks everything. `hand`
+    (its state) is read for the buttons of `READS_BOARD` only."""
     kind = data["kind"]
+    if kind in READS_BOARD:
+        if hand is None:
+            raise ValueError(f"{kind}: the hand is needed")
+        state = hand.state or {}
+        if kind == "deal_board_unknown":
+            return {"kind": "deal_board", "cards": ["??"] * (state.get("board_cards_due") or 1)}
+        # The cards picked fill the board's unknown places in order; known cards stay.
+        picked = iter(data.get("cards") or [])
+        board = state.get("board") or []
+        return {"kind": kind, "cards": [c if c != "??" else next(picked, "??") for c in board]}
     action: dict[str, Any] = {"kind": kind}
-    if kind == "deal_board_unknown":
-        due = (hand.state or {}).get("board_cards_due") or 1
-        return {"kind": "deal_board", "cards": ["??"] * due}
     if kind == "deal_board":
         action["cards"] = list(data.get("cards") or [])
         return action
     if kind == "award":
         pot = {} if data.get("pot") is None else {"pot": data["pot"]}
         return {"kind": kind, **pot, "seats": data["winners"]}
-    if kind == "reveal_board":
-        # The cards picked fill the board's unknown places in order; known cards stay.
-        picked = iter(data.get("cards") or [])
-        board = (hand.state or {}).get("board") or []
-        return {"kind": kind, "cards": [c if c != "??" else next(picked, "??") for c in board]}
     if data.get("seat") is not None:
         action["seat"] = data["seat"]  # the service names the player, or refuses the seat
     if data.get("amount") is not None:
@@ -503,17 +512,22 @@ def record_action(request: HttpRequest, pk: int) -> HttpResponse:
             request, table, notice=make_notice("error", form.first_error()), status=400
         )
     data = form.cleaned_data
-    hand = tap_hand(pk, data["hand"])
+    # Only the buttons built from the hand's board read the hand before the write; the others
+    # name it by id, and the service finds it at this table in the statement that locks it.
+    hand = tap_hand(pk, data["hand"]) if data["kind"] in READS_BOARD else None
     try:
         result = hand_record_action(
-            hand=hand,
+            hand=data["hand"] if hand is None else hand,
             action=engine_action(hand, data),
             client_id=data["client_id"],
             version=data["version"],
             actor=request.user,
             expected_seat=data["expected_seat"],
             deal_unentered=bool(data.get("deal_unentered")),
+            at_table=pk,
         )
+    except HandNotAtTableError as error:
+        raise Http404(error.detail) from error
     except (FloorError, EngineError) as error:
         # A refusal for the user's role is answered before the table is read.
         return refused_for_role(error) or refused(request, table_get(pk), error)

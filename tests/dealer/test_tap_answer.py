@@ -185,16 +185,18 @@ def test_a_tap_reads_only_the_hand_the_write_and_the_moves_after_the_hand(dealin
     sent = [q["sql"] for q in captured if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
     # The session's user with the dealers' role, in one query (nothing is remembered between
     # requests: a dealer taken out of the group is refused at once, config/authentication.py);
-    # the hand, at the URL's table; the write: the hand locked and read, the entry stored (on
-    # SQLite an insert and an update); the players who move after the hand. Not the user's
-    # groups apart, the log, the tournament.
+    # the write: the hand, at the URL's table, locked and read, the entry stored (on SQLite an
+    # insert and an update); the players who move after the hand. Not the hand before the
+    # write, the user's groups apart, the log, the tournament.
     users = [sql for sql in sent if "auth_" in sql]
     assert len(users) == 1, sent
     assert "in_dealer_group" in users[0]
     assert not [sql for sql in sent if 'FROM "tournaments_tournament"' in sql], sent
     reads_of_the_log = [sql for sql in sent if sql.startswith("SELECT") and "handevent" in sql]
     assert not reads_of_the_log, sent
-    assert len(sent) == (5 if connection.vendor == "postgresql" else 6), sent
+    reads_of_the_hand = [sql for sql in sent if sql.startswith("SELECT") and "dealer_hand" in sql]
+    assert len(reads_of_the_hand) == 1, sent
+    assert len(sent) == (4 if connection.vendor == "postgresql" else 5), sent
 
 
 def test_a_dealer_taken_out_of_the_dealers_group_is_refused_at_the_next_tap(dealing) -> None:

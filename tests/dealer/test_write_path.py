@@ -216,3 +216,17 @@ def test_a_hand_that_cannot_exist_is_not_found(pk: int) -> None:
             hand=pk, action={"kind": "call"}, client_id="a", version=0, actor=None
         )
     assert (refused.value.code, refused.value.status) == ("not_found", 404)
+
+
+def test_a_write_naming_another_table_finds_no_hand_and_writes_nothing(hand: Hand) -> None:
+    other = Table.objects.get(tournament=seated_tournament(players=2), number=1)
+    with pytest.raises(services.HandNotAtTableError) as refused:
+        services.hand_record_action(
+            hand=hand.pk, action={"kind": "call"}, client_id="a", version=0, at_table=other.pk
+        )
+    assert (refused.value.code, refused.value.status) == ("not_found", 404)
+    assert Hand.objects.get(pk=hand.pk).version == 0
+    result = services.hand_record_action(
+        hand=hand.pk, action={"kind": "call"}, client_id="b", version=0, at_table=hand.table_id
+    )
+    assert result.hand.version == 1
