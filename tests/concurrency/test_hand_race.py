@@ -136,8 +136,8 @@ def test_with_the_row_lock_one_write_wins_and_the_other_is_stale(
     holder: list[str] = []
     guard = threading.Lock()
 
-    def holding(pk: Any) -> Hand:
-        row = locked(pk)
+    def holding(pk: Any, **named: Any) -> Hand:
+        row = locked(pk, **named)
         with guard:
             first = not holder
             holder.append(threading.current_thread().name)
@@ -161,10 +161,11 @@ def test_control_without_the_row_lock_both_pass_the_version_check(
 ) -> None:
     both_read = threading.Barrier(2, timeout=WAIT)
 
-    def unlocked(pk: Any) -> Hand:
-        row = Hand.objects.select_related("table", "table__tournament").get(
-            pk=getattr(pk, "pk", pk)
-        )
+    def unlocked(pk: Any, *, at_table: int | None = None) -> Hand:
+        rows = Hand.objects.select_related("table", "table__tournament")
+        if at_table is not None:  # the tablet names its table: the lock's query does the same
+            rows = rows.filter(table_id=at_table)
+        row = rows.get(pk=getattr(pk, "pk", pk))
         both_read.wait()  # each request has read version 0 before either writes
         return row
 
