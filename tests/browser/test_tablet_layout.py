@@ -296,6 +296,11 @@ def test_ten_seats_with_long_names_and_four_awards_fit_each_tablet_size(
     showdown.screenshot(path=str(SHOTS / f"showdown-{tag}.png"))
     seats = check_seats(showdown, size)
     check_clear_of_seats(showdown, "[data-testid=showdown]", seats, size)
+    # With the cards entered, showdown by tap is folded into one button that takes no room from
+    # the table and covers none of the showdown's own buttons.
+    push = check_clear_of_seats(showdown, "[data-testid=push] > summary", seats, size)[0]
+    taps = boxes(showdown, "[data-testid=showdown] button, [data-testid=showdown] .pick")
+    assert [b for b in taps if overlap(b, push) > 0] == [], "the push covers a showdown button"
     check_buttons(showdown)
     showdown.context.close()
 
