@@ -636,7 +636,11 @@ def _describe_action(action: dict[str, Any], seats: list[int], names: dict[int, 
     if kind == "award":  # "Pot 1 pushed to seat 4 Ana": pots counted from 1, the main pot first
         winners = [seats[w] for w in action.get("winners", ()) if 0 <= w < len(seats)]
         to = " and ".join(f"seat {s} {names.get(s, '')}".strip() for s in winners)
-        return f"Pot {action.get('amount', 0) + 1} pushed to {to}"
+        if action.get("amount") is None:  # the best hand's tap: every pot its winners are in
+            numbers = " and ".join(str(s) for s in winners)
+            who = f"seat {numbers} is" if len(winners) == 1 else f"seats {numbers} are all"
+            return f"Every pot {who} in pushed to {to}"
+        return f"Pot {action['amount'] + 1} pushed to {to}"
     word = ACTION_WORDS.get(kind, kind.replace("_", " "))
     who = ""
     player = action.get("player")

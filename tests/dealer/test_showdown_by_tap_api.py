@@ -136,6 +136,18 @@ def test_award_log_line_names_the_pot_and_the_winner(tablet):
     assert present.describe_event(last, hand) == f"Pot 1 pushed to seat {winner} {name}"
 
 
+def test_award_naming_no_pot_is_logged_as_every_pot_the_winner_is_in(tablet):
+    """The best hand's tap names no pot: its log line must not claim it pushed the main pot."""
+    state = to_showdown(tablet)
+    winner = state["push"][0]["eligible_seats"][0]
+    tablet.ok(kind="award", seats=[winner])
+    hand = Hand.objects.get(pk=state["hand"])
+    last = hand.events.order_by("seq").last()
+    name = next(s["name"] for s in hand.seats if s["seat"] == winner)
+    line = present.describe_event(last, hand)
+    assert line == f"Every pot seat {winner} is in pushed to seat {winner} {name}"
+
+
 def test_award_from_the_tablet_form_one_tap_on_the_winner(dealer, table, tablet):
     state = to_showdown(tablet)
     winner = state["push"][0]["eligible_seats"][0]
