@@ -129,6 +129,7 @@ INSTALLED_APPS = [
     "csp",  # its system checks of CONTENT_SECURITY_POLICY
     "tournaments",
     "dealer",
+    "dealer.cash",
 ]
 
 MIDDLEWARE = [

@@ -18,7 +18,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from dealer.cash import plan as cash_plan
-from dealer.cash.services import cash_hand_end
+from dealer.cash.services import cash_hand_end, cash_hand_reopen
 from dealer.cash.takings import hand_takings_record
 from dealer.codec import action_from_dict, action_to_dict, state_snapshot
 from dealer.engine import HandSetup, HandState, PlayerSetup, apply, start_hand
@@ -788,7 +788,7 @@ def _hand_end(hand: Hand, state: HandState, actor: Any) -> None:
     table.big_blind_seat = hand.big_blind_seat
     table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
     if hand.plan:
-        cash_hand_end(table, hand.seats, state.finishing_stacks or (), hand.plan)
+        cash_hand_end(hand, state.finishing_stacks or (), state.rake, actor=actor)
         hand_takings_record(hand=hand, rake=state.rake)
 
 
@@ -796,11 +796,12 @@ def _hand_end(hand: Hand, state: HandState, actor: Any) -> None:
 def hand_reopen(
     *, hand: Hand | int, reason: str, client_id: str, version: int, actor: Any = None
 ) -> Result:
-    """Open a finished tournament hand again to correct it: its result is reversed through the
-    chip ledger (stacks, busts, places and prizes), and the dealer undoes and re-enters what was
-    wrong; its next end writes the corrected result. A dealer may reopen the table's latest hand
-    before the next one starts; a director may reopen the table's last completed hand at any
-    time, as long as no hand is in progress there."""
+    """Open a finished hand again to correct it: its result is reversed through the chip ledger
+    (a tournament's stacks, busts, places and prizes; a cash table's stacks, rake and drop), and
+    the dealer undoes and re-enters what was wrong; its next end writes the corrected result.
+    A dealer may reopen the table's latest hand before the next one starts; a director may
+    reopen the table's last completed hand at any time, as long as no hand is in progress
+    there."""
     if not reason.strip():
         raise FloorInvalid("reason_required", "Say why the hand is reopened.")
     locked = _locked(hand)
@@ -813,14 +814,17 @@ def hand_reopen(
     _check_reopen(locked, actor)
     table = locked.table
     state = hand_state(locked)
-    entries_hand_reopen(
-        table=table,
-        hand=_hand_ref(locked),
-        results=_seat_results(locked, state.finishing_stacks),
-        now=timezone.now(),
-        actor=actor,
-        reason=reason,
-    )
+    if locked.plan:
+        cash_hand_reopen(hand=locked, reason=reason, actor=actor)
+    else:
+        entries_hand_reopen(
+            table=table,
+            hand=_hand_ref(locked),
+            results=_seat_results(locked, state.finishing_stacks),
+            now=timezone.now(),
+            actor=actor,
+            reason=reason,
+        )
     locked.status = Hand.Status.IN_PROGRESS
     locked.ended_at = None
     locked.version += 1
@@ -845,11 +849,6 @@ def _check_reopen(hand: Hand, actor: Any) -> None:
         raise FloorError("hand_void", "A misdeal is dealt again, not reopened.")
     if hand.status != Hand.Status.COMPLETE:
         raise FloorError("hand_in_progress", "This hand is still in progress: undo instead.")
-    if hand.plan or hand.table.tournament_id is None:
-        raise FloorError(
-            "cash_hand_final",
-            "A cash hand is final once it ends: the floor settles a dispute with the players.",
-        )
     later = Hand.objects.filter(table_id=hand.table_id, number__gt=hand.number)
     if later.filter(status=Hand.Status.COMPLETE).exists():
         raise FloorError(

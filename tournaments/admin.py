@@ -7,13 +7,11 @@ from tournaments.models import (
     BlindLevel,
     BlindSchedule,
     ButtonDraw,
-    CashSeat,
     Entry,
     Player,
     Table,
     Tournament,
     TournamentLevel,
-    WaitingListEntry,
 )
 
 
@@ -71,18 +69,6 @@ class EntryAdmin(admin.ModelAdmin):
 class TableAdmin(admin.ModelAdmin):
     list_display = ("number", "tournament", "seat_count", "button_seat", "is_broken", "dealer")
     list_filter = ("tournament", "is_broken")
-
-
-@admin.register(CashSeat)
-class CashSeatAdmin(admin.ModelAdmin):
-    list_display = ("table", "seat", "player", "chips", "away", "new", "missed_small", "missed_big")
-    list_filter = ("table", "away")
-
-
-@admin.register(WaitingListEntry)
-class WaitingListEntryAdmin(admin.ModelAdmin):
-    list_display = ("table", "player", "status", "created_at")
-    list_filter = ("table", "status")
 
 
 @admin.register(ButtonDraw)

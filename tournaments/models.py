@@ -11,7 +11,6 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.utils import timezone
 
 
 class BlindSchedule(models.Model):
@@ -271,7 +270,7 @@ class Table(models.Model):
     # Cash: the game and stakes the table deals (its list is the game's), and for a must-move
     # table the main game table its players move to, first in first moved.
     cash_game = models.ForeignKey(
-        "CashGame", on_delete=models.SET_NULL, null=True, blank=True, related_name="tables"
+        "cash.CashGame", on_delete=models.SET_NULL, null=True, blank=True, related_name="tables"
     )
     must_move_to = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="must_move_tables"
@@ -324,188 +323,6 @@ class Table(models.Model):
     @property
     def is_cash(self) -> bool:
         return self.tournament_id is None
-
-
-class CashSeat(models.Model):
-    """A player seated at a cash table, with what they owe between hands (RULES.md 2-4).
-
-    The flags are the engine's `CashSeat`: `new` (owes the entry), the blinds missed while
-    sitting out, waiting for the button to pass (S0 after a missed big blind, or the entry choice
-    "let the button pass"), waiting for the big blind, and W17's one skipped button.
-    """
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="cash_seats")
-    seat = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="cash_seats")
-    chips = models.PositiveIntegerField(default=0)
-    bought_in = models.PositiveIntegerField(default=0, help_text="every buy-in and top-up")
-    away = models.BooleanField(default=False, help_text="sitting out")
-    new = models.BooleanField(default=True)
-    missed_small = models.BooleanField(default=False)
-    missed_big = models.BooleanField(default=False)
-    wait_button = models.BooleanField(default=False)
-    wait_big_blind = models.BooleanField(default=False)
-    skip_button = models.BooleanField(default=False)
-    seated_at = models.DateTimeField(auto_now_add=True)
-    away_since = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["table", "seat"]
-        constraints = [
-            models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_cash_seat"),
-            models.UniqueConstraint(fields=["table", "player"], name="one_cash_seat_per_player"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.table} seat {self.seat}: {self.player.name}"
-
-    @property
-    def owes(self) -> bool:
-        return self.new or self.missed_small or self.missed_big
-
-
-class WaitingListEntry(models.Model):
-    """A player waiting for a seat, first come first served: on a game's list (any of its
-    tables), or on one table's list. A called player has a seat held for them until
-    `hold_until` (the game's hold time), then the next player is called."""
-
-    class Status(models.TextChoices):
-        WAITING = "waiting"
-        CALLED = "called"
-        SEATED = "seated"
-        NO_SHOW = "no_show"
-        REMOVED = "removed"
-
-    table = models.ForeignKey(
-        Table, on_delete=models.CASCADE, related_name="waiting_list", null=True, blank=True
-    )
-    game = models.ForeignKey(
-        "CashGame", on_delete=models.CASCADE, related_name="waiting_list", null=True, blank=True
-    )
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    # A phone's join: the name as typed, which the phone's place shows (the player's name as the
-    # room spells it would tell a stranger that the room knows them). Blank from the desk.
-    name_typed = models.CharField(max_length=80, blank=True, default="")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
-    # What the player types on the public list page to see their place (no account needed).
-    code = models.CharField(max_length=8, blank=True, db_index=True)
-    called_at = models.DateTimeField(null=True, blank=True)
-    call_table = models.ForeignKey(
-        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    call_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    hold_until = models.DateTimeField(null=True, blank=True)
-    # The list's order: when the player joined, or, for the players of a broken game put at the
-    # top of a list, a moment just ahead of everyone waiting then. `created_at` stays when the
-    # entry was really made (the desk's "since").
-    queued_at = models.DateTimeField(default=timezone.now, db_index=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    closed_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["queued_at", "pk"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["table", "player"],
-                condition=Q(status="waiting"),
-                name="one_waiting_entry_per_player",
-            ),
-            # No such constraint on a game's list: a phone's join is taken whoever the name is
-            # (a refusal would tell strangers who waits), so one player may be on it twice; the
-            # desk's joins are refused by `dealer.cash.waitlist.game_waitlist_join`.
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.table or self.game}: {self.player.name} ({self.status})"
-
-
-class CashGame(models.Model):
-    """A game and stakes the room spreads ("1/2 NL", "2/5 PL 6+"): its tables deal it and its
-    waiting list waits for a seat at any of them."""
-
-    name = models.CharField(max_length=40, unique=True)
-    game = models.CharField(
-        max_length=10, choices=Tournament.Game.choices, default=Tournament.Game.HOLDEM
-    )
-    structure = models.CharField(
-        max_length=12, choices=Tournament.Structure.choices, default=Tournament.Structure.NO_LIMIT
-    )
-    small_blind = models.PositiveIntegerField(default=1)
-    big_blind = models.PositiveIntegerField(default=2)
-    hold_seconds = models.PositiveIntegerField(
-        default=180, help_text="how long a called player's seat is held before the next is called"
-    )
-    is_open = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["big_blind", "name"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(big_blind__gt=0, small_blind__lte=F("big_blind")),
-                name="cash_game_stakes",
-            )
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class CashMovement(models.Model):
-    """Chips crossing the rail of a cash table: a buy-in, a top-up, a cash-out (the player
-    leaves with their chips), or, once, the chips already at the seats when the record began.
-    A must-move player changing tables leaves and sits down with the same chips (`moved`): not
-    money in or out. With the rake and the time, they account for every chip at the tables
-    (`dealer.cash.cage`)."""
-
-    class Kind(models.TextChoices):
-        BUY_IN = "buy_in", "Buy-in"
-        TOP_UP = "top_up", "Top-up"
-        CASH_OUT = "cash_out", "Cash-out"
-        OPENING = "opening", "At the seats when the record began"
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="cash_movements")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    seat = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=10, choices=Kind.choices)
-    amount = models.PositiveIntegerField()
-    moved = models.BooleanField(default=False, help_text="a must-move player changing tables")
-    at = models.DateTimeField(default=timezone.now, db_index=True)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-
-    class Meta:
-        ordering = ["at", "pk"]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.amount} at {self.table}, seat {self.seat}"
-
-
-class TimeCharge(models.Model):
-    """Time collected from a seat at a cash table for a period (the house's take where the room
-    charges by time instead of raking pots)."""
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="time_charges")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    seat = models.PositiveSmallIntegerField()
-    amount = models.PositiveIntegerField()
-    period_start = models.DateTimeField()
-    dealer = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    created_at = models.DateTimeField()
-
-    class Meta:
-        ordering = ["pk"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["table", "seat", "period_start"], name="one_time_charge_per_period"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.table} seat {self.seat}: {self.amount} at {self.period_start:%H:%M}"
 
 
 class RotationPlan(models.Model):

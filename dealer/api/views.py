@@ -309,14 +309,16 @@ class HandReopenApi(DealerApi):
                 s.StaleVersionSerializer,
                 description="`stale_version` with the hand's `state` now, or refused: "
                 "`hand_in_progress` (this hand, or another at the table), `not_last_hand`, "
-                "`hand_void` (a misdeal is dealt again), `cash_hand_final`, `moved`, "
+                "`hand_void` (a misdeal is dealt again), `moved`, `player_left` (cash: a player "
+                "of the hand has left or changed tables since), `short_stack`, "
                 "`in_another_hand`, `out_since`, `seat_taken`, `tournament_finished`.",
             ),
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        """Reopen a finished tournament hand to correct it: its result is reversed through the
-        chip ledger (stacks, busts, places, prizes) and the hand is in progress again, to be
+        """Reopen a finished hand to correct it: its result is reversed through the
+        chip ledger (a tournament's stacks, busts, places, prizes; a cash table's stacks, rake
+        and drop) and the hand is in progress again, to be
         corrected with undo and new entries; its next end writes the corrected result. A dealer
         may reopen the table's latest hand before the next one starts; a director the table's
         last completed hand while no hand is in progress there."""

@@ -8,8 +8,11 @@
 - `views`, `forms`: the floor's seats pages; `api`, `serializers`: their REST twins;
   `urls`: both sets of URLs.
 
-The models stay where Django registered them, in `tournaments.models` (`Table` with its cash
-fields, `CashSeat`, `WaitingListEntry`, `ButtonDraw`): moving models between apps would move
-their tables and migrations for no gain. Hands themselves are started and ended by
-`dealer.services`, which reads `plan` and calls `services.cash_hand_end`.
+Since issue 25 the cash floor is an app of its own (label `cash`, `apps.CashConfig`): its models
+(`models`: seats, games and their lists, time charges, the chip ledger `CashChips`) left
+`tournaments.models` with their rows (`migrations/0001_moved.py`). `Table` (with its cash fields)
+and `ButtonDraw` stay there, shared with the tournaments. Every change of a seat's chips goes
+through `ledger`, the one writer; `books` proves the ledger (`manage.py check_chips`) and `cage`
+reports from it. Hands themselves are started and ended by `dealer.services`, which reads `plan`
+and calls `services.cash_hand_end` (and `services.cash_hand_reopen`).
 """

@@ -1,10 +1,13 @@
 """The cage's report (issue 15, "recorded per hand and summed per table, dealer and day for the
-cage"): the rake of finished cash hands and the time collected, between two days, with a check
-that every hand reconciles (what the players started with = what they finished with + the rake);
-the chips bought in and cashed out over the same days; and the float, over everything recorded:
-every chip that crossed the rail in is at a seat now, or went out again, in the rake or in time.
+cage"): the rake and drop of finished cash hands and the time collected, between two days, with a
+check that every hand reconciles (what the players started with = what they finished with + the
+house's take, and the ledger says the same); the chips bought in and cashed out over the same
+days; and the float: every chip that came in over the rail is at a seat now, or went out again,
+in the rake, the drop or in time, or was set right by a recorded correction.
 
-A read model: nothing here writes. Days are the room's local days.
+Everything is read from the one chip ledger (`CashChips`, written by `dealer.cash.ledger`), the
+same rows `check_chips` proves. A read model: nothing here writes. Days are the room's local
+days.
 """
 
 from __future__ import annotations
@@ -14,13 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import F, Min, Q, Sum
+from django.db.models import F, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from dealer.cash.models import CashChips, CashSeat
 from dealer.models import Hand
 from tournaments.errors import FloorInvalid
-from tournaments.models import CashMovement, CashSeat, TimeCharge
+from tournaments.models import Table
+
+Kind = CashChips.Kind
 
 
 @dataclass(slots=True, kw_only=True)
@@ -32,6 +38,7 @@ class CageLine:
     hands: int = 0
     rake: int = 0
     time: int = 0
+    drop: int = 0
 
     @property
     def total(self) -> int:
@@ -52,19 +59,22 @@ class Mismatch:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CashFloat:
-    """Every chip since the record began (`CashMovement`): what came in over the rail (the
-    opening, buy-ins, top-ups) less what went out (cash-outs), the rake and the time, against
-    the chips at the seats now. `difference` is 0 when they agree."""
+    """Every chip of the ledger's books: what came in over the rail (the opening balances,
+    buy-ins, top-ups) and the floor's corrections, less what went out (cash-outs), the rake, the
+    drop and the time, against the chips at the seats now. `difference` is 0 when they agree.
+    Moves between tables cancel out across the floor."""
 
     came_in: int
     went_out: int
     rake: int
     time: int
     at_tables: int
+    drop: int = 0
+    corrections: int = 0
 
     @property
     def expected(self) -> int:
-        return self.came_in - self.went_out - self.rake - self.time
+        return self.came_in + self.corrections - self.went_out - self.rake - self.drop - self.time
 
     @property
     def difference(self) -> int:
@@ -79,28 +89,36 @@ class CashFloat:
         return self.difference == 0
 
 
-def cash_float() -> CashFloat:
-    """The float now (a hand in progress changes no seat until it ends, so it counts as not
-    begun). Rake and time count from the record's first movement."""
-    out = Q(kind=CashMovement.Kind.CASH_OUT)
-    rail = CashMovement.objects.aggregate(
-        first=Min("at"),
-        came_in=Coalesce(Sum("amount", filter=~out), 0),
-        went_out=Coalesce(Sum("amount", filter=out), 0),
-    )
-    first = rail["first"]
-    if first is None:
-        return CashFloat(came_in=0, went_out=0, rake=0, time=0, at_tables=0)
-    hands = Hand.objects.filter(
-        table__tournament__isnull=True, status=Hand.Status.COMPLETE, ended_at__gte=first
-    )
-    charges = TimeCharge.objects.filter(created_at__gte=first)
+# The ledger's kinds, as the books group them.
+CAME_IN = (Kind.OPENING, Kind.BUY_IN, Kind.TOP_UP)
+RAKE = (Kind.RAKE, Kind.RAKE_REVERSED)
+DROP = (Kind.DROP, Kind.DROP_REVERSED)
+BOOKS = Q(before_ledger=False)
+
+
+def _sums(rows: Any) -> dict[str, int]:
+    """The ledger's `rows` summed by kind (deltas as written)."""
+    return dict(rows.values("kind").annotate(total=Sum("delta")).values_list("kind", "total"))
+
+
+def cash_float(table: Table | None = None) -> CashFloat:
+    """The float now, for the whole floor or one table (a hand in progress changes no seat
+    until it ends, so it counts as not begun). Rows kept from before the ledger are history, not
+    books."""
+    rows = CashChips.objects.filter(BOOKS)
+    seats = CashSeat.objects.all()
+    if table is not None:
+        rows, seats = rows.filter(table=table), seats.filter(table=table)
+    sums = _sums(rows.order_by())
+    moved = sums.get(Kind.MOVE_IN, 0) + sums.get(Kind.MOVE_OUT, 0)  # 0 across the floor
     return CashFloat(
-        came_in=rail["came_in"],
-        went_out=rail["went_out"],
-        rake=hands.aggregate(total=Coalesce(Sum("rake"), 0))["total"],
-        time=charges.aggregate(total=Coalesce(Sum("amount"), 0))["total"],
-        at_tables=CashSeat.objects.aggregate(total=Coalesce(Sum("chips"), 0))["total"],
+        came_in=sum(sums.get(kind, 0) for kind in CAME_IN) + max(moved, 0),
+        went_out=-sums.get(Kind.CASH_OUT, 0) + max(-moved, 0),
+        rake=sum(sums.get(kind, 0) for kind in RAKE),
+        drop=sum(sums.get(kind, 0) for kind in DROP),
+        time=-sums.get(Kind.TIME, 0),
+        corrections=sums.get(Kind.CORRECTION, 0),
+        at_tables=seats.aggregate(total=Coalesce(Sum("chips"), 0))["total"],
     )
 
 
@@ -114,6 +132,7 @@ class CageReport:
     hands: int
     rake: int
     time: int
+    drop: int = 0
     bought_in: int = 0
     cashed_out: int = 0
     float_now: CashFloat | None = None
@@ -152,15 +171,15 @@ def _line(lines: dict[str, CageLine], key: str, label: str) -> CageLine:
 
 
 def cage_report(*, start: dt.date, end: dt.date | None = None) -> CageReport:
-    """Rake and time per table, per dealer and per day from `start` to `end` (both included,
-    one day when `end` is left out), and the hands whose chips do not reconcile."""
+    """Rake, drop and time per table, per dealer and per day from `start` to `end` (both
+    included, one day when `end` is left out), read from the ledger, and the hands whose chips
+    do not reconcile."""
     end = end or start
     first, after = _bounds(start, end)
     tables: dict[str, CageLine] = {}
     dealers: dict[str, CageLine] = {}
     days: dict[str, CageLine] = {}
-    mismatches: list[Mismatch] = []
-    hands = (
+    hands = list(
         Hand.objects.filter(
             table__tournament__isnull=True,
             status=Hand.Status.COMPLETE,
@@ -168,81 +187,97 @@ def cage_report(*, start: dt.date, end: dt.date | None = None) -> CageReport:
             ended_at__lt=after,
         )
         .order_by("ended_at", "pk")
-        .values("pk", "number", "rake", "dealt_by_id", "ended_at", "seats", "table__number")
+        .values("pk", "number", "dealt_by_id", "ended_at", "seats", "table__number")
         .annotate(finishing=F("state__finishing_stacks"))
     )
-    charges = TimeCharge.objects.filter(created_at__gte=first, created_at__lt=after).values(
-        "amount", "dealer_id", "created_at", table_number=F("table__number")
+    in_days = CashChips.objects.filter(created_at__gte=first, created_at__lt=after)
+    takes = list(
+        in_days.filter(kind__in=(*RAKE, *DROP, Kind.TIME))
+        .order_by("created_at", "pk")
+        .values("kind", "delta", "created_at", "table__number")
+        .annotate(dealer=Coalesce("hand__dealt_by_id", "time_charge__dealer_id"))
     )
-    rows, charged = list(hands), list(charges.order_by("created_at", "pk"))
-    ids = {row["dealt_by_id"] for row in rows} | {charge["dealer_id"] for charge in charged}
+    ids = {row["dealt_by_id"] for row in hands} | {row["dealer"] for row in takes}
     users = get_user_model().objects.filter(pk__in=ids - {None}).order_by("pk")
     names = {user.pk: user.get_username() for user in users}
-    count = 0
-    for row in rows:
-        count += 1
-        for line in _lines_of(row, row["ended_at"], tables, dealers, days, names):
+    for row in hands:
+        for line in _lines_of(
+            row["table__number"], row["dealt_by_id"], row["ended_at"], tables, dealers, days, names
+        ):
             line.hands += 1
-            line.rake += row["rake"]
-        mismatch = _mismatch(row)
-        if mismatch is not None:
-            mismatches.append(mismatch)
-    for charge in charged:
-        row = {"table__number": charge["table_number"], "dealt_by_id": charge["dealer_id"]}
-        for line in _lines_of(row, charge["created_at"], tables, dealers, days, names):
-            line.time += charge["amount"]
-    rail = (
-        CashMovement.objects.filter(at__gte=first, at__lt=after, moved=False)
-        .exclude(kind=CashMovement.Kind.OPENING)
-        .values_list("kind", "amount")
-    )
-    bought_in = sum(amount for kind, amount in rail if kind != CashMovement.Kind.CASH_OUT)
-    cashed_out = sum(amount for kind, amount in rail if kind == CashMovement.Kind.CASH_OUT)
+    for take in takes:
+        lines = _lines_of(
+            take["table__number"], take["dealer"], take["created_at"], tables, dealers, days, names
+        )
+        for line in lines:
+            if take["kind"] in RAKE:
+                line.rake += take["delta"]
+            elif take["kind"] in DROP:
+                line.drop += take["delta"]
+            else:
+                line.time -= take["delta"]
+    rail = _sums(in_days.filter(kind__in=(Kind.BUY_IN, Kind.TOP_UP, Kind.CASH_OUT)).order_by())
     return CageReport(
         start=start,
         end=end,
-        bought_in=bought_in,
-        cashed_out=cashed_out,
+        bought_in=rail.get(Kind.BUY_IN, 0) + rail.get(Kind.TOP_UP, 0),
+        cashed_out=-rail.get(Kind.CASH_OUT, 0),
         float_now=cash_float(),
         tables=sorted(tables.values(), key=lambda line: int(line.key)),
         dealers=sorted(dealers.values(), key=lambda line: line.label.lower()),
         days=sorted(days.values(), key=lambda line: line.key),
-        hands=count,
+        hands=len(hands),
         rake=sum(line.rake for line in tables.values()),
+        drop=sum(line.drop for line in tables.values()),
         time=sum(line.time for line in tables.values()),
-        mismatches=mismatches,
+        mismatches=_mismatches(hands),
     )
 
 
+def _mismatches(hands: list[dict[str, Any]]) -> list[Mismatch]:
+    """The hands whose chips do not add up: by the engine's record (started = finished + what
+    the house took), or in the ledger (the seats' rows and the house's rows of a hand sum to 0,
+    and the house took what the engine says)."""
+    ids = [row["pk"] for row in hands]
+    booked: dict[int, list[int]] = {}
+    for hand_id, sitting, delta in CashChips.objects.filter(hand_id__in=ids).values_list(
+        "hand_id", "sitting", "delta"
+    ):
+        sums = booked.setdefault(hand_id, [0, 0])
+        sums[0 if sitting is not None else 1] += delta
+    found = []
+    for row in hands:
+        started = sum(seat["stack"] for seat in row["seats"])
+        finishing = row["finishing"]
+        finished = sum(finishing.values()) if isinstance(finishing, dict) else 0
+        seats, house = booked.get(row["pk"], [0, 0])
+        if started == finished + house and seats + house == 0:
+            continue
+        found.append(
+            Mismatch(
+                hand=row["pk"],
+                table=row["table__number"],
+                number=row["number"],
+                started=started,
+                finished=finished,
+                rake=house,
+            )
+        )
+    return found
+
+
 def _lines_of(
-    row: dict[str, Any],
+    number: int,
+    dealer: int | None,
     moment: dt.datetime,
     tables: dict[str, CageLine],
     dealers: dict[str, CageLine],
     days: dict[str, CageLine],
     names: dict[int, str],
 ) -> tuple[CageLine, CageLine, CageLine]:
-    number = row["table__number"]
-    dealer = row["dealt_by_id"]
     day = timezone.localtime(moment).date()
     return (
         _line(tables, str(number), f"Table {number}"),
-        _line(dealers, str(dealer or 0), names.get(dealer, "No dealer recorded")),
+        _line(dealers, str(dealer or 0), names.get(dealer or 0, "No dealer recorded")),
         _line(days, day.isoformat(), f"{day:%a %d %b %Y}"),
-    )
-
-
-def _mismatch(row: dict[str, Any]) -> Mismatch | None:
-    started = sum(seat["stack"] for seat in row["seats"])
-    finishing = row["finishing"]
-    finished = sum(finishing.values()) if isinstance(finishing, dict) else 0
-    if started == finished + row["rake"]:
-        return None
-    return Mismatch(
-        hand=row["pk"],
-        table=row["table__number"],
-        number=row["number"],
-        started=started,
-        finished=finished,
-        rake=row["rake"],
     )

@@ -12,7 +12,8 @@ from datetime import datetime
 
 from django.http import Http404
 
-from tournaments.models import CashGame, CashSeat, Table, WaitingListEntry
+from dealer.cash.models import CashGame, CashSeat, WaitingListEntry
+from tournaments.models import Table
 
 Status = WaitingListEntry.Status
 ACTIVE = (Status.WAITING, Status.CALLED)

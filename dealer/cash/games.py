@@ -18,11 +18,12 @@ from django.utils import timezone
 
 from dealer.cash import services as cash_services
 from dealer.cash import waitlist
+from dealer.cash.models import CashGame, CashSeat, WaitingListEntry
 from dealer.cash.plan import cash_table_rules
 from dealer.engine.errors import ConfigError
 from dealer.models import Hand
 from tournaments.errors import FloorConflict, FloorInvalid
-from tournaments.models import CashGame, CashSeat, Table, WaitingListEntry
+from tournaments.models import Table
 from tournaments.services.audit import audit_record
 
 Status = WaitingListEntry.Status
@@ -363,15 +364,8 @@ def game_waitlist_seat(
     entry.save(update_fields=["status", "closed_at"])
     mover = CashSeat.objects.filter(table__must_move_to=table, player=entry.player).first()
     if mover is not None:
-        chips = cash_services.cash_seat_leave(cash_seat=mover, actor=actor, moved=True).chips
-        return cash_services.cash_seat_take(
-            table=table,
-            seat=entry.call_seat,
-            player_name=entry.player.name,
-            buy_in=chips,
-            choice=choice,
-            moved=True,
-            actor=actor,
+        return cash_services.cash_seat_move(
+            cash_seat=mover, to_table=table, to_seat=entry.call_seat, choice=choice, actor=actor
         )
     if buy_in is None:
         raise FloorInvalid("buy_in_required", f"Type {entry.player.name}'s buy-in.")

@@ -30,9 +30,10 @@ from dealer.cash.game_selectors import (
     list_join_rate_refusal,
     list_lookup_rate_refusal,
 )
+from dealer.cash.models import CashGame
 from dealer.cash.selectors import cash_table_get
 from tournaments.errors import FloorError
-from tournaments.models import CashGame, Table
+from tournaments.models import Table
 from tournaments.views.access import director_required, report_refusal
 
 POLL_SECONDS = 10

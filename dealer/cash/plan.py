@@ -13,12 +13,13 @@ import json
 from dataclasses import asdict
 from typing import Any
 
+from dealer.cash.models import CashSeat
 from dealer.engine import cash as engine_cash
 from dealer.engine.errors import ConfigError
 from dealer.engine.rules import Rules, make_rules
 from dealer.engine.setup import Stakes
 from tournaments.errors import FloorConflict
-from tournaments.models import CashSeat, Table
+from tournaments.models import Table
 
 # --- the game ----------------------------------------------------------------------------------
 

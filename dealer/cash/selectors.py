@@ -17,12 +17,13 @@ from django.db.models import Case, Count, Q, When
 from django.http import Http404
 
 from dealer.cash import plan as cash_plan
+from dealer.cash.models import CashSeat, WaitingListEntry
 from dealer.engine import cash as engine_cash
 from dealer.engine.rules import Rules
 from dealer.engine.setup import Stakes
 from dealer.models import Hand
 from tournaments.errors import FloorError, FloorInvalid
-from tournaments.models import ButtonDraw, CashSeat, Table, WaitingListEntry
+from tournaments.models import ButtonDraw, Table
 
 # A seat's state, as a code for programs and in the floor's words.
 STATES = {

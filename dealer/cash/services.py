@@ -17,7 +17,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from dealer.cash import waitlist
+from dealer.cash import ledger, waitlist
+from dealer.cash.models import CashChips, CashSeat, WaitingListEntry
 from dealer.cash.plan import OWED_FIELDS, cash_table_rules, engine_seats_row
 from dealer.engine import cash as engine_cash
 from dealer.engine.cards import DeckKind, format_cards
@@ -26,7 +27,7 @@ from dealer.engine.rules import Game, InitialButton, MissedBlindPolicy
 from dealer.models import Hand
 from tournaments import seating
 from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
-from tournaments.models import ButtonDraw, CashMovement, CashSeat, Table, WaitingListEntry
+from tournaments.models import ButtonDraw, Table
 from tournaments.services.audit import audit_record
 from tournaments.services.players import player_get_or_create
 
@@ -36,6 +37,7 @@ ENTRY_CHOICES = {
     "post_now": "Post a big blind now",
     "button_pass": "Let the button pass, then post",
 }
+Kind = CashChips.Kind
 RETURN_CHOICES = {"post": "Post what is owed now", "wait_bb": "Wait for the big blind"}
 
 
@@ -101,29 +103,7 @@ def _in_hand(table: Table, cash_seat: CashSeat) -> bool:
 # --- seats -------------------------------------------------------------------------------------
 
 
-@transaction.atomic
-def cash_seat_take(
-    *,
-    table: Table,
-    seat: int,
-    player_name: str,
-    buy_in: int,
-    choice: str = "wait_bb",
-    moved: bool = False,
-    actor: Any = None,
-) -> CashSeat:
-    """Seat a player with their buy-in (between the table's minimum and maximum). `choice` is
-    the entry choice: wait for the big blind, post a big blind now, or let the button pass and
-    then post (S2; S0 offers only the first two). With `initial_button=first_seated`, the first
-    player seated at a new table gets the button (S0). A player `moved` from a must-move table
-    brings the stack they have, whatever the buy-in range."""
-    table = _locked_table(table)
-    rules = cash_table_rules(table)
-    name = player_name.strip()
-    if not name:
-        raise FloorInvalid("name_required", "Type the player's name.")
-    if not 1 <= seat <= table.seat_count:
-        raise FloorInvalid("bad_seat", f"{table} has seats 1 to {table.seat_count}, not {seat}.")
+def _check_entry_choice(rules: Any, choice: str) -> None:
     if choice not in ENTRY_CHOICES:
         raise FloorInvalid(
             "bad_choice", "Choose: wait for the big blind, post now, or let the button pass."
@@ -133,24 +113,29 @@ def cash_seat_take(
             "choice_not_offered",
             "Under S0's policy a new player posts a big blind now or waits for the big blind.",
         )
-    if not moved and not table.min_buy_in <= buy_in <= table.max_buy_in:
-        raise FloorInvalid(
-            "bad_buy_in",
-            f"The buy-in at {table} is {table.min_buy_in} to {table.max_buy_in}, not {buy_in}.",
-        )
+
+
+def _check_seat_free(table: Table, seat: int, player: Any) -> None:
+    """The seat exists, nobody sits there, nobody else is called to it, and the player has no
+    other seat at the table."""
+    if not 1 <= seat <= table.seat_count:
+        raise FloorInvalid("bad_seat", f"{table} has seats 1 to {table.seat_count}, not {seat}.")
     if CashSeat.objects.filter(table=table, seat=seat).exists():
         raise FloorConflict("seat_taken", f"Seat {seat} is taken.")
-    player = player_get_or_create(name=name)
+    waitlist.check_seat_not_held(table=table, seat=seat, player=player)
     if CashSeat.objects.filter(table=table, player=player).exists():
-        raise FloorConflict("already_seated", f"{name} already has a seat at {table}.")
+        raise FloorConflict("already_seated", f"{player.name} already has a seat at {table}.")
+
+
+def _new_seat(table: Table, seat: int, player: Any, choice: str, actor: Any) -> CashSeat:
+    """The seat row (no chips yet: the ledger brings them), the first-seated button (S0), and
+    the player off the lists that seat them."""
     try:
         with transaction.atomic():
             taken = CashSeat.objects.create(
                 table=table,
                 seat=seat,
                 player=player,
-                chips=buy_in,
-                bought_in=buy_in,
                 new=True,
                 wait_big_blind=choice == "wait_bb",
                 wait_button=choice == "button_pass",
@@ -158,7 +143,7 @@ def cash_seat_take(
     except IntegrityError as error:  # pragma: no cover - the table lock makes this unlikely
         raise FloorConflict("seat_taken", f"Seat {seat} was just taken.") from error
     first = not Hand.objects.filter(table=table).exists() and table.button_seat is None
-    if first and rules.initial_button == InitialButton.FIRST_SEATED:
+    if first and cash_table_rules(table).initial_button == InitialButton.FIRST_SEATED:
         table.button_seat = seat
         table.save(update_fields=["button_seat"])
         audit_record(
@@ -167,9 +152,8 @@ def cash_seat_take(
             action="cash_button_first_seated",
             table=table.number,
             seat=seat,
-            player=name,
+            player=player.name,
         )
-    _rail(table, taken, CashMovement.Kind.BUY_IN, buy_in, actor, moved=moved)
     # Seated: off this table's list, and off the list of the game the table deals.
     on_a_list = Q(table=table, status=WaitingListEntry.Status.WAITING)
     if table.cash_game_id is not None:
@@ -177,6 +161,40 @@ def cash_seat_take(
     WaitingListEntry.objects.filter(on_a_list, player=player).update(
         status=WaitingListEntry.Status.SEATED, closed_at=timezone.now()
     )
+    return taken
+
+
+@transaction.atomic
+def cash_seat_take(
+    *,
+    table: Table,
+    seat: int,
+    player_name: str,
+    buy_in: int,
+    choice: str = "wait_bb",
+    actor: Any = None,
+) -> CashSeat:
+    """Seat a player with their buy-in (between the table's minimum and maximum). `choice` is
+    the entry choice: wait for the big blind, post a big blind now, or let the button pass and
+    then post (S2; S0 offers only the first two). With `initial_button=first_seated`, the first
+    player seated at a new table gets the button (S0). A player changing tables brings their
+    stack instead (`cash_seat_move`)."""
+    table = _locked_table(table)
+    name = player_name.strip()
+    if not name:
+        raise FloorInvalid("name_required", "Type the player's name.")
+    if not 1 <= seat <= table.seat_count:
+        raise FloorInvalid("bad_seat", f"{table} has seats 1 to {table.seat_count}, not {seat}.")
+    _check_entry_choice(cash_table_rules(table), choice)
+    if not table.min_buy_in <= buy_in <= table.max_buy_in:
+        raise FloorInvalid(
+            "bad_buy_in",
+            f"The buy-in at {table} is {table.min_buy_in} to {table.max_buy_in}, not {buy_in}.",
+        )
+    player = player_get_or_create(name=name)
+    _check_seat_free(table, seat, player)
+    taken = _new_seat(table, seat, player, choice, actor)
+    ledger.cash_chips_record(seat=taken, kind=Kind.BUY_IN, delta=buy_in, actor=actor)
     audit_record(
         tournament=None,
         actor=actor,
@@ -190,20 +208,76 @@ def cash_seat_take(
     return taken
 
 
-def _rail(
-    table: Table, seat: CashSeat, kind: str, amount: int, actor: Any, *, moved: bool = False
-) -> None:
-    """Chips crossing the table's rail, for the cage (`CashMovement`; nothing for no chips)."""
-    if amount > 0:
-        CashMovement.objects.create(
-            table=table,
-            player=seat.player,
-            seat=seat.seat,
-            kind=kind,
-            amount=amount,
-            moved=moved,
-            actor=actor if getattr(actor, "pk", None) else None,
+def _tables_locked(*tables: Table) -> dict[int, Table]:
+    """Lock cash tables in the order of their ids (two moves in opposite directions queue up
+    instead of deadlocking)."""
+    ids = sorted({table.pk for table in tables})
+    locked = {t.pk: t for t in Table.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+    for table in locked.values():
+        if not table.is_cash:
+            raise FloorInvalid("not_cash", f"{table} is a tournament table.")
+    return locked
+
+
+@transaction.atomic
+def cash_seat_move(
+    *,
+    cash_seat: CashSeat,
+    to_table: Table,
+    to_seat: int,
+    choice: str = "wait_bb",
+    actor: Any = None,
+) -> CashSeat:
+    """A table change or a must-move within a game: the player takes the whole stack to the
+    other seat (no buy-in check: the player keeps what they won; RULES.md 2), through the
+    ledger as a move out and a move in. Between hands the player is in only; the tables must
+    deal the same game, or the first feed the second (must-move). The seat left goes to the
+    next player for it, as when a player leaves."""
+    tables = _tables_locked(cash_seat.table, to_table)
+    source, target = tables[cash_seat.table_id], tables[to_table.pk]
+    seat = CashSeat.objects.select_related("player").filter(pk=cash_seat.pk).first()
+    if seat is None:
+        raise FloorNotFound("not_found", "That player has left the table.")
+    if source.pk == target.pk:
+        raise FloorInvalid("same_table", f"{seat.player.name} already sits at {source}.")
+    same_game = source.cash_game_id is not None and source.cash_game_id == target.cash_game_id
+    if not (same_game or source.must_move_to_id == target.pk):
+        raise FloorConflict(
+            "other_game",
+            f"{source} and {target} deal different games: the player cashes out and buys in.",
         )
+    if not target.is_open:
+        raise FloorConflict("table_closed", f"{target} is closed.")
+    if _in_hand(source, seat):
+        raise FloorConflict(
+            "in_hand", f"{seat.player.name} is in the hand in progress: move once it is over."
+        )
+    _check_entry_choice(cash_table_rules(target), choice)
+    player = seat.player
+    chips = seat.chips
+    _check_seat_free(target, to_seat, player)
+    ledger.cash_chips_record(
+        seat=seat, kind=Kind.MOVE_OUT, delta=-chips, other_table=target, actor=actor
+    )
+    old_seat = seat.seat
+    seat.delete()
+    moved = _new_seat(target, to_seat, player, choice, actor)
+    ledger.cash_chips_record(
+        seat=moved, kind=Kind.MOVE_IN, delta=chips, other_table=source, actor=actor
+    )
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_move",
+        table=source.number,
+        seat=old_seat,
+        to_table=target.number,
+        to_seat=to_seat,
+        player=player.name,
+        chips=chips,
+    )
+    waitlist.waitlist_seat_opened(table=source, seat=old_seat, actor=actor)
+    return moved
 
 
 def _seat_locked(cash_seat: CashSeat) -> tuple[Table, CashSeat]:
@@ -260,16 +334,16 @@ class Leave(NamedTuple):
 
 
 @transaction.atomic
-def cash_seat_leave(*, cash_seat: CashSeat, actor: Any = None, moved: bool = False) -> Leave:
-    """The player leaves with their chips (a cash-out; `moved`: a must-move player taking them
-    to the main table); the open seat goes to the next player for it."""
+def cash_seat_leave(*, cash_seat: CashSeat, actor: Any = None) -> Leave:
+    """The player leaves with their chips (a cash-out); the open seat goes to the next player
+    for it."""
     table, seat = _seat_locked(cash_seat)
     if _in_hand(table, seat):
         raise FloorConflict(
             "in_hand", f"{seat.player.name} is in the hand in progress: leave once it is over."
         )
     chips = seat.chips
-    _rail(table, seat, CashMovement.Kind.CASH_OUT, chips, actor, moved=moved)
+    ledger.cash_chips_record(seat=seat, kind=Kind.CASH_OUT, delta=-chips, actor=actor)
     seat.delete()
     audit_record(
         tournament=None,
@@ -312,10 +386,7 @@ def cash_seat_top_up(*, cash_seat: CashSeat, amount: int, actor: Any = None) -> 
         raise FloorConflict(
             "under_minimum", f"Buying in again takes at least the minimum, {table.min_buy_in}."
         )
-    seat.chips += amount
-    seat.bought_in += amount
-    seat.save(update_fields=["chips", "bought_in"])
-    _rail(table, seat, CashMovement.Kind.TOP_UP, amount, actor)
+    ledger.cash_chips_record(seat=seat, kind=Kind.TOP_UP, delta=amount, actor=actor)
     audit_record(
         tournament=None,
         actor=actor,
@@ -413,14 +484,25 @@ def cash_waitlist_remove(*, entry: WaitingListEntry, actor: Any = None) -> None:
 
 
 def cash_hand_end(
-    table: Table, seats: list[dict[str, Any]], stacks: tuple[int, ...], plan: dict[str, Any]
+    hand: Hand, stacks: tuple[int, ...], rake: int, drop: int = 0, actor: Any = None
 ) -> None:
-    """A cash hand is over: stacks back to the seats, then what the hand settled or left owed."""
-    for played, stack in zip(seats, stacks, strict=True):
-        CashSeat.objects.filter(pk=played["cash_seat"]).update(chips=stack)
-    rows = {row.pk: row for row in CashSeat.objects.filter(table=table).select_related("player")}
+    """A cash hand is over: each seat's result through the ledger (the stack's change, never
+    the stack itself: chips added at a seat not in the hand stay), the house's rake and drop,
+    then what the hand settled or left owed."""
+    table = hand.table
+    rows = {
+        row.pk: row
+        for row in CashSeat.objects.filter(table=table).select_related("player").order_by("pk")
+    }
+    results = [
+        (played["cash_seat"], stack - played["stack"])
+        for played, stack in zip(hand.seats, stacks, strict=True)
+    ]
+    ledger.cash_hand_record(
+        hand=hand, seats=rows, results=results, rake=rake, drop=drop, actor=actor
+    )
     current = [engine_seats_row(row) for row in rows.values()]
-    aftermath = engine_cash.Aftermath.from_dict(plan)
+    aftermath = engine_cash.Aftermath.from_dict(hand.plan)
     for seat in engine_cash.after_hand(cash_table_rules(table), current, aftermath):
         row = rows[seat.key]
         changed = [f for f in OWED_FIELDS if getattr(row, f) != getattr(seat, f)]
@@ -428,3 +510,24 @@ def cash_hand_end(
             setattr(row, field, getattr(seat, field))
         if changed:
             row.save(update_fields=changed)
+
+
+def cash_hand_reopen(*, hand: Hand, reason: str, actor: Any = None) -> None:
+    """A finished cash hand is opened again to correct it: its result, its rake and its drop are
+    reversed through the ledger (the stacks and the cage as before its end); its next end
+    writes the corrected result. The table is locked first, as every cash write does. Refused
+    (409 `player_left`) when a player of the hand has left or changed tables since, and
+    (409 `short_stack`) when a seat no longer holds what the hand gave it."""
+    table = _locked_table(hand.table)
+    ids = [row["cash_seat"] for row in hand.seats]
+    rows = CashSeat.objects.filter(table=table, pk__in=ids).select_related("player")
+    seats = {row.pk: row for row in rows}
+    ledger.cash_hand_reverse(hand=hand, seats=seats, reason=reason, actor=actor)
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_hand_reopen",
+        table=table.number,
+        hand=hand.number,
+        reason=reason,
+    )

@@ -14,9 +14,11 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from dealer.cash import ledger
+from dealer.cash.models import CashSeat, TimeCharge
 from dealer.models import Hand
 from tournaments.errors import FloorConflict, FloorInvalid
-from tournaments.models import CashSeat, Table, TimeCharge
+from tournaments.models import Table
 from tournaments.services.audit import audit_record
 
 # Rooms charge time by the half hour.
@@ -69,11 +71,12 @@ def time_charge_collect(
     )
     try:
         with transaction.atomic():
+            charge.ledger_row = ledger.cash_chips_record(
+                seat=seat, kind=ledger.Kind.TIME, delta=-amount, actor=actor, now=now
+            )
             charge.save()
     except IntegrityError as error:  # the same seat and period, charged by another tap
         raise _already_charged(seat, period) from error
-    seat.chips -= amount
-    seat.save(update_fields=["chips"])
     audit_record(
         tournament=None,
         actor=actor,

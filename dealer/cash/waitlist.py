@@ -26,8 +26,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from dealer.cash.game_selectors import ACTIVE, Status, feeders, game_tables, open_seats
+from dealer.cash.models import CashGame, CashSeat, WaitingListEntry
 from tournaments.errors import FloorConflict, FloorInvalid
-from tournaments.models import CashGame, CashSeat, Table, WaitingListEntry
+from tournaments.models import Table
 from tournaments.services.audit import audit_record
 from tournaments.services.players import clean_name, number_typed, player_get_or_create
 
@@ -96,6 +97,27 @@ def _check_not_known(game: CashGame, player: Any) -> None:
         raise FloorConflict("already_waiting", f"{player.name} is already on the {game} list.")
     if CashSeat.objects.filter(table__cash_game=game, table__is_open=True, player=player).exists():
         raise FloorConflict("already_seated", f"{player.name} already plays {game}.")
+
+
+def check_seat_not_held(*, table: Table, seat: int, player: Any) -> None:
+    """409 `seat_held` when `seat` is held for a called player other than `player`: nobody else
+    sits there until the hold ends or the floor releases it (a no-show, or taking the player
+    off the list)."""
+    held = (
+        WaitingListEntry.objects.filter(
+            status=Status.CALLED, call_table=table, call_seat=seat, hold_until__gt=timezone.now()
+        )
+        .exclude(player=player)
+        .select_related("player")
+        .first()
+    )
+    if held is not None and held.hold_until is not None:
+        raise FloorConflict(
+            "seat_held",
+            f"Seat {seat} at {table} is held for {held.player.name}, called from the list, "
+            f"until {timezone.localtime(held.hold_until):%H:%M}: seat them there, or mark them "
+            "a no-show to release it.",
+        )
 
 
 def _must_move_candidate(table: Table) -> CashSeat | None:

@@ -41,6 +41,7 @@ from config import request_time
 from config.conditional import conditional
 from dealer.card_gate import card_sight
 from dealer.cash import views as cash_views
+from dealer.cash.models import CashSeat
 from dealer.cash.plan import OWED_FIELDS
 from dealer.engine.errors import EngineError
 from dealer.forms import ActionForm, ReasonedWriteForm, ReopenForm, StartForm, UndoForm
@@ -62,7 +63,7 @@ from dealer.services import (
 from dealer.views import present
 from dealer.views.access import dealer_required, refused_for_role, require_write, table_get
 from tournaments.errors import FloorError
-from tournaments.models import CashSeat, Entry, Table, Tournament
+from tournaments.models import Entry, Table, Tournament
 from tournaments.roles import may_see_tables
 from tournaments.selectors.tables import moves_after_hand, seats_waiting
 from tournaments.views.clock_display import clock_context
@@ -269,7 +270,6 @@ def tablet_context(
             "reopen_offered": writable
             and hand is not None
             and status == Hand.Status.COMPLETE
-            and tournament is not None
             and reopen_refusal(hand, request.user) is None,
             "tablet_url": reverse("deal-table", args=[table.pk]),
             "push": None if in_progress else push_due(table, request_time.now()),

@@ -21,11 +21,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from dealer.cash.models import CashSeat, TimeCharge
 from dealer.models import Hand
 from tests.browser.conftest import screenshot, sign_in_director
 from tests.browser.test_tablet import pick, tap
 from tests.factories import DealerFactory, make
-from tournaments.models import CashSeat, Table, TimeCharge
+from tournaments.models import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 
 from dealer.cash import services as cash
+from dealer.cash.models import CashSeat
 from dealer.models import Hand
 from dealer.services import hand_start
 from tests.browser.conftest import screenshot
 from tests.dealer.test_cash_services import cash_table, play_out
 from tests.factories import DealerFactory
-from tournaments.models import CashSeat, Table
+from tournaments.models import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
+from dealer.cash.models import WaitingListEntry
 from dealer.models import Hand
 from dealer.views.present import seat_position
 from tests.browser.test_tablet import tap
 from tests.security.test_form_fuzz import Floor, build_floor
-from tournaments.models import WaitingListEntry
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

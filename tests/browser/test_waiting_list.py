@@ -11,9 +11,9 @@ import pytest
 
 from dealer.cash import games, waitlist
 from dealer.cash import services as cash
+from dealer.cash.models import CashGame, WaitingListEntry
 from tests.browser.conftest import screenshot, sign_in_director
 from tests.dealer.test_cash_services import cash_table
-from tournaments.models import CashGame, WaitingListEntry
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

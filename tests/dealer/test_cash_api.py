@@ -15,11 +15,12 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from dealer.cash import services as cash
+from dealer.cash.models import CashSeat
 from dealer.models import Hand
 from dealer.services import hand_start
 from tests.dealer.test_cash_services import play_out, seat_of, seated
 from tests.factories import DealerFactory, DirectorFactory, assign_dealer, seated_tournament
-from tournaments.models import AuditEvent, CashSeat, Table
+from tournaments.models import AuditEvent, Table
 
 pytestmark = pytest.mark.django_db
 

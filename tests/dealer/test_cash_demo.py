@@ -8,9 +8,10 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from dealer.cash.models import CashSeat, WaitingListEntry
 from dealer.cash.plan import cash_table_plan
 from dealer.models import Hand
-from tournaments.models import ButtonDraw, CashSeat, Table, WaitingListEntry
+from tournaments.models import ButtonDraw, Table
 
 pytestmark = pytest.mark.django_db
 

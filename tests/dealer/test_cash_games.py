@@ -12,11 +12,12 @@ import pytest
 from dealer.cash import games, waitlist
 from dealer.cash import services as cash
 from dealer.cash.game_selectors import cash_game_view, waitlist_place
+from dealer.cash.models import CashGame, CashSeat, WaitingListEntry
 from dealer.models import Hand
 from dealer.services import hand_start
 from tests.dealer.test_cash_services import cash_table, seat_of
 from tournaments.errors import FloorError
-from tournaments.models import AuditEvent, CashGame, CashSeat, Table, WaitingListEntry
+from tournaments.models import AuditEvent, Table
 
 pytestmark = pytest.mark.django_db
 

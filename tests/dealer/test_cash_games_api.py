@@ -11,11 +11,12 @@ from rest_framework.test import APIClient
 
 from dealer.cash import games, waitlist
 from dealer.cash import services as cash
+from dealer.cash.models import CashSeat, WaitingListEntry
 from dealer.models import Hand
 from dealer.services import hand_start
 from tests.dealer.test_cash_games import game_table, one_two
 from tests.factories import DealerFactory, make
-from tournaments.models import CashSeat, Table, WaitingListEntry
+from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,10 @@ from django.test import Client
 from django.urls import reverse
 
 from dealer.cash import services as cash
+from dealer.cash.models import CashSeat, WaitingListEntry
 from dealer.models import Hand
 from tests.factories import DealerFactory, DirectorFactory
-from tournaments.models import AuditEvent, CashSeat, Table, WaitingListEntry
+from tournaments.models import AuditEvent, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -222,10 +223,10 @@ def test_admin_lists_cash_seats_and_the_waiting_list() -> None:
     table = open_table(client)
     seat(client, table, 1, "Ann")
     client.post(reverse("cash-waitlist-add", args=[table.pk]), {"player_name": "Wes"})
-    seats = client.get("/admin/tournaments/cashseat/")
+    seats = client.get("/admin/cash/cashseat/")
     assert seats.status_code == 200
     assert "Ann" in seats.content.decode()
-    waiting = client.get("/admin/tournaments/waitinglistentry/")
+    waiting = client.get("/admin/cash/waitinglistentry/")
     assert waiting.status_code == 200
     assert "Wes" in waiting.content.decode()
 

@@ -11,10 +11,11 @@ import pytest
 
 from dealer.cash import plan as cash_plan
 from dealer.cash import services as cash
+from dealer.cash.models import CashSeat, WaitingListEntry
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_run_procedure, hand_start
 from tournaments.errors import FloorError
-from tournaments.models import AuditEvent, ButtonDraw, CashSeat, Table, WaitingListEntry
+from tournaments.models import AuditEvent, ButtonDraw, Table
 
 pytestmark = pytest.mark.django_db
 

@@ -37,20 +37,12 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from django.urls.exceptions import Resolver404
 
 from dealer.cash.games import cash_game_create
+from dealer.cash.models import CashSeat, WaitingListEntry
 from dealer.cash.waitlist import game_waitlist_join
 from dealer.models import Hand, HandEvent, ProcedureLog
 from dealer.rotation.services import dealer_shift_start
 from dealer.services import hand_record_action, hand_start
-from tournaments.models import (
-    AuditEvent,
-    BlindSchedule,
-    CashSeat,
-    ChipMove,
-    Entry,
-    Table,
-    Tournament,
-    WaitingListEntry,
-)
+from tournaments.models import AuditEvent, BlindSchedule, ChipMove, Entry, Table, Tournament
 from tournaments.services.access import device_sign_in
 
 SEED = 20260512

@@ -14,8 +14,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from config.authentication import ClientThrottle
+from dealer.cash.models import CashGame
 from tests.dealer.test_cash_games import game_table, one_two
-from tournaments.models import CashGame
 
 pytestmark = pytest.mark.django_db
 

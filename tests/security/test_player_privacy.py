@@ -12,10 +12,11 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from dealer.cash.games import cash_game_create
+from dealer.cash.models import CashGame, WaitingListEntry
 from dealer.cash.waitlist import game_waitlist_join
 from tests.dealer.test_cash_games import game_table
 from tests.factories import DealerFactory, DirectorFactory, EntryFactory, TournamentFactory, make
-from tournaments.models import CashGame, Entry, Player, Tournament, WaitingListEntry
+from tournaments.models import Entry, Player, Tournament
 from tournaments.services.players import player_get_or_create
 
 pytestmark = pytest.mark.django_db

@@ -44,6 +44,7 @@ from schemathesis.specs.openapi.checks import (
 
 from config import request_time
 from dealer.cash import services as cash
+from dealer.cash.models import CashSeat
 from dealer.services import hand_start
 from tests.dealer.test_cash_services import play_out, seated
 from tests.factories import (
@@ -55,7 +56,7 @@ from tests.factories import (
     make,
     seated_tournament,
 )
-from tournaments.models import CashSeat, Entry, Table, Tournament
+from tournaments.models import Entry, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 

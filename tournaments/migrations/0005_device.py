@@ -10,6 +10,11 @@ class Migration(migrations.Migration):
     dependencies = [
         ('tournaments', '0004_tournament_version'),
         migrations.swappable_dependency(settings.KNOX_TOKEN_MODEL),
+        # knox's last migration remakes its table with a new primary key: the device's foreign
+        # key must be made after it (on SQLite a key made before points at a dropped column,
+        # and the next migration's foreign key check fails; the cash app's migrations, ordered
+        # before knox's, brought this one forward).
+        ('knox', '0009_extend_authtoken_field'),
     ]
 
     operations = [

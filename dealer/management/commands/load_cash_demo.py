@@ -19,9 +19,10 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from dealer.cash import games, services, waitlist
+from dealer.cash.models import CashSeat
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_start
-from tournaments.models import CashSeat, Table
+from tournaments.models import Table
 from tournaments.services.tables import table_assign_dealer
 
 NUMBER = 20

@@ -1,0 +1,284 @@
+"""The cash floor's chip ledger (issue 25): every change of a seat's chips is one row, written by
+one service; a seat's chips are its running total; `check_chips` proves the books of every
+table and of the floor; a table change carries the whole stack; a held seat stays held."""
+
+from __future__ import annotations
+
+import ast
+import random
+from datetime import timedelta
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.utils import timezone
+
+from dealer.cash import games, ledger
+from dealer.cash import services as cash
+from dealer.cash.books import cash_chips_check
+from dealer.cash.cage import cash_float
+from dealer.cash.models import CashChips, CashSeat
+from dealer.cash.takings import time_charge_collect
+from dealer.services import hand_start, hand_undo
+from tests.dealer.test_cash_games import game_table, join, one_two
+from tests.dealer.test_cash_services import seat_of
+from tests.dealer.test_rake_time import act, play_hand, raked_table
+from tournaments.errors import FloorConflict
+from tournaments.models import Table
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def kinds(seat: CashSeat) -> list[tuple[str, int, int | None]]:
+    rows = CashChips.objects.filter(sitting=seat.pk).order_by("pk")
+    return [(row.kind, row.delta, row.balance) for row in rows]
+
+
+def test_every_change_of_a_seats_chips_is_a_ledger_row_and_the_chips_are_its_total() -> None:
+    table = raked_table(1, seats=3)
+    hand = play_hand(table, random.Random(4), to_flop=True)
+    assert hand.status == "complete"
+    short = CashSeat.objects.filter(table=table).order_by("chips", "seat").first()
+    assert short is not None
+    cash.cash_seat_top_up(cash_seat=short, amount=200 - short.chips)
+    time_charge_collect(cash_seat=seat_of(table, 2), amount=5)
+    for seat in CashSeat.objects.filter(table=table):
+        rows = kinds(seat)
+        assert rows[0] == ("buy_in", 200, 200)
+        assert sum(delta for _, delta, _ in rows) == seat.chips
+        assert rows[-1][2] == seat.chips
+    results = CashChips.objects.filter(hand=hand)
+    house = sum(row.delta for row in results if row.sitting is None)
+    assert house == hand.rake > 0
+    assert sum(row.delta for row in results if row.sitting is not None) == -hand.rake
+    assert cash_chips_check() == []
+
+
+def test_a_hand_end_writes_each_seats_result_as_a_delta() -> None:
+    """The hand's end moves each seat by its result, not to an absolute stack: chips written to
+    a seat while the hand ran (a correction the floor made behind the player's stack) stay."""
+    table = raked_table(1, seats=3)
+    hand = hand_start(table=table)
+    state = hand.state
+    behind = seat_of(table, 1)
+    ledger.cash_chips_record(seat=behind, kind="correction", delta=10, note="miscounted rack")
+    while state["status"] == "in_progress":
+        hand, state = act(hand, state, kind="fold", seat=state["actor_seat"])
+    results = {row.seat: row.delta for row in CashChips.objects.filter(hand=hand, kind="hand")}
+    assert sum(results.values()) == 0
+    assert seat_of(table, 1).chips == 200 + 10 + results.get(1, 0)
+    assert cash_chips_check() == []
+
+
+def test_a_table_change_in_the_same_game_carries_the_whole_stack() -> None:
+    """The issue's walk: a player with 402 at a 40-200 game moves to another of its tables;
+    the move is no buy-in, so it is not held to the buy-in range."""
+    game = one_two()
+    first = game_table(game, 11, players=2)
+    second = game_table(game, 12, players=1)
+    winner = seat_of(first, 1)
+    ledger.cash_chips_record(
+        seat=winner, kind="correction", delta=302, note="won in hands (test set-up)"
+    )
+    assert CashSeat.objects.get(pk=winner.pk).chips == 402
+    moved = cash.cash_seat_move(cash_seat=winner, to_table=second, to_seat=5)
+    assert (moved.table_id, moved.seat, moved.chips) == (second.pk, 5, 402)
+    assert not CashSeat.objects.filter(pk=winner.pk).exists()
+    out = CashChips.objects.get(sitting=winner.pk, kind="move_out")
+    into = CashChips.objects.get(sitting=moved.pk, kind="move_in")
+    assert (out.delta, out.other_table_id, into.delta, into.other_table_id) == (
+        -402,
+        second.pk,
+        402,
+        first.pk,
+    )
+    assert cash_float(first).balanced
+    assert cash_float(second).balanced
+    assert cash_chips_check() == []
+
+
+def test_a_move_to_a_table_of_another_game_is_refused() -> None:
+    first = game_table(one_two(), 11, players=1)
+    other = game_table(one_two(name="2/5 NL", small_blind=2, big_blind=5), 12, players=0)
+    with pytest.raises(FloorConflict) as refused:
+        cash.cash_seat_move(cash_seat=seat_of(first, 1), to_table=other, to_seat=1)
+    assert refused.value.code == "other_game"
+    assert seat_of(first, 1).chips == 100
+
+
+def test_a_seat_held_for_a_called_player_is_not_given_to_a_walk_in() -> None:
+    """The issue's walk: her phone said "Your seat is ready", a walk-in got seat 5, and
+    "Seated" for her then said "Seat 5 is taken"."""
+    game = one_two()
+    table = game_table(game, 4, players=9)
+    (ann,) = join(game, "Ann")
+    cash.cash_seat_leave(cash_seat=seat_of(table, 5))  # seat 5 opens: Ann is called to it
+    ann.refresh_from_db()
+    assert (ann.status, ann.call_seat) == ("called", 5)
+    with pytest.raises(FloorConflict) as refused:
+        cash.cash_seat_take(table=table, seat=5, player_name="Walk-in", buy_in=100)
+    assert refused.value.code == "seat_held"
+    assert "held for Ann" in refused.value.detail
+    games.game_waitlist_seat(entry=ann, buy_in=100)
+    assert seat_of(table, 5).player.name == "Ann"
+
+
+def test_a_held_seat_whose_hold_ran_out_can_be_given() -> None:
+    game = one_two()
+    table = game_table(game, 4, players=9)
+    (ann,) = join(game, "Ann")
+    cash.cash_seat_leave(cash_seat=seat_of(table, 5))
+    ann.refresh_from_db()
+    type(ann).objects.filter(pk=ann.pk).update(hold_until=timezone.now() - timedelta(seconds=1))
+    cash.cash_seat_take(table=table, seat=5, player_name="Walk-in", buy_in=100)
+    assert seat_of(table, 5).player.name == "Walk-in"
+
+
+def test_check_chips_proves_the_cash_books_and_names_a_stack_changed_outside_the_ledger() -> None:
+    table = raked_table(1, seats=3)
+    play_hand(table, random.Random(4), to_flop=True)
+    out = StringIO()
+    call_command("check_chips", "--cash", stdout=out)
+    assert "Cash floor:" in out.getvalue()
+    assert "balances" in out.getvalue()
+    CashSeat.objects.filter(table=table, seat=2).update(chips=999)  # no service does this
+    with pytest.raises(CommandError):
+        call_command("check_chips", "--cash", stdout=StringIO(), stderr=StringIO())
+    problems = cash_chips_check()
+    assert any("has 999 chips, its ledger" in problem for problem in problems)
+    assert any(problem.startswith("Table 1:") for problem in problems)
+
+
+def test_a_hand_that_made_chips_is_named() -> None:
+    table = raked_table(1, seats=2)
+    hand = play_hand(table, random.Random(4), to_flop=True)
+    CashChips.objects.filter(hand=hand, kind="rake").update(delta=hand.rake + 3)
+    assert f"cash hand {hand.pk} made -3 chips" in cash_chips_check()
+
+
+def test_a_ledger_row_never_leaves_a_seat_below_zero() -> None:
+    table = raked_table(1, seats=1)
+    seat = seat_of(table, 1)
+    with pytest.raises(FloorConflict) as refused:
+        ledger.cash_chips_record(seat=seat, kind="time", delta=-201)
+    assert refused.value.code == "short_stack"
+    assert seat_of(table, 1).chips == 200
+    assert not CashChips.objects.filter(kind="time").exists()
+
+
+def _chip_writes(path: Path) -> list[str]:
+    """Assignments to a `chips` attribute and `chips=` keywords of `update`/`create` calls."""
+    tree = ast.parse(path.read_text())
+    found = []
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        for target in targets:
+            if isinstance(target, ast.Attribute) and target.attr in ("chips", "bought_in"):
+                found.append(f"{path.relative_to(ROOT)}:{target.lineno}")
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("update", "create", "get_or_create", "update_or_create")
+        ):
+            found += [
+                f"{path.relative_to(ROOT)}:{node.lineno}"
+                for keyword in node.keywords
+                if keyword.arg in ("chips", "bought_in")
+            ]
+    return found
+
+
+def test_only_the_ledger_writes_a_cash_seats_chips() -> None:
+    """One owner: no module of the cash floor but `dealer/cash/ledger.py` assigns a seat's
+    chips (the tournament's entries have their own ledger, `tournaments/services/ledger.py`)."""
+    modules = [
+        path
+        for folder in ("dealer", "tournaments", "config")
+        for path in (ROOT / folder).rglob("*.py")
+        if "migrations" not in path.parts and "engine" not in path.parts
+    ]
+    cash_modules = [path for path in modules if "CashSeat" in path.read_text()]
+    assert ROOT / "dealer/cash/ledger.py" in cash_modules  # the scan reads the right files
+    writes = [w for path in cash_modules for w in _chip_writes(path)]
+    assert writes
+    assert all(w.startswith("dealer/cash/ledger.py:") for w in writes), writes
+
+
+def test_moving_players_between_tables_locks_in_one_order() -> None:
+    """Two tables of one game: the move locks both tables (by id), so the player is never
+    seated twice and the books balance after moves both ways."""
+    game = one_two()
+    first = game_table(game, 1, players=2)
+    second = game_table(game, 2, players=2)
+    there = cash.cash_seat_move(cash_seat=seat_of(first, 1), to_table=second, to_seat=7)
+    back = cash.cash_seat_move(cash_seat=seat_of(second, 1), to_table=first, to_seat=1)
+    assert Table.objects.get(pk=first.pk).cash_seats.count() == 2
+    assert there.player.name == "P1-1"
+    assert back.player.name == "P2-1"
+    assert cash_chips_check() == []
+
+
+def test_bug_a_wrong_award_at_a_cash_table_is_corrected_by_reopening_the_hand(
+    director: Any,
+) -> None:
+    """The issue's walk: `POST /api/hands/{h}/reopen/` answered 409 "A cash hand is final once
+    it ends". Now the hand's result and rake are reversed through the ledger, the dealer undoes
+    the wrong fold, and the hand's new end writes the corrected result: the stacks, the cage
+    and the books agree at every step."""
+    table = raked_table(1, seats=3)
+    start = {row.seat: row.chips for row in CashSeat.objects.filter(table=table)}
+    hand = hand_start(table=table)
+    state = hand.state
+    while state["status"] == "in_progress":  # everyone folds to the big blind: a wrong fold
+        hand, state = act(hand, state, kind="fold", seat=state["actor_seat"])
+    ended = {row.seat: row.chips for row in CashSeat.objects.filter(table=table)}
+    assert ended != start
+    answer = director.post(
+        f"/api/hands/{hand.pk}/reopen/",
+        {"reason": "the wrong player folded", "client_id": "r1", "version": state["version"]},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["status"] == "in_progress"
+    assert {row.seat: row.chips for row in CashSeat.objects.filter(table=table)} == start
+    reversed_rows = CashChips.objects.filter(hand=hand, kind="hand_reversed")
+    assert reversed_rows.exists()
+    assert all("the wrong player folded" in row.note for row in reversed_rows)
+    assert cash_chips_check() == []
+    state = answer.json()
+    undone = hand_undo(hand=hand, reason="Wrong action", client_id="u1", version=state["version"])
+    hand, state = undone.hand, undone.answer
+    # The right ending: the small blind calls, the flop comes, a bet takes it.
+    while state["phase"] == "betting" and state["street"] == "preflop":
+        kind = "check" if state["legal"]["can_check"] else "call"
+        hand, state = act(hand, state, kind=kind, seat=state["actor_seat"])
+    hand, state = act(hand, state, kind="deal_board", cards=["Ah", "9c", "4d"])
+    hand, state = act(hand, state, kind="bet", amount=2, seat=state["actor_seat"])
+    while state["status"] == "in_progress":
+        hand, state = act(hand, state, kind="fold", seat=state["actor_seat"])
+    assert cash_chips_check() == []
+    results = CashChips.objects.filter(hand=hand).exclude(kind__endswith="_reversed")
+    assert sum(row.delta for row in results) == 0
+    assert cash_float(table).balanced
+
+
+def test_a_cash_hand_is_not_reopened_once_a_player_of_it_has_left(director: Any) -> None:
+    table = raked_table(1, seats=3)
+    hand = play_hand(table, random.Random(4), to_flop=False)
+    cash.cash_seat_leave(cash_seat=seat_of(table, 2))
+    answer = director.post(
+        f"/api/hands/{hand.pk}/reopen/",
+        {"reason": "wrong award", "client_id": "r1", "version": hand.version},
+        format="json",
+    )
+    assert answer.status_code == 409
+    assert answer.json()["code"] == "player_left"
+    assert cash_chips_check() == []
