@@ -206,6 +206,25 @@ class CashSeatLeaveApi(CashApi):
         return Response(s.CashLeaveOutputSerializer(body).data)
 
 
+class CashSeatMoveApi(CashApi):
+    @extend_schema(tags=TAGS, request=s.CashMoveInputSerializer, responses=write_responses())
+    def post(self, request: Request, pk: int, seat_pk: int) -> Response:
+        """A table change or must-move within a game: the player takes the whole stack to
+        `to_seat` at `to_table` (no buy-in check). Answers the table moved to (409 `in_hand`,
+        `other_game`, `seat_taken`, `seat_held`, `already_seated`, `table_closed`)."""
+        seat = cash_seat_get(writable(request, pk), seat_pk)
+        values = valid(s.CashMoveInputSerializer, request)
+        target = writable(request, values["to_table"])  # a move changes both tables
+        services.cash_seat_move(
+            cash_seat=seat,
+            to_table=target,
+            to_seat=values["to_seat"],
+            choice=values["choice"],
+            actor=request.user,
+        )
+        return table_answer(target.pk)
+
+
 # --- the waiting list ------------------------------------------------------------------------
 
 

@@ -139,5 +139,18 @@ class CashSeatActionForm(forms.Form):
     amount = forms.IntegerField(min_value=0, max_value=MAX_CHIPS, required=False)
 
 
+class CashSeatMoveForm(forms.Form):
+    """A table change with the whole stack: the table and seat, as "table id:seat"."""
+
+    to = forms.RegexField(
+        regex=r"^\d{1,9}:\d{1,2}$",
+        error_messages={"invalid": "Choose the table and seat to move to."},
+    )
+
+    def target(self) -> tuple[int, int]:
+        table, seat = self.cleaned_data["to"].split(":")
+        return int(table), int(seat)
+
+
 class WaitlistForm(forms.Form):
     player_name = forms.CharField(max_length=80)

@@ -41,6 +41,7 @@ class NameForm(forms.Form):
 
 class AttachForm(forms.Form):
     table = forms.IntegerField(min_value=1)
+    confirm = forms.BooleanField(required=False)
 
 
 class MustMoveForm(forms.Form):

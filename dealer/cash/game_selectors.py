@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import Q
 from django.http import Http404
 
 from dealer.cash.models import CashGame, CashSeat, WaitingListEntry
@@ -107,16 +108,48 @@ def feeders(table: Table) -> list[Table]:
     return [t for t in table.must_move_tables.all() if t.is_open and not t.is_broken]
 
 
+def seat_holders(table: Table) -> dict[int, WaitingListEntry]:
+    """The seats of `table` held for a called player, with the call: held from the call until
+    the player sits, is marked a no-show or leaves the list (a hold that ran out calls the next
+    player to the same seat, `waitlist_expire_calls`). The one answer to "is this seat held"."""
+    calls = WaitingListEntry.objects.filter(call_table=table, status=Status.CALLED)
+    return {entry.call_seat: entry for entry in calls.select_related("player") if entry.call_seat}
+
+
 def open_seats(table: Table) -> list[int]:
     """Seats nobody sits in, the floor keeps free for nobody, and no called player holds."""
     taken = set(CashSeat.objects.filter(table=table).values_list("seat", flat=True))
-    held = set(
-        WaitingListEntry.objects.filter(call_table=table, status=Status.CALLED).values_list(
-            "call_seat", flat=True
-        )
-    )
+    held = set(seat_holders(table))
     locked = set(table.locked_seats or [])
     return [s for s in range(1, table.seat_count + 1) if s not in taken | held | locked]
+
+
+def table_waiting_list(table: Table) -> list[WaitingListEntry]:
+    """Who waits for a seat at `table`, in order: its game's one list when it deals a game
+    (every page and the API read the same list), else the table's own."""
+    if table.cash_game_id is not None:
+        entries = WaitingListEntry.objects.filter(game_id=table.cash_game_id, status__in=ACTIVE)
+    else:
+        entries = WaitingListEntry.objects.filter(table=table, status=Status.WAITING)
+    return list(entries.select_related("player").order_by("queued_at", "pk"))
+
+
+def move_targets(table: Table) -> list[tuple[Table, list[int]]]:
+    """Where a player at `table` may change to with their stack: the open seats of the other
+    open tables of its game, and of the main table a must-move table feeds."""
+    others = Table.objects.filter(tournament=None, is_open=True, is_broken=False).exclude(
+        pk=table.pk
+    )
+    if table.cash_game_id is not None and table.must_move_to_id is not None:
+        others = others.filter(Q(cash_game_id=table.cash_game_id) | Q(pk=table.must_move_to_id))
+    elif table.cash_game_id is not None:
+        others = others.filter(cash_game_id=table.cash_game_id)
+    elif table.must_move_to_id is not None:
+        others = others.filter(pk=table.must_move_to_id)
+    else:
+        return []
+    targets = [(other, open_seats(other)) for other in others.order_by("number")]
+    return [(other, seats) for other, seats in targets if seats]
 
 
 def cash_game_get(pk: int) -> CashGame:

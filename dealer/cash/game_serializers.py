@@ -18,6 +18,12 @@ class GameInputSerializer(serializers.Serializer[dict[str, object]]):
     small_blind = chips_field(min_value=0)
     big_blind = chips_field(min_value=1)
     hold_seconds = chips_field(min_value=1, default=180)
+    rule_profile = serializers.CharField(
+        max_length=30, default="casino_cash", help_text="the rules every table dealing it takes"
+    )
+    rule_overrides = serializers.DictField(
+        default=dict, help_text="house rules on the profile, the rake among them (rake_percent...)"
+    )
 
 
 class StakesInputSerializer(serializers.Serializer[dict[str, object]]):
@@ -37,6 +43,10 @@ class AttachInputSerializer(serializers.Serializer[dict[str, object]]):
     table = chips_field(help_text="a cash table's id")
     min_buy_in = chips_field(min_value=1, required=False)
     max_buy_in = chips_field(min_value=1, required=False)
+    confirm = serializers.BooleanField(
+        default=False,
+        help_text="players sit at the table for another game: change its game anyway",
+    )
 
 
 class MustMoveInputSerializer(serializers.Serializer[dict[str, object]]):

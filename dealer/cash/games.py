@@ -52,9 +52,12 @@ def cash_game_create(
     small_blind: int,
     big_blind: int,
     hold_seconds: int = 180,
+    rule_profile: str = "casino_cash",
+    rule_overrides: dict[str, Any] | None = None,
     actor: Any = None,
 ) -> CashGame:
-    """A game and stakes the room spreads, open for its list (409 `game_name_taken`)."""
+    """A game and stakes the room spreads, with the rules and rake its tables deal by, open for
+    its list (409 `game_name_taken`; 400 when the rules are not the engine's)."""
     name = name.strip()
     if not name:
         raise FloorInvalid("name_required", 'Name the game, e.g. "1/2 NL".')
@@ -62,16 +65,42 @@ def cash_game_create(
     _check_hold(hold_seconds)
     if CashGame.objects.filter(name__iexact=name).exists():
         raise FloorConflict("game_name_taken", f"There is a game called {name} already.")
-    created = CashGame.objects.create(
+    created = CashGame(
         name=name,
         game=game,
         structure=structure,
         small_blind=small_blind,
         big_blind=big_blind,
         hold_seconds=hold_seconds,
+        rule_profile=rule_profile,
+        rule_overrides=dict(rule_overrides or {}),
     )
+    _check_game_rules(created)
+    created.save()
     audit_record(tournament=None, actor=actor, action="cash_game_create", game=name)
     return created
+
+
+def _check_game_rules(game: CashGame) -> None:
+    """The game's rules as the engine reads them at a table of its stakes (400 otherwise)."""
+    probe = Table(
+        tournament=None,
+        number=0,
+        game=game.game,
+        structure=game.structure,
+        rule_profile=game.rule_profile,
+        rule_overrides=game.rule_overrides,
+        small_blind=game.small_blind,
+        big_blind=game.big_blind,
+        min_buy_in=game.big_blind,
+        max_buy_in=game.big_blind,
+    )
+    try:
+        rules = cash_table_rules(probe)
+    except ConfigError as error:
+        raise FloorInvalid(error.code, error.detail) from error
+    if rules.is_tournament:
+        raise FloorInvalid("not_cash", "A cash game plays cash rules (mode=cash).")
 
 
 def _locked(game: CashGame) -> CashGame:
@@ -223,19 +252,34 @@ def cash_game_table_attach(
     table: Table,
     min_buy_in: int | None = None,
     max_buy_in: int | None = None,
+    confirm: bool = False,
     actor: Any = None,
 ) -> Table:
-    """Deal the game at a cash table: the table takes the game's game, structure and blinds,
-    opens if it was closed, and its seats are filled from the game's list. Between hands only
-    (409 `hand_in_progress`); a closed game deals nowhere (409 `game_closed`)."""
+    """Deal the game at a cash table: the table takes the game's name, game, structure, blinds,
+    rules and rake, opens if it was closed, and its seats are filled from the game's list.
+    Between hands only (409 `hand_in_progress`); a closed game deals nowhere (409
+    `game_closed`). A table where players sit for another game changes only when the floor
+    confirms it (409 `table_in_use` otherwise): their game changes under them."""
     game = _locked(game)
     if not game.is_open:
         raise FloorConflict("game_closed", f"{game.name} is closed: open it first.")
-    table = Table.objects.select_for_update().get(pk=table.pk)
+    table = Table.objects.select_for_update().select_related("cash_game").get(pk=table.pk)
     if not table.is_cash:
         raise FloorInvalid("not_cash", f"{table} is a tournament table.")
     _refuse_during_hands([table])
+    seated = CashSeat.objects.filter(table=table).count()
+    if seated and table.cash_game_id != game.pk and not confirm:
+        playing = table.cash_game.name if table.cash_game else table.name or "its own game"
+        raise FloorConflict(
+            "table_in_use",
+            f"{seated} player{'s' if seated != 1 else ''} sit at {table}, playing {playing}: "
+            f"empty it first, or confirm that it becomes a {game.name} table (its name, rules "
+            "and rake become the game's).",
+        )
+    previous = table.name
     table.cash_game, table.is_open, table.is_broken = game, True, False
+    table.name = game.name
+    table.rule_profile, table.rule_overrides = game.rule_profile, dict(game.rule_overrides)
     _apply_stakes(
         table,
         small_blind=game.small_blind,
@@ -246,7 +290,13 @@ def cash_game_table_attach(
         max_buy_in=max_buy_in,
     )
     audit_record(
-        tournament=None, actor=actor, action="cash_game_table", game=game.name, table=table.number
+        tournament=None,
+        actor=actor,
+        action="cash_game_table",
+        game=game.name,
+        table=table.number,
+        was=previous,
+        seated=seated,
     )
     return table
 

@@ -145,8 +145,9 @@ class GameTablesApi(GameApi):
         tags=TAGS, request=s.AttachInputSerializer, responses=write_responses(status=201)
     )
     def post(self, request: Request, pk: int) -> Response:
-        """Deal the game at a cash table: it takes the game's stakes and opens (400 `not_cash`,
-        `bad_buy_in`; 409 `hand_in_progress`, `game_closed`)."""
+        """Deal the game at a cash table: it takes the game's name, stakes, rules and rake and
+        opens (400 `not_cash`, `bad_buy_in`; 409 `hand_in_progress`, `game_closed`,
+        `table_in_use`: players sit there for another game, send `confirm`)."""
         values = valid(s.AttachInputSerializer, request)
         table = cash_table_get(values.pop("table"))
         games.cash_game_table_attach(

@@ -148,7 +148,9 @@ def game_break(request: HttpRequest, pk: int) -> HttpResponse:
 def game_table_attach(request: HttpRequest, pk: int) -> HttpResponse:
     def write(game: CashGame, values: dict[str, Any]) -> str:
         table = cash_table_get(values["table"])
-        games.cash_game_table_attach(game=game, table=table, actor=request.user)
+        games.cash_game_table_attach(
+            game=game, table=table, confirm=values.get("confirm", False), actor=request.user
+        )
         return f"{table} deals {game.name}."
 
     return _game_write(request, pk, f.AttachForm, write)

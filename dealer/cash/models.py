@@ -133,6 +133,10 @@ class CashGame(models.Model):
     hold_seconds = models.PositiveIntegerField(
         default=180, help_text="how long a called player's seat is held before the next is called"
     )
+    # The rules every table dealing the game takes, the rake among them (RULES.md 6.5); a game
+    # made before issue 25 took its first table's (`cash.0004_game_rules`).
+    rule_profile = models.CharField(max_length=30, default="casino_cash")
+    rule_overrides = models.JSONField(default=dict, blank=True)
     is_open = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

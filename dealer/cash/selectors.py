@@ -17,6 +17,7 @@ from django.db.models import Case, Count, Q, When
 from django.http import Http404
 
 from dealer.cash import plan as cash_plan
+from dealer.cash.game_selectors import ACTIVE, move_targets, table_waiting_list
 from dealer.cash.models import CashSeat, WaitingListEntry
 from dealer.engine import cash as engine_cash
 from dealer.engine.rules import Rules
@@ -124,6 +125,7 @@ class WaitingEntryView:
     id: int
     player: str
     since: datetime
+    called: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -175,6 +177,11 @@ class CashTableView(CashTableSummary):
     next_hand: NextHandView | None
     next_hand_refusal: Refusal | None
     open_seats: tuple[int, ...]
+    # The list the table's seats come from: its game's (named here), else its own.
+    list_game: str | None = None
+    list_game_id: int | None = None
+    # Where a player may change to with their stack: ((table id, number), open seats).
+    move_targets: tuple[tuple[int, int, tuple[int, ...]], ...] = ()
 
 
 # --- lookups for the writes ---------------------------------------------------------------------
@@ -182,7 +189,7 @@ class CashTableView(CashTableSummary):
 
 def cash_table_get(pk: int) -> Table:
     """The cash table `pk` (404 when there is none; 400 `not_cash` for a tournament's table)."""
-    table = Table.objects.select_related("dealer").filter(pk=pk).first()
+    table = Table.objects.select_related("dealer", "cash_game").filter(pk=pk).first()
     if table is None:
         raise Http404("There is no such table.")
     if not table.is_cash:
@@ -199,9 +206,13 @@ def cash_seat_get(table: Table, pk: int) -> CashSeat:
 
 
 def cash_waitlist_entry_get(table: Table, pk: int) -> WaitingListEntry:
+    """An entry of the list `table`'s seats come from (its game's, or its own)."""
+    on_the_list = Q(table=table)
+    if table.cash_game_id is not None:
+        on_the_list |= Q(game_id=table.cash_game_id)
     entry = (
-        WaitingListEntry.objects.select_related("player", "table")
-        .filter(pk=pk, table=table)
+        WaitingListEntry.objects.select_related("player", "table", "game")
+        .filter(on_the_list, pk=pk)
         .first()
     )
     if entry is None:
@@ -213,7 +224,8 @@ def cash_waitlist_entry_get(table: Table, pk: int) -> WaitingListEntry:
 
 
 def cash_table_list() -> list[CashTableSummary]:
-    """Every cash table, by number, with its players and how many wait."""
+    """Every cash table, by number, with its players and how many wait for it (a game's
+    table: on the game's one list)."""
     tables = (
         Table.objects.filter(tournament=None)
         .select_related("dealer")
@@ -227,7 +239,23 @@ def cash_table_list() -> list[CashTableSummary]:
         )
         .order_by("number")
     )
-    return [CashTableSummary(**_summary(table, table.seated, table.queued)) for table in tables]
+    by_game = dict(
+        WaitingListEntry.objects.filter(game__isnull=False, status__in=ACTIVE)
+        .order_by()
+        .values("game_id")
+        .annotate(n=Count("pk"))
+        .values_list("game_id", "n")
+    )
+    return [
+        CashTableSummary(
+            **_summary(
+                table,
+                table.seated,
+                by_game.get(table.cash_game_id, 0) if table.cash_game_id else table.queued,
+            )
+        )
+        for table in tables
+    ]
 
 
 def _summary(table: Table, players: int, waiting: int) -> dict[str, Any]:
@@ -267,10 +295,13 @@ def cash_table_view(table: Table) -> CashTableView:
         for number in range(1, table.seat_count + 1)
     )
     waiting = tuple(
-        WaitingEntryView(id=entry.pk, player=entry.player.name, since=entry.created_at)
-        for entry in WaitingListEntry.objects.filter(
-            table=table, status=WaitingListEntry.Status.WAITING
-        ).select_related("player")
+        WaitingEntryView(
+            id=entry.pk,
+            player=entry.player.name,
+            since=entry.created_at,
+            called=entry.status == WaitingListEntry.Status.CALLED,
+        )
+        for entry in table_waiting_list(table)
     )
     draw = ButtonDraw.objects.filter(table=table).order_by("-created_at", "-pk").first()
     in_progress_first = Case(When(status=Hand.Status.IN_PROGRESS, then=0), default=1)
@@ -300,6 +331,11 @@ def cash_table_view(table: Table) -> CashTableView:
         else None,
         next_hand=next_hand,
         next_hand_refusal=refusal,
+        list_game=table.cash_game.name if table.cash_game else None,
+        list_game_id=table.cash_game_id,
+        move_targets=tuple(
+            (other.pk, other.number, tuple(seats)) for other, seats in move_targets(table)
+        ),
     )
 
 

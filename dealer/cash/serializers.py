@@ -151,6 +151,16 @@ class CashTopUpInputSerializer(serializers.Serializer):
     amount = chips_field(min_value=0, help_text="chips to add, up to the maximum buy-in")
 
 
+class CashMoveInputSerializer(serializers.Serializer):
+    to_table = serializers.IntegerField(min_value=1, help_text="the cash table's id")
+    to_seat = serializers.IntegerField(min_value=1, max_value=10)
+    choice = serializers.ChoiceField(
+        choices=["wait_bb", "post_now", "button_pass"],
+        default="wait_bb",
+        help_text="the entry choice at the new table",
+    )
+
+
 class CashWaitlistInputSerializer(serializers.Serializer):
     player_name = player_name_field()
 

@@ -466,6 +466,11 @@ def cash_waitlist_add(*, table: Table, player_name: str, actor: Any = None) -> W
 
 @transaction.atomic
 def cash_waitlist_remove(*, entry: WaitingListEntry, actor: Any = None) -> None:
+    """Take a player off the list (a game's entry: off the game's one list, a held seat going
+    to the next player)."""
+    if entry.game_id is not None:
+        waitlist.game_waitlist_remove(entry=entry, actor=actor)
+        return
     updated = WaitingListEntry.objects.filter(
         pk=entry.pk, status=WaitingListEntry.Status.WAITING
     ).update(status=WaitingListEntry.Status.REMOVED, closed_at=timezone.now())

@@ -19,7 +19,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from dealer.cash import selectors as cash_selectors
 from dealer.cash import services as cash_services
-from dealer.cash.forms import CashSeatActionForm, CashSeatForm, CashTableForm, WaitlistForm
+from dealer.cash.forms import (
+    CashSeatActionForm,
+    CashSeatForm,
+    CashSeatMoveForm,
+    CashTableForm,
+    WaitlistForm,
+)
 from dealer.engine.rule_text import profile_words
 from dealer.services import can_write
 from dealer.views.access import dealer_required, require_write
@@ -171,6 +177,28 @@ def cash_seat_change(request: HttpRequest, pk: int, seat_pk: int) -> HttpRespons
             return f"{name} left with {left.chips}."
         caller = left.called.player.name
         return f"{name} left with {left.chips}. {caller} is called to seat {seat.seat}."
+
+    return _carry_out(request, pk, run)
+
+
+@dealer_required
+@require_POST
+def cash_seat_move(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
+    """A table change or must-move with the whole stack (no buy-in check)."""
+    table = _writable(request, pk)
+    seat = cash_selectors.cash_seat_get(table, seat_pk)
+    form = CashSeatMoveForm(request.POST)
+    if not _checked(request, form):
+        return redirect("cash-table", pk=pk)
+    to_table, to_seat = form.target()
+
+    def run() -> str:
+        target = cash_selectors.cash_table_get(to_table)
+        require_write(request, target)  # a move changes both tables
+        moved = cash_services.cash_seat_move(
+            cash_seat=seat, to_table=target, to_seat=to_seat, actor=request.user
+        )
+        return f"{seat.player.name} moved to {target}, seat {to_seat}, with {moved.chips}."
 
     return _carry_out(request, pk, run)
 

@@ -25,7 +25,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from dealer.cash.game_selectors import ACTIVE, Status, feeders, game_tables, open_seats
+from dealer.cash.game_selectors import (
+    ACTIVE,
+    Status,
+    feeders,
+    game_tables,
+    open_seats,
+    seat_holders,
+)
 from dealer.cash.models import CashGame, CashSeat, WaitingListEntry
 from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import Table
@@ -101,22 +108,15 @@ def _check_not_known(game: CashGame, player: Any) -> None:
 
 def check_seat_not_held(*, table: Table, seat: int, player: Any) -> None:
     """409 `seat_held` when `seat` is held for a called player other than `player`: nobody else
-    sits there until the hold ends or the floor releases it (a no-show, or taking the player
-    off the list)."""
-    held = (
-        WaitingListEntry.objects.filter(
-            status=Status.CALLED, call_table=table, call_seat=seat, hold_until__gt=timezone.now()
-        )
-        .exclude(player=player)
-        .select_related("player")
-        .first()
-    )
-    if held is not None and held.hold_until is not None:
+    sits there until the player sits, or the floor releases the hold (a no-show, or taking the
+    player off the list)."""
+    held = seat_holders(table).get(seat)
+    if held is not None and held.player_id != player.pk:
+        until = f" until {timezone.localtime(held.hold_until):%H:%M}" if held.hold_until else ""
         raise FloorConflict(
             "seat_held",
-            f"Seat {seat} at {table} is held for {held.player.name}, called from the list, "
-            f"until {timezone.localtime(held.hold_until):%H:%M}: seat them there, or mark them "
-            "a no-show to release it.",
+            f"Seat {seat} at {table} is held for {held.player.name}, called from the list"
+            f"{until}: seat them there, or mark them a no-show to release it.",
         )
 
 

@@ -15,7 +15,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from dealer.cash import games, ledger
+from dealer.cash import games, ledger, waitlist
 from dealer.cash import services as cash
 from dealer.cash.books import cash_chips_check
 from dealer.cash.cage import cash_float
@@ -127,13 +127,14 @@ def test_a_seat_held_for_a_called_player_is_not_given_to_a_walk_in() -> None:
     assert seat_of(table, 5).player.name == "Ann"
 
 
-def test_a_held_seat_whose_hold_ran_out_can_be_given() -> None:
+def test_a_held_seat_is_given_once_its_hold_ran_out_and_nobody_else_waits() -> None:
     game = one_two()
     table = game_table(game, 4, players=9)
     (ann,) = join(game, "Ann")
     cash.cash_seat_leave(cash_seat=seat_of(table, 5))
     ann.refresh_from_db()
-    type(ann).objects.filter(pk=ann.pk).update(hold_until=timezone.now() - timedelta(seconds=1))
+    assert ann.hold_until is not None
+    waitlist.waitlist_expire_calls(now=ann.hold_until + timedelta(seconds=1))
     cash.cash_seat_take(table=table, seat=5, player_name="Walk-in", buy_in=100)
     assert seat_of(table, 5).player.name == "Walk-in"
 
@@ -282,3 +283,78 @@ def test_a_cash_hand_is_not_reopened_once_a_player_of_it_has_left(director: Any)
     assert answer.status_code == 409
     assert answer.json()["code"] == "player_left"
     assert cash_chips_check() == []
+
+
+def test_the_move_api_carries_the_stack_and_the_seats_page_offers_the_move(
+    director: Any,
+) -> None:
+    game = one_two()
+    first = game_table(game, 11, players=2)
+    second = game_table(game, 12, players=1)
+    mover = seat_of(first, 1)
+    ledger.cash_chips_record(seat=mover, kind="correction", delta=302, note="test set-up")
+    page = director.get(f"/cash/{first.pk}/")
+    assert page.status_code == 200
+    assert f'value="{second.pk}:2"' in page.content.decode()
+    answer = director.post(
+        f"/api/cash-tables/{first.pk}/seats/{mover.pk}/move/",
+        {"to_table": second.pk, "to_seat": 4},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.json()
+    seated = {row["seat"]: row for row in answer.json()["seats"] if row.get("player")}
+    assert seated[4]["player"] == "P11-1"
+    assert seated[4]["chips"] == 402
+    again = director.post(
+        f"/api/cash-tables/{first.pk}/seats/{mover.pk}/move/",
+        {"to_table": second.pk, "to_seat": 5},
+        format="json",
+    )
+    assert again.status_code == 404
+    assert cash_chips_check() == []
+
+
+def test_a_game_tables_seats_page_shows_the_games_one_list(director: Any) -> None:
+    """The issue's walk: a table's seats page said "Nobody is waiting" while its game had 9
+    waiting."""
+    game = one_two()
+    table = game_table(game, 4, players=9)
+    join(game, *[f"W{n}" for n in range(1, 10)])
+    page = director.get(f"/cash/{table.pk}/").content.decode()
+    assert "Nobody is waiting" not in page
+    assert "Waiting list for 1/2 NL" in page
+    assert all(f"W{n}" in page for n in range(1, 10))
+    body = director.get(f"/api/cash-tables/{table.pk}/").json()
+    assert [entry["player"] for entry in body["waiting_list"]] == [f"W{n}" for n in range(1, 10)]
+    listed = director.get("/api/cash-tables/").json()
+    assert next(row for row in listed if row["id"] == table.pk)["waiting"] == 9
+
+
+def test_bug_deal_it_at_a_seated_table_of_another_game_asks_first_then_takes_the_games_rules() -> (
+    None
+):
+    """The issue's walk: "Deal it at" turned a seated 2/4 limit table into 1/2 NL in one click,
+    kept its name "2/4 Limit" and took no rake while the game's other tables rake 5%."""
+    raked = {"rake_percent": 5, "rake_cap": 5}
+    nl = games.cash_game_create(
+        name="1/2 NL", small_blind=1, big_blind=2, rule_overrides=raked, hold_seconds=180
+    )
+    limit = games.cash_game_create(
+        name="2/4 Limit", structure="fixed_limit", small_blind=2, big_blind=4, hold_seconds=180
+    )
+    table = game_table(limit, 5, players=3)
+    Table.objects.filter(pk=table.pk).update(name="2/4 Limit")
+    with pytest.raises(FloorConflict) as refused:
+        games.cash_game_table_attach(game=nl, table=table)
+    assert refused.value.code == "table_in_use"
+    assert "3 players sit at Table 5, playing 2/4 Limit" in refused.value.detail
+    table.refresh_from_db()
+    assert (table.cash_game_id, table.structure, table.big_blind) == (limit.pk, "fixed_limit", 4)
+    games.cash_game_table_attach(game=nl, table=table, confirm=True)
+    table.refresh_from_db()
+    assert (table.name, table.structure, table.big_blind) == ("1/2 NL", "no_limit", 2)
+    assert table.rule_overrides == raked
+    empty = game_table(limit, 6, players=0)
+    games.cash_game_table_attach(game=nl, table=empty)  # nobody sits there: no question
+    empty.refresh_from_db()
+    assert (empty.name, empty.rule_overrides) == ("1/2 NL", raked)
