@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.utils import timezone
 
 from dealer.cash import games, ledger, waitlist
 from dealer.cash import services as cash
