@@ -115,16 +115,28 @@ def _check_entry_choice(rules: Any, choice: str) -> None:
         )
 
 
-def _check_seat_free(table: Table, seat: int, player: Any) -> None:
+def _check_seat_free(table: Table, seat: int, player: Any, moving: CashSeat | None = None) -> None:
     """The seat exists, nobody sits there, nobody else is called to it, and the player has no
-    other seat at the table."""
+    other seat at the table, nor at another table of its game (`moving`: the seat the player
+    is leaving for this one)."""
     if not 1 <= seat <= table.seat_count:
         raise FloorInvalid("bad_seat", f"{table} has seats 1 to {table.seat_count}, not {seat}.")
     if CashSeat.objects.filter(table=table, seat=seat).exists():
         raise FloorConflict("seat_taken", f"Seat {seat} is taken.")
     waitlist.check_seat_not_held(table=table, seat=seat, player=player)
-    if CashSeat.objects.filter(table=table, player=player).exists():
+    others = CashSeat.objects.filter(player=player)
+    if moving is not None:
+        others = others.exclude(pk=moving.pk)
+    if others.filter(table=table).exists():
         raise FloorConflict("already_seated", f"{player.name} already has a seat at {table}.")
+    if table.cash_game_id is not None:
+        elsewhere = others.filter(table__cash_game_id=table.cash_game_id).first()
+        if elsewhere is not None:
+            raise FloorConflict(
+                "already_seated",
+                f"{player.name} already sits at {elsewhere.table} in this game: change tables "
+                "with their stack instead.",
+            )
 
 
 def _new_seat(table: Table, seat: int, player: Any, choice: str, actor: Any) -> CashSeat:
@@ -255,7 +267,7 @@ def cash_seat_move(
     _check_entry_choice(cash_table_rules(target), choice)
     player = seat.player
     chips = seat.chips
-    _check_seat_free(target, to_seat, player)
+    _check_seat_free(target, to_seat, player, moving=seat)
     ledger.cash_chips_record(
         seat=seat, kind=Kind.MOVE_OUT, delta=-chips, other_table=target, actor=actor
     )
