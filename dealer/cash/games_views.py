@@ -34,7 +34,8 @@ from dealer.cash.models import CashGame
 from dealer.cash.selectors import cash_table_get
 from tournaments.errors import FloorError
 from tournaments.models import Table
-from tournaments.views.access import director_required, report_refusal
+from tournaments.views.access import director_required
+from tournaments.views.form_tokens import report_form_refusal, submit_once
 
 POLL_SECONDS = 10
 CODE_MAX = lookups.CODE_MAX
@@ -77,9 +78,9 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _carry_out(request: HttpRequest, pk: int, run: Callable[[], str]) -> HttpResponse:
     try:
-        done = run()
+        done = submit_once(request, run)  # a form sent twice changes nothing the second time
     except FloorError as error:
-        report_refusal(request, error)
+        report_form_refusal(request, error)
     else:
         messages.success(request, done)
     return redirect("cash-game", pk=pk)

@@ -17,6 +17,7 @@ from dealer.views.access import dealer_required, require_write
 from tournaments.api.limits import MAX_INT
 from tournaments.errors import FloorError, FloorInvalid
 from tournaments.views.access import director_required, report_refusal
+from tournaments.views.form_tokens import report_form_refusal, submit_once
 
 
 @dealer_required
@@ -28,9 +29,11 @@ def cash_seat_time(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
     try:
         seat = cash_seat_get(table, seat_pk)
         amount = _amount(request.POST.get("amount", ""))
-        charge = time_charge_collect(cash_seat=seat, amount=amount, actor=request.user)
+        charge = submit_once(
+            request, lambda: time_charge_collect(cash_seat=seat, amount=amount, actor=request.user)
+        )
     except FloorError as error:
-        report_refusal(request, error)
+        report_form_refusal(request, error)
     else:
         when = timezone.localtime(charge.period_start)
         messages.success(

@@ -33,7 +33,7 @@ from tournaments import selectors
 from tournaments.errors import FloorError
 from tournaments.models import Table
 from tournaments.selectors.rules import rules_lines, rules_summary
-from tournaments.views.access import report_refusal
+from tournaments.views.form_tokens import report_form_refusal, submit_once
 
 
 def next_hand_context(table: Table) -> dict[str, Any]:
@@ -118,9 +118,9 @@ def _writable(request: HttpRequest, pk: int) -> Table:
 def _carry_out(request: HttpRequest, pk: int, run: Callable[[], str]) -> HttpResponse:
     """Run one service call; its success sentence, or its refusal, shows on the seats page."""
     try:
-        done = run()
+        done = submit_once(request, run)  # a form sent twice changes nothing the second time
     except FloorError as error:
-        report_refusal(request, error)
+        report_form_refusal(request, error)
     else:
         messages.success(request, done)
     return redirect("cash-table", pk=pk)

@@ -16,6 +16,7 @@ from dealer.models import Hand
 from dealer.services import hand_start
 from tests.dealer.test_cash_games import game_table, one_two
 from tests.factories import DealerFactory, make
+from tests.pages import once
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
@@ -192,20 +193,20 @@ def test_the_desk_pages_change_a_game_through_the_same_services(director: APICli
     assert made.status_code == 302
     game = games.CashGame.objects.get(name="1/2 NL")
     table = game_table(game, 4, players=8)
-    director.post(f"/cash/games/{game.pk}/list/", {"player_name": "Ann"})
-    director.post(f"/cash/games/{game.pk}/call-next/")
+    director.post(f"/cash/games/{game.pk}/list/", once(player_name="Ann"))
+    director.post(f"/cash/games/{game.pk}/call-next/", once())
     entry = WaitingListEntry.objects.get(player__name="Ann")
     assert entry.status == "called"
     page = director.get(f"/cash/games/{game.pk}/").content.decode()
     assert "Table 4, seat 9, held until" in page
     director.post(
         f"/cash/games/{game.pk}/list/{entry.pk}/",
-        {"action": "seat", "buy_in": 100, "choice": "wait_bb"},
+        once(action="seat", buy_in=100, choice="wait_bb"),
     )
     assert CashSeat.objects.get(table=table, seat=9).player.name == "Ann"
-    director.post(f"/cash/{table.pk}/stakes/", {"small_blind": 2, "big_blind": 5})
+    director.post(f"/cash/{table.pk}/stakes/", once(small_blind=2, big_blind=5))
     assert Table.objects.get(pk=table.pk).big_blind == 5
-    director.post(f"/cash/games/{game.pk}/break/", {"to_game": ""})
+    director.post(f"/cash/games/{game.pk}/break/", once(to_game=""))
     assert not CashSeat.objects.filter(table=table).exists()
     assert director.get("/games/").status_code == 200
 

@@ -24,6 +24,7 @@ from dealer.services import hand_start, hand_undo
 from tests.dealer.test_cash_games import game_table, join, one_two
 from tests.dealer.test_cash_services import seat_of
 from tests.dealer.test_rake_time import act, play_hand, raked_table
+from tests.pages import once
 from tournaments.errors import FloorConflict
 from tournaments.models import Table
 
@@ -357,3 +358,20 @@ def test_bug_deal_it_at_a_seated_table_of_another_game_asks_first_then_takes_the
     games.cash_game_table_attach(game=nl, table=empty)  # nobody sits there: no question
     empty.refresh_from_db()
     assert (empty.name, empty.rule_overrides) == ("1/2 NL", raked)
+
+
+def test_bug_a_double_click_on_top_up_30_adds_30_once(director: Any) -> None:
+    """The issue's walk: a double click on "Top up 30" added 60. The seats page's forms carry a
+    one-time token: the second submission is answered "Already recorded" and changes nothing."""
+    table = raked_table(1, seats=1)
+    seat = seat_of(table, 1)
+    ledger.cash_chips_record(seat=seat, kind="time", delta=-50)
+    page = director.get(f"/cash/{table.pk}/").content.decode()
+    assert 'name="form_token"' in page
+    form = once(action="top_up", amount=30)
+    for _ in range(2):
+        answer = director.post(f"/cash/{table.pk}/seats/{seat.pk}/", form, follow=True)
+        assert answer.status_code == 200
+    assert seat_of(table, 1).chips == 180
+    assert "Already recorded" in answer.content.decode()
+    assert CashChips.objects.filter(kind="top_up").count() == 1

@@ -13,6 +13,7 @@ from dealer.cash import services as cash
 from dealer.cash.models import CashSeat, WaitingListEntry
 from dealer.models import Hand
 from tests.factories import DealerFactory, DirectorFactory
+from tests.pages import once
 from tournaments.models import AuditEvent, Table
 
 pytestmark = pytest.mark.django_db
@@ -52,13 +53,13 @@ def open_table(client: Client, **change: Any) -> Table:
 
 def seat(client: Client, table: Table, number: int, name: str, **extra: Any) -> Any:
     data = {"seat": number, "player_name": name, "buy_in": 200, "choice": "wait_bb", **extra}
-    return client.post(reverse("cash-seat", args=[table.pk]), data, follow=True)
+    return client.post(reverse("cash-seat", args=[table.pk]), once(**data), follow=True)
 
 
 def change(client: Client, table: Table, number: int, action: str, **extra: Any) -> Any:
     row = CashSeat.objects.get(table=table, seat=number)
     url = reverse("cash-seat-change", args=[table.pk, row.pk])
-    return client.post(url, {"action": action, **extra}, follow=True)
+    return client.post(url, once(action=action, **extra), follow=True)
 
 
 def text(response: Any) -> str:
@@ -131,14 +132,14 @@ def test_top_up_and_leave_through_the_page_with_refusals_in_words() -> None:
 def test_waiting_list_add_seat_and_remove() -> None:
     client = director()
     table = open_table(client)
-    client.post(reverse("cash-waitlist-add", args=[table.pk]), {"player_name": "Wes"})
-    client.post(reverse("cash-waitlist-add", args=[table.pk]), {"player_name": "Xia"})
+    client.post(reverse("cash-waitlist-add", args=[table.pk]), once(player_name="Wes"))
+    client.post(reverse("cash-waitlist-add", args=[table.pk]), once(player_name="Xia"))
     page = text(client.get(reverse("cash-table", args=[table.pk])))
     assert page.index("Wes") < page.index("Xia")
     seat(client, table, 1, "Wes")
     assert WaitingListEntry.objects.get(player__name="Wes").status == "seated"
     xia = WaitingListEntry.objects.get(player__name="Xia")
-    client.post(reverse("cash-waitlist-remove", args=[table.pk, xia.pk]))
+    client.post(reverse("cash-waitlist-remove", args=[table.pk, xia.pk]), once())
     xia.refresh_from_db()
     assert xia.status == "removed"
 
@@ -159,7 +160,7 @@ def test_button_draw_from_the_page_is_recorded() -> None:
     table = open_table(client)
     seat(client, table, 2, "Ann")
     seat(client, table, 6, "Bob")
-    response = client.post(reverse("cash-button-draw", args=[table.pk]), follow=True)
+    response = client.post(reverse("cash-button-draw", args=[table.pk]), once(), follow=True)
     table.refresh_from_db()
     assert table.button_seat in (2, 6)
     assert f"the button goes to seat {table.button_seat}" in text(response)
@@ -222,7 +223,7 @@ def test_admin_lists_cash_seats_and_the_waiting_list() -> None:
     client.force_login(DirectorFactory.create(is_superuser=True))
     table = open_table(client)
     seat(client, table, 1, "Ann")
-    client.post(reverse("cash-waitlist-add", args=[table.pk]), {"player_name": "Wes"})
+    client.post(reverse("cash-waitlist-add", args=[table.pk]), once(player_name="Wes"))
     seats = client.get("/admin/cash/cashseat/")
     assert seats.status_code == 200
     assert "Ann" in seats.content.decode()
@@ -241,7 +242,7 @@ def test_tablet_poll_sees_seat_changes_and_the_button_draw() -> None:
     assert "No hand can start: The table has no button yet" in text(first)
     etag = first["ETag"]
     assert client.get(url, headers={**HTMX, "If-None-Match": etag}).status_code == 304
-    client.post(reverse("cash-button-draw", args=[table.pk]))
+    client.post(reverse("cash-button-draw", args=[table.pk]), once())
     drawn = client.get(url, headers={**HTMX, "If-None-Match": etag})
     assert drawn.status_code == 200
     assert "Next hand: who posts what" in text(drawn)

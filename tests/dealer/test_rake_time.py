@@ -23,6 +23,7 @@ from dealer.engine.cards import DeckKind, deck
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_start
 from tests.factories import DealerFactory, make
+from tests.pages import once
 from tournaments.errors import FloorError
 from tournaments.models import Table
 
@@ -191,7 +192,7 @@ def test_time_page_button_charges_the_seat(director: APIClient) -> None:
     page = director.get(reverse("cash-table", args=[table.pk])).content.decode()
     assert reverse("cash-seat-time", args=[table.pk, seat.pk]) in page
     answer = director.post(
-        reverse("cash-seat-time", args=[table.pk, seat.pk]), {"amount": "4"}, follow=True
+        reverse("cash-seat-time", args=[table.pk, seat.pk]), once(amount="4"), follow=True
     )
     assert "Seat 1 paid 4 of time" in answer.content.decode()
     assert TimeCharge.objects.get().amount == 4
