@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from dealer.cash.api import CashApi, valid, writable, write_responses
 from dealer.cash.cage import cage_report, parse_day
 from dealer.cash.selectors import cash_seat_get
-from dealer.cash.takings import time_charge_collect
+from dealer.cash.takings import time_charge_collect, time_collect_table
 from tournaments.api.base import FloorApi
 from tournaments.api.errors import responses
 from tournaments.api.limits import MAX_INT
@@ -115,6 +115,37 @@ class CashTimeChargeApi(CashApi):
             actor=request.user,
         )
         return Response(TimeChargeOutputSerializer(charge).data, status=201)
+
+
+class TableTimeOutputSerializer(serializers.Serializer):
+    charged = TimeChargeOutputSerializer(many=True)
+    passed = serializers.ListField(
+        child=serializers.DictField(), help_text="seats passed over: {seat, why}"
+    )
+
+
+class CashTableTimeApi(CashApi):
+    @extend_schema(
+        tags=TAGS,
+        request=TimeChargeInputSerializer,
+        responses=write_responses(status=201, ok=TableTimeOutputSerializer),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Collect the half hour's time from every seat at the table in one step; seats in the
+        hand, short of chips or paid already are passed over and named (400 `bad_amount`)."""
+        table = writable(request, pk)
+        values = valid(TimeChargeInputSerializer, request)
+        done = time_collect_table(
+            table=table,
+            amount=values["amount"],
+            period_start=values.get("period_start"),
+            actor=request.user,
+        )
+        body = {
+            "charged": done.charged,
+            "passed": [{"seat": seat, "why": why} for seat, why in done.passed],
+        }
+        return Response(TableTimeOutputSerializer(body).data, status=201)
 
 
 class CageApi(FloorApi):

@@ -13,6 +13,7 @@ page_urlpatterns: list[URLPattern] = [
         rake_views.cash_seat_time,
         name="cash-seat-time",
     ),
+    path("cash/<int:pk>/time/", rake_views.cash_table_time, name="cash-table-time"),
     path("cash/cage/", rake_views.cage_page, name="cash-cage"),
 ]
 api_urlpatterns: list[URLPattern] = [
@@ -20,6 +21,11 @@ api_urlpatterns: list[URLPattern] = [
         "cash-tables/<int:pk>/seats/<int:seat_pk>/time/",
         rake_api.CashTimeChargeApi.as_view(),
         name="api-cash-seat-time",
+    ),
+    path(
+        "cash-tables/<int:pk>/time/",
+        rake_api.CashTableTimeApi.as_view(),
+        name="api-cash-table-time",
     ),
     path("cash-cage/", rake_api.CageApi.as_view(), name="api-cash-cage"),
 ]

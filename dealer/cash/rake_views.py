@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from dealer.cash.cage import cage_report, parse_day
 from dealer.cash.selectors import cash_seat_get, cash_table_get
-from dealer.cash.takings import time_charge_collect
+from dealer.cash.takings import time_charge_collect, time_collect_table
 from dealer.views.access import dealer_required, require_write
 from tournaments.api.limits import MAX_INT
 from tournaments.errors import FloorError, FloorInvalid
@@ -39,6 +39,30 @@ def cash_seat_time(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
         messages.success(
             request, f"Seat {charge.seat} paid {charge.amount} of time for {when:%H:%M}."
         )
+    return redirect("cash-table", pk=pk)
+
+
+@dealer_required
+@require_POST
+def cash_table_time(request: HttpRequest, pk: int) -> HttpResponse:
+    """Collect the half hour's time from every seat in one step; who was passed over and why
+    shows on the seats page."""
+    table = cash_table_get(pk)
+    require_write(request, table)
+    try:
+        amount = _amount(request.POST.get("amount", ""))
+        done = submit_once(
+            request, lambda: time_collect_table(table=table, amount=amount, actor=request.user)
+        )
+    except FloorError as error:
+        report_form_refusal(request, error)
+    else:
+        paid = ", ".join(str(charge.seat) for charge in done.charged) or "nobody"
+        messages.success(
+            request, f"Time of {amount} paid by seat{'s' if len(done.charged) != 1 else ''} {paid}."
+        )
+        for seat, why in done.passed:
+            messages.warning(request, f"Seat {seat} passed over: {why}")
     return redirect("cash-table", pk=pk)
 
 

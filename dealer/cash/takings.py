@@ -9,7 +9,7 @@ it down. Time is charged between hands, once per seat per period (the unique con
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -88,6 +88,50 @@ def time_charge_collect(
         period=period.isoformat(),
     )
     return charge
+
+
+class TableTime(NamedTuple):
+    """A whole table's time in one step: the charges made, and each seat passed over with why
+    (in the hand, short of chips, paid already)."""
+
+    charged: list[TimeCharge]
+    passed: list[tuple[int, str]]
+
+
+@transaction.atomic
+def time_collect_table(
+    *,
+    table: Table,
+    amount: int,
+    period_start: datetime | None = None,
+    now: datetime | None = None,
+    actor: Any = None,
+) -> TableTime:
+    """Take `amount` of time from every seat at the table for one period, in one step, as the
+    dealer collects it around the table. A seat that cannot pay now is passed over and named
+    (the same checks as one seat's charge); the rest pay."""
+    if amount < 1:
+        raise FloorInvalid("bad_amount", "Charge at least one chip of time.")
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if not table.is_cash:
+        raise FloorInvalid("not_cash", f"{table} is a tournament table: time is cash only.")
+    charged: list[TimeCharge] = []
+    passed: list[tuple[int, str]] = []
+    for seat in CashSeat.objects.filter(table=table).order_by("seat"):
+        try:
+            with transaction.atomic():
+                charged.append(
+                    time_charge_collect(
+                        cash_seat=seat,
+                        amount=amount,
+                        period_start=period_start,
+                        now=now,
+                        actor=actor,
+                    )
+                )
+        except FloorConflict as refusal:
+            passed.append((seat.seat, refusal.detail))
+    return TableTime(charged, passed)
 
 
 def _check_chargeable(table: Table, seat: CashSeat, amount: int, period: datetime) -> None:

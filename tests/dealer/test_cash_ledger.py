@@ -375,3 +375,21 @@ def test_bug_a_double_click_on_top_up_30_adds_30_once(director: Any) -> None:
     assert seat_of(table, 1).chips == 180
     assert "Already recorded" in answer.content.decode()
     assert CashChips.objects.filter(kind="top_up").count() == 1
+
+
+def test_time_is_collected_from_the_whole_table_in_one_step(director: Any) -> None:
+    """One step for the table: each seat pays the half hour once; a seat that paid already is
+    passed over and named, and the books balance."""
+    table = raked_table(1, seats=3)
+    time_charge_collect(cash_seat=seat_of(table, 2), amount=5)
+    answer = director.post(f"/api/cash-tables/{table.pk}/time/", {"amount": 5}, format="json")
+    assert answer.status_code == 201, answer.json()
+    body = answer.json()
+    assert [charge["seat"] for charge in body["charged"]] == [1, 3]
+    assert [(row["seat"], "already paid time" in row["why"]) for row in body["passed"]] == [
+        (2, True)
+    ]
+    assert [seat_of(table, n).chips for n in (1, 2, 3)] == [195, 195, 195]
+    page = director.post(f"/cash/{table.pk}/time/", once(amount=5), follow=True)
+    assert "Seat 1 passed over" in page.content.decode()
+    assert cash_chips_check() == []
