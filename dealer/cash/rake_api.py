@@ -66,12 +66,16 @@ class MismatchOutputSerializer(serializers.Serializer):
 
 
 class CashFloatOutputSerializer(serializers.Serializer):
-    came_in = serializers.IntegerField(help_text="the opening, buy-ins and top-ups, ever")
-    went_out = serializers.IntegerField(help_text="cash-outs, ever")
+    came_in = serializers.IntegerField(help_text="the opening balances, buy-ins and top-ups")
+    went_out = serializers.IntegerField(help_text="cash-outs")
     rake = serializers.IntegerField()
+    drop = serializers.IntegerField(help_text="the promotional and jackpot drop")
     time = serializers.IntegerField()
+    corrections = serializers.IntegerField(help_text="the floor's corrections, net")
     at_tables = serializers.IntegerField(help_text="the chips at the seats now")
-    expected = serializers.IntegerField(help_text="came_in - went_out - rake - time")
+    expected = serializers.IntegerField(
+        help_text="came_in + corrections - went_out - rake - drop - time"
+    )
     difference = serializers.IntegerField(help_text="at_tables - expected: 0 when they agree")
     balanced = serializers.BooleanField()
 
