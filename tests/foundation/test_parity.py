@@ -110,6 +110,8 @@ TWINS: dict[str, tuple[str, ...]] = {
     "games-join": ("api-games-list",),
     # rake and time (issue 15)
     "cash-seat-time": ("api-cash-seat-time",),
+    "cash-seat-move": ("api-cash-seat-move",),
+    "cash-table-time": ("api-cash-table-time",),
     # the dealer rotation (issue 15)
     "rotation-plan": ("api-rotation-plan",),
     "rotation-shift-add": ("api-rotation-shifts",),
