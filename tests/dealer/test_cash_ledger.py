@@ -5,6 +5,7 @@ table and of the floor; a table change carries the whole stack; a held seat stay
 from __future__ import annotations
 
 import ast
+import re
 import random
 from datetime import timedelta
 from io import StringIO
@@ -393,3 +394,13 @@ def test_time_is_collected_from_the_whole_table_in_one_step(director: Any) -> No
     page = director.post(f"/cash/{table.pk}/time/", once(amount=5), follow=True)
     assert "Seat 1 passed over" in page.content.decode()
     assert cash_chips_check() == []
+
+
+def test_bug_the_cash_tables_list_names_house_rules_in_words_not_option_keys(
+    director: Any,
+) -> None:
+    raked_table(1)
+    page = director.get("/cash/").content.decode()
+    visible = re.sub(r'title="[^"]*"', "", page)
+    assert "rake_percent" not in visible
+    assert "Rake" in visible
