@@ -2,9 +2,11 @@
 
 For every cash table and for the whole floor: the chips bought in (the opening balances,
 buy-ins, top-ups), moved in and set right by corrections equal the chips at the seats plus the
-chips cashed out, moved out, raked, dropped and taken in time. Every seat's chips equal the
-running total of its rows, every player who left took away exactly what their rows held, every
-hand's rows (each end and each reversal) sum to zero, and nobody sits at two tables of one game.
+chips cashed out, moved out, raked, dropped and taken in time; across the floor the chips moved
+off a table and onto none yet are the stacks players of closed tables carry on the lists.
+Every seat's chips equal the running total of its rows, every player who left took away exactly
+what their rows held, every hand's rows (each end and each reversal) sum to zero, and nobody
+sits at two tables of one game.
 
 A read model: nothing here writes. Rows kept from before the ledger (`before_ledger`) are the
 cage's history, not the books.
@@ -17,7 +19,7 @@ from collections import defaultdict
 from django.db.models import Count, Sum
 
 from dealer.cash.cage import cash_float
-from dealer.cash.models import CashChips, CashSeat
+from dealer.cash.models import CashChips, CashSeat, WaitingListEntry
 from tournaments.models import Table
 
 
@@ -32,6 +34,7 @@ def cash_chips_check() -> list[str]:
                 f"{table}: {books.at_tables} chips at the seats, the ledger says {books.expected} "
                 f"(difference {books.difference:+d})"
             )
+    problems += _carried_problems()
     floor = cash_float()
     if not floor.balanced:
         problems.append(
@@ -67,6 +70,26 @@ def _seat_problems() -> list[str]:
         if sitting not in seated and left_with:
             problems.append(f"cash seat {sitting} was left with {left_with} chips on the ledger")
     return problems
+
+
+def _carried_problems() -> list[str]:
+    """The chips moved off tables and not yet onto another are exactly the stacks the players
+    of closed tables carry on the lists."""
+    moved = (
+        CashChips.objects.filter(
+            before_ledger=False, kind__in=(CashChips.Kind.MOVE_OUT, CashChips.Kind.MOVE_IN)
+        ).aggregate(net=Sum("delta"))["net"]
+        or 0
+    )
+    carried = (
+        WaitingListEntry.objects.filter(status__in=("waiting", "called")).aggregate(
+            total=Sum("carried_chips")
+        )["total"]
+        or 0
+    )
+    if -moved != carried:
+        return [f"{-moved} chips are between tables on the ledger, the lists carry {carried}"]
+    return []
 
 
 def _hand_problems() -> list[str]:

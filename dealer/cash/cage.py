@@ -71,10 +71,21 @@ class CashFloat:
     at_tables: int
     drop: int = 0
     corrections: int = 0
+    # Chips on their way between tables: moved off a table, not yet onto another (a player of a
+    # closed table waiting on a list with their stack); for one table, its net move out.
+    between_tables: int = 0
 
     @property
     def expected(self) -> int:
-        return self.came_in + self.corrections - self.went_out - self.rake - self.drop - self.time
+        return (
+            self.came_in
+            + self.corrections
+            - self.went_out
+            - self.between_tables
+            - self.rake
+            - self.drop
+            - self.time
+        )
 
     @property
     def difference(self) -> int:
@@ -110,10 +121,11 @@ def cash_float(table: Table | None = None) -> CashFloat:
     if table is not None:
         rows, seats = rows.filter(table=table), seats.filter(table=table)
     sums = _sums(rows.order_by())
-    moved = sums.get(Kind.MOVE_IN, 0) + sums.get(Kind.MOVE_OUT, 0)  # 0 across the floor
+    moved = sums.get(Kind.MOVE_IN, 0) + sums.get(Kind.MOVE_OUT, 0)
     return CashFloat(
-        came_in=sum(sums.get(kind, 0) for kind in CAME_IN) + max(moved, 0),
-        went_out=-sums.get(Kind.CASH_OUT, 0) + max(-moved, 0),
+        came_in=sum(sums.get(kind, 0) for kind in CAME_IN),
+        went_out=-sums.get(Kind.CASH_OUT, 0),
+        between_tables=-moved,
         rake=sum(sums.get(kind, 0) for kind in RAKE),
         drop=sum(sums.get(kind, 0) for kind in DROP),
         time=-sums.get(Kind.TIME, 0),

@@ -44,6 +44,10 @@ class AttachForm(forms.Form):
     confirm = forms.BooleanField(required=False)
 
 
+class CloseForm(forms.Form):
+    """Close one table (nothing to fill in: the players go in seat order)."""
+
+
 class MustMoveForm(forms.Form):
     main = forms.IntegerField(min_value=1, required=False)
 

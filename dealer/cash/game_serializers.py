@@ -49,6 +49,14 @@ class AttachInputSerializer(serializers.Serializer[dict[str, object]]):
     )
 
 
+class CloseInputSerializer(serializers.Serializer[dict[str, object]]):
+    order = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        default=list,
+        help_text="the seats' ids in the order their players move (the rest in seat order)",
+    )
+
+
 class MustMoveInputSerializer(serializers.Serializer[dict[str, object]]):
     main = chips_field(
         allow_null=True, help_text="the main table's id (null: no longer a must-move table)"

@@ -10,7 +10,7 @@ concerned refuses the change (409 `hand_in_progress`). Every change is recorded 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import transaction
 from django.db.models import Min
@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from dealer.cash import services as cash_services
 from dealer.cash import waitlist
+from dealer.cash.game_selectors import open_seats
 from dealer.cash.models import CashGame, CashSeat, WaitingListEntry
 from dealer.cash.plan import cash_table_rules
 from dealer.engine.errors import ConfigError
@@ -145,6 +146,16 @@ def cash_game_close(*, game: CashGame, actor: Any = None, now: datetime | None =
     if CashSeat.objects.filter(table__in=tables).exists():
         raise FloorConflict(
             "game_has_players", f"Players still play {game.name}: break the game first."
+        )
+    carrying = WaitingListEntry.objects.filter(
+        game=game, status__in=waitlist.ACTIVE, carried_chips__gt=0
+    ).count()
+    if carrying:
+        raise FloorConflict(
+            "list_holds_stacks",
+            f"{carrying} player{'s' if carrying != 1 else ''} on the {game.name} list hold the "
+            "stack of a closed table: seat them, or take them off the list (their stack is "
+            "cashed out) first.",
         )
     Table.objects.filter(pk__in=[t.pk for t in tables]).update(is_open=False)
     cleared = WaitingListEntry.objects.filter(game=game, status__in=waitlist.ACTIVE).update(
@@ -354,11 +365,8 @@ def cash_game_break(
         .select_related("player", "table")
         .order_by("table__number", "seat")
     )
-    moved = []
-    for seat in seats:
-        chips = cash_services.cash_seat_leave(cash_seat=seat, actor=actor).chips
-        moved.append((seat, chips))
-    entries = _to_the_top(target, [seat.player for seat, _ in moved], now)
+    moved = [(f"{s.table.number}-{s.seat} {s.player.name}", s.chips) for s in seats]
+    relocated = relocate(seats, target, leaving={t.pk for t in tables}, now=now, actor=actor)
     audit_record(
         tournament=None,
         actor=actor,
@@ -366,31 +374,117 @@ def cash_game_break(
         game=game.name,
         to=target.name,
         tables=[t.number for t in tables],
-        players=[f"{s.table.number}-{s.seat} {s.player.name} ({chips})" for s, chips in moved],
+        players=[f"{where} ({chips})" for where, chips in moved],
     )
-    return entries
+    return relocated.listed
 
 
-def _to_the_top(game: CashGame, players: list[Any], now: datetime) -> list[WaitingListEntry]:
-    """New entries ahead of everyone waiting, in the order given: the list is ordered by
-    `queued_at`, so theirs is just before the first one waiting (`created_at` stays now)."""
+class Relocation(NamedTuple):
+    """Where the players of a closing table or a broken game went: seats with their stacks,
+    and the top of the list, with their stacks, for those no seat was open for."""
+
+    seated: list[CashSeat]
+    listed: list[WaitingListEntry]
+
+
+def relocate(
+    seats: list[CashSeat],
+    game: CashGame,
+    *,
+    leaving: set[int],
+    now: datetime,
+    actor: Any = None,
+) -> Relocation:
+    """Each player, in the order given, to the first open seat of `game`'s open tables (but the
+    ones `leaving`), with the whole stack; the rest to the top of `game`'s list, ahead of
+    everyone waiting, carrying their stacks. Nobody is cashed out. Between hands; the caller
+    holds the leaving tables' locks."""
+    targets = list(
+        Table.objects.select_for_update()
+        .filter(cash_game=game, is_open=True, is_broken=False, tournament=None)
+        .exclude(pk__in=leaving)
+        .order_by("number")
+    )
+    free = [(table, seat) for table in targets for seat in open_seats(table)]
+    seated: list[CashSeat] = []
+    rest: list[CashSeat] = []
+    for seat in seats:
+        placed = None
+        while free and placed is None:
+            table, number = free.pop(0)
+            try:
+                with transaction.atomic():
+                    placed = cash_services.stack_move(
+                        seat=seat, source=seat.table, target=table, to_seat=number, actor=actor
+                    )
+            except FloorConflict:  # the player sits at that table already: the next seat
+                continue
+        if placed is None:
+            rest.append(seat)
+        else:
+            seated.append(placed)
     first = WaitingListEntry.objects.filter(game=game, status__in=waitlist.ACTIVE).aggregate(
         first=Min("queued_at")
     )["first"]
     start = min(first, now) if first else now
-    entries = []
-    for index, player in enumerate(players):
-        if WaitingListEntry.objects.filter(
-            game=game, player=player, status__in=waitlist.ACTIVE
-        ).exists():
-            continue
-        queued = start - timedelta(seconds=len(players) - index)
-        entries.append(
-            WaitingListEntry.objects.create(
-                game=game, player=player, code=waitlist.new_code(), queued_at=queued
-            )
+    listed = [
+        cash_services.stack_to_list(
+            seat=seat,
+            game=game,
+            queued_at=start - timedelta(seconds=len(rest) - index),
+            actor=actor,
         )
-    return entries
+        for index, seat in enumerate(rest)
+    ]
+    return Relocation(seated, listed)
+
+
+@transaction.atomic
+def cash_table_close(
+    *,
+    table: Table,
+    order: list[int] | None = None,
+    actor: Any = None,
+    now: datetime | None = None,
+) -> Relocation:
+    """Close one table of a game: its players move with their stacks to the open seats of the
+    game's other tables, in the order the floor chooses (`order`: seat ids, the rest in seat
+    order), and those with no seat to the top of the game's list with their stacks; nobody is
+    cashed out. Between hands (409 `hand_in_progress`); a table dealing no game, with players
+    seated, is refused (409 `no_game`: they leave or move first)."""
+    now = now or timezone.now()
+    table = Table.objects.select_for_update().select_related("cash_game").get(pk=table.pk)
+    if not table.is_cash:
+        raise FloorInvalid("not_cash", f"{table} is a tournament table.")
+    _refuse_during_hands([table])
+    rows = {
+        row.pk: row
+        for row in CashSeat.objects.filter(table=table).select_related("player", "table")
+    }
+    if rows and table.cash_game is None:
+        raise FloorConflict(
+            "no_game", f"{table} deals no game: its players leave or change tables first."
+        )
+    chosen = [rows.pop(pk) for pk in order or [] if pk in rows]
+    ordered = chosen + sorted(rows.values(), key=lambda row: row.seat)
+    WaitingListEntry.objects.filter(call_table=table, status=Status.CALLED).update(
+        status=Status.WAITING, called_at=None, call_table=None, call_seat=None, hold_until=None
+    )
+    Table.objects.filter(pk=table.pk).update(is_open=False)
+    relocated = (
+        relocate(ordered, table.cash_game, leaving={table.pk}, now=now, actor=actor)
+        if table.cash_game is not None
+        else Relocation([], [])
+    )
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_table_close",
+        table=table.number,
+        seated=[f"{s.table_id}-{s.seat} {s.player.name}" for s in relocated.seated],
+        listed=[e.player.name for e in relocated.listed],
+    )
+    return relocated
 
 
 @transaction.atomic
@@ -416,6 +510,10 @@ def game_waitlist_seat(
     if mover is not None:
         return cash_services.cash_seat_move(
             cash_seat=mover, to_table=table, to_seat=entry.call_seat, choice=choice, actor=actor
+        )
+    if entry.carried_chips:
+        return cash_services.cash_seat_from_list(
+            entry=entry, table=table, seat=entry.call_seat, choice=choice, actor=actor
         )
     if buy_in is None:
         raise FloorInvalid("buy_in_required", f"Type {entry.player.name}'s buy-in.")

@@ -177,6 +177,17 @@ class TableMustMoveApi(GameApi):
         return table_answer(pk)
 
 
+class TableCloseApi(GameApi):
+    @extend_schema(tags=TAGS, request=s.CloseInputSerializer, responses=TABLE_RESPONSES)
+    def post(self, request: Request, pk: int) -> Response:
+        """Close one cash table: its players move with their stacks to open seats of the
+        game's other tables in `order`, the rest to the top of the game's list with their
+        stacks; nobody is cashed out (409 `hand_in_progress`, `no_game`). Answers the table."""
+        order = valid(s.CloseInputSerializer, request)["order"]
+        games.cash_table_close(table=cash_table_get(pk), order=order, actor=request.user)
+        return table_answer(pk)
+
+
 # --- the list ------------------------------------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ page_urlpatterns: list[URLPattern] = [
     ),
     path("cash/<int:pk>/stakes/", views.table_stakes, name="cash-table-stakes"),
     path("cash/<int:pk>/must-move/", views.table_must_move, name="cash-table-must-move"),
+    path("cash/<int:pk>/close/", views.table_close, name="cash-table-close"),
     # The public: live games, joining a list from a phone, a place by its code.
     path("games/", views.live_games, name="live-games"),
     path("games/<int:pk>/join/", views.join_list, name="games-join"),
@@ -55,6 +56,7 @@ api_urlpatterns: list[URLPattern] = [
         api.TableMustMoveApi.as_view(),
         name="api-cash-table-must-move",
     ),
+    path("cash-tables/<int:pk>/close/", api.TableCloseApi.as_view(), name="api-cash-table-close"),
     path("games/", api.LiveGamesApi.as_view(), name="api-live-games"),
     path("games/<int:pk>/list/", api.PublicJoinApi.as_view(), name="api-games-list"),
     path("lists/<str:code>/", api.PlaceApi.as_view(), name="api-list-place"),

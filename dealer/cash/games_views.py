@@ -237,6 +237,25 @@ def table_must_move(request: HttpRequest, pk: int) -> HttpResponse:
     return _table_write(request, pk, f.MustMoveForm, write)
 
 
+@director_required
+@require_POST
+def table_close(request: HttpRequest, pk: int) -> HttpResponse:
+    """Close one of the game's tables: its players move with their stacks (`games.relocate`)."""
+
+    def write(table: Table, values: dict[str, Any]) -> str:
+        moved = games.cash_table_close(table=table, actor=request.user)
+        seated = ", ".join(f"{s.player.name} to {s.table} seat {s.seat}" for s in moved.seated)
+        listed = ", ".join(e.player.name for e in moved.listed)
+        said = [f"{table} is closed."]
+        if seated:
+            said.append(f"Moved with their stacks: {seated}.")
+        if listed:
+            said.append(f"At the top of the list with their stacks: {listed}.")
+        return " ".join(said)
+
+    return _table_write(request, pk, f.CloseForm, write)
+
+
 # --- the public ----------------------------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from dealer.cash.models import HOUSE_KINDS, CashChips, CashSeat
+from dealer.cash.models import HOUSE_KINDS, CashChips, CashSeat, WaitingListEntry
 from dealer.models import Hand
 from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import Table
@@ -191,3 +191,26 @@ def _last_end(rows: list[CashChips]) -> list[CashChips]:
         elif row.kind.endswith("_reversed"):
             last = []
     return last
+
+
+def cash_chips_carried_off(*, entry: WaitingListEntry, actor: Any = None) -> None:
+    """A player waiting with the stack of a closed or broken table leaves the list: the stack is
+    cashed out, on the ledger of the seat it left (back from the list, then out: that seat's
+    rows still net to zero)."""
+    chips = entry.carried_chips
+    if not chips or entry.carried_sitting is None or entry.carried_from_id is None:
+        return
+    now = timezone.now()
+    common: dict[str, Any] = {
+        "table_id": entry.carried_from_id,
+        "sitting": entry.carried_sitting,
+        "player_id": entry.player_id,
+        "actor": _actor(actor),
+        "created_at": now,
+    }
+    CashChips.objects.create(
+        kind=Kind.MOVE_IN, delta=chips, balance=chips, note="back from the list", **common
+    )
+    CashChips.objects.create(
+        kind=Kind.CASH_OUT, delta=-chips, balance=0, note="left the list with the stack", **common
+    )

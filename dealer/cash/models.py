@@ -97,6 +97,14 @@ class WaitingListEntry(models.Model):
     # top of a list, a moment just ahead of everyone waiting then. `created_at` stays when the
     # entry was really made (the desk's "since").
     queued_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # A player of a closed or broken table waiting with the stack they had (`move_out` in the
+    # ledger, no cash-out): seated with it again (`move_in`), or cashed out if they leave the
+    # list. `carried_sitting` is the seat (CashSeat id) the chips left.
+    carried_chips = models.PositiveBigIntegerField(default=0)
+    carried_from = models.ForeignKey(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    carried_sitting = models.PositiveBigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 

@@ -72,9 +72,12 @@ class CashFloatOutputSerializer(serializers.Serializer):
     drop = serializers.IntegerField(help_text="the promotional and jackpot drop")
     time = serializers.IntegerField()
     corrections = serializers.IntegerField(help_text="the floor's corrections, net")
+    between_tables = serializers.IntegerField(
+        help_text="stacks carried on the lists by players of closed tables"
+    )
     at_tables = serializers.IntegerField(help_text="the chips at the seats now")
     expected = serializers.IntegerField(
-        help_text="came_in + corrections - went_out - rake - drop - time"
+        help_text="came_in + corrections - went_out - between_tables - rake - drop - time"
     )
     difference = serializers.IntegerField(help_text="at_tables - expected: 0 when they agree")
     balanced = serializers.BooleanField()

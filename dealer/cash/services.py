@@ -11,6 +11,7 @@ dealer makes is recorded in the audit log. Hands themselves are started and ende
 from __future__ import annotations
 
 import random
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
@@ -265,13 +266,29 @@ def cash_seat_move(
             "in_hand", f"{seat.player.name} is in the hand in progress: move once it is over."
         )
     _check_entry_choice(cash_table_rules(target), choice)
+    moved = stack_move(seat=seat, source=source, target=target, to_seat=to_seat, actor=actor)
+    waitlist.waitlist_seat_opened(table=source, seat=seat.seat, actor=actor)
+    return moved
+
+
+def stack_move(
+    *,
+    seat: CashSeat,
+    source: Table,
+    target: Table,
+    to_seat: int,
+    choice: str = "wait_bb",
+    actor: Any = None,
+) -> CashSeat:
+    """Carry a seat's whole stack to `to_seat` at `target`: a `move_out` and a `move_in` on the
+    ledger, the new seat a new player's (the entry `choice`). The caller holds both tables'
+    locks and has checked the move is allowed (a table change, a close, a break)."""
     player = seat.player
     chips = seat.chips
     _check_seat_free(target, to_seat, player, moving=seat)
     ledger.cash_chips_record(
         seat=seat, kind=Kind.MOVE_OUT, delta=-chips, other_table=target, actor=actor
     )
-    old_seat = seat.seat
     seat.delete()
     moved = _new_seat(target, to_seat, player, choice, actor)
     ledger.cash_chips_record(
@@ -282,14 +299,80 @@ def cash_seat_move(
         actor=actor,
         action="cash_move",
         table=source.number,
-        seat=old_seat,
+        seat=seat.seat,
         to_table=target.number,
         to_seat=to_seat,
         player=player.name,
         chips=chips,
     )
-    waitlist.waitlist_seat_opened(table=source, seat=old_seat, actor=actor)
     return moved
+
+
+def stack_to_list(
+    *, seat: CashSeat, game: Any, queued_at: datetime, actor: Any = None
+) -> WaitingListEntry:
+    """A player of a closing or breaking table with no seat to go to: to the game's list at
+    `queued_at` (the top, as the caller orders), carrying the whole stack (a `move_out` to no
+    table: no cash-out). The caller holds the table's lock."""
+    chips = seat.chips
+    ledger.cash_chips_record(
+        seat=seat,
+        kind=Kind.MOVE_OUT,
+        delta=-chips,
+        note=f"to the {game.name} list with the stack",
+        actor=actor,
+    )
+    entry = (
+        WaitingListEntry.objects.select_for_update()
+        .filter(game=game, player=seat.player, status__in=waitlist.ACTIVE)
+        .first()
+    ) or WaitingListEntry(game=game, player=seat.player, code=waitlist.new_code())
+    entry.status, entry.queued_at = WaitingListEntry.Status.WAITING, queued_at
+    entry.call_table, entry.call_seat, entry.hold_until, entry.called_at = None, None, None, None
+    entry.carried_chips, entry.carried_from, entry.carried_sitting = chips, seat.table, seat.pk
+    entry.save()
+    seat.delete()
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_to_list",
+        table=seat.table.number,
+        seat=seat.seat,
+        game=game.name,
+        player=seat.player.name,
+        chips=chips,
+    )
+    return entry
+
+
+@transaction.atomic
+def cash_seat_from_list(
+    *, entry: WaitingListEntry, table: Table, seat: int, choice: str = "wait_bb", actor: Any = None
+) -> CashSeat:
+    """A called player who waits with the stack of a closed or broken table sits down with it
+    (a `move_in`, no buy-in check)."""
+    table = _locked_table(table)
+    _check_entry_choice(cash_table_rules(table), choice)
+    _check_seat_free(table, seat, entry.player)
+    taken = _new_seat(table, seat, entry.player, choice, actor)
+    ledger.cash_chips_record(
+        seat=taken,
+        kind=Kind.MOVE_IN,
+        delta=entry.carried_chips,
+        other_table=entry.carried_from,
+        note="from the list with the stack",
+        actor=actor,
+    )
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_seat_from_list",
+        table=table.number,
+        seat=seat,
+        player=entry.player.name,
+        chips=entry.carried_chips,
+    )
+    return taken
 
 
 def _seat_locked(cash_seat: CashSeat) -> tuple[Table, CashSeat]:
@@ -539,6 +622,13 @@ def cash_hand_reopen(*, hand: Hand, reason: str, actor: Any = None) -> None:
     ids = [row["cash_seat"] for row in hand.seats]
     rows = CashSeat.objects.filter(table=table, pk__in=ids).select_related("player")
     seats = {row.pk: row for row in rows}
+    gone = [row["name"] for row in hand.seats if row["cash_seat"] not in seats]
+    if gone:  # every player dealt in, the ones the hand left even too: its new end needs them
+        raise FloorConflict(
+            "player_left",
+            f"{', '.join(gone)} of hand {hand.number} left or changed tables since: the floor "
+            "corrects their chips at the cage instead of reopening the hand.",
+        )
     ledger.cash_hand_reverse(hand=hand, seats=seats, reason=reason, actor=actor)
     audit_record(
         tournament=None,

@@ -25,6 +25,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from dealer.cash import ledger
 from dealer.cash.game_selectors import (
     ACTIVE,
     Status,
@@ -138,7 +139,13 @@ def _must_move_candidate(table: Table) -> CashSeat | None:
 
 
 def _call(
-    *, game: CashGame, table: Table, seat: int, now: datetime, actor: Any
+    *,
+    game: CashGame,
+    table: Table,
+    seat: int,
+    now: datetime,
+    actor: Any,
+    skip: WaitingListEntry | None = None,
 ) -> WaitingListEntry | None:
     """Call whoever is next for this seat (a must-move player first at a main table), with the
     seat held for the game's hold time; None when nobody is waiting for it."""
@@ -149,13 +156,12 @@ def _call(
             game=game, player=mover.player, status__in=ACTIVE
         ).first() or WaitingListEntry(game=game, player=mover.player, code=new_code())
     else:
-        entry = (
-            WaitingListEntry.objects.select_for_update()
-            .filter(game=game, status=Status.WAITING)
-            .select_related("player")
-            .order_by("queued_at", "pk")
-            .first()
+        waiting = WaitingListEntry.objects.select_for_update().filter(
+            game=game, status=Status.WAITING
         )
+        if skip is not None:
+            waiting = waiting.exclude(pk=skip.pk)
+        entry = waiting.select_related("player").order_by("queued_at", "pk").first()
     if entry is None:
         return None
     entry.status, entry.called_at = Status.CALLED, now
@@ -190,14 +196,22 @@ def _schedule_expiry(when: datetime) -> None:
 
 
 def waitlist_seat_opened(
-    *, table: Table, seat: int, now: datetime | None = None, actor: Any = None
+    *,
+    table: Table,
+    seat: int,
+    now: datetime | None = None,
+    actor: Any = None,
+    skip: WaitingListEntry | None = None,
 ) -> WaitingListEntry | None:
-    """A seat opened at a game's table (a player left): call the next player to it."""
+    """A seat opened at a game's table (a player left): call the next player to it (`skip`: the
+    one who just missed the call to it)."""
     table = Table.objects.select_related("cash_game").get(pk=table.pk)
     game = table.cash_game
     if game is None or not game.is_open or not table.is_open or seat not in open_seats(table):
         return None
-    return _call(game=game, table=table, seat=seat, now=now or timezone.now(), actor=actor)
+    return _call(
+        game=game, table=table, seat=seat, now=now or timezone.now(), actor=actor, skip=skip
+    )
 
 
 @transaction.atomic
@@ -240,13 +254,26 @@ def _off_the_list(
     entry: WaitingListEntry, status: str, action: str, now: datetime, actor: Any
 ) -> WaitingListEntry | None:
     """The entry leaves the list with `status`, in the audit log as `action`; the seat it held,
-    if any, goes to the next player (answered: that call)."""
-    table, seat = _close(entry, status, now)
+    if any, goes to the next player (answered: that call). A player who waits with the stack of
+    a closed table is not dropped by a missed call: they wait again in their place (the stack
+    stays theirs); taken off the list, their stack is cashed out on the ledger."""
+    if entry.carried_chips and status == Status.NO_SHOW:
+        held = (entry.call_table, entry.call_seat)
+        entry.status, entry.called_at, entry.hold_until = Status.WAITING, None, None
+        entry.call_table, entry.call_seat = None, None
+        entry.save()
+        table, seat = held
+        audit_record(tournament=None, actor=actor, action=action, player=entry.player.name)
+    else:
+        if entry.carried_chips:
+            ledger.cash_chips_carried_off(entry=entry, actor=actor)
+        table, seat = _close(entry, status, now)
     game = entry.game.name if entry.game else None
     audit_record(tournament=None, actor=actor, action=action, game=game, player=entry.player.name)
     if table is None or seat is None:
         return None
-    return waitlist_seat_opened(table=table, seat=seat, now=now, actor=actor)
+    skip = entry if entry.status == Status.WAITING else None  # a carrier who missed the call
+    return waitlist_seat_opened(table=table, seat=seat, now=now, actor=actor, skip=skip)
 
 
 @transaction.atomic

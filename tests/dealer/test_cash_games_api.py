@@ -82,6 +82,11 @@ def test_the_desk_runs_a_game_through_the_api(director: APIClient) -> None:
     broken = post(director, f"/api/cash-games/{pk}/break/", {})
     assert broken.status_code == 200
     assert [(e["place"], e["player"]) for e in broken.json()["entries"]] == [(1, "Ann")]
+    # Ann waits at the top of the list with her stack: the game closes once she has it back.
+    holding = post(director, f"/api/cash-games/{pk}/close/")
+    assert (holding.status_code, holding.json()["code"]) == (409, "list_holds_stacks")
+    ann = broken.json()["entries"][0]["id"]
+    assert post(director, f"/api/cash-games/{pk}/list/{ann}/remove/").status_code == 200
     closed = post(director, f"/api/cash-games/{pk}/close/")
     assert (closed.status_code, closed.json()["is_open"]) == (200, False)
     assert post(director, f"/api/cash-games/{pk}/open/").json()["is_open"] is True
@@ -146,7 +151,8 @@ def test_a_phone_joins_with_a_name_and_checks_its_place_by_code() -> None:
     assert phone.get(f"/api/lists/{second['code']}/").json()["place"] == 1
     assert phone.get("/api/lists/NOPE99/").status_code == 404
     games.game_waitlist_seat(entry=games_entry, buy_in=100)
-    games.cash_game_break(game=game)
+    for carrying in games.cash_game_break(game=game):  # they take their stacks to the cage
+        waitlist.game_waitlist_remove(entry=carrying)
     games.cash_game_close(game=game)
     closed = post(phone, f"/api/games/{game.pk}/list/", {"player_name": "Cy"})
     assert (closed.status_code, closed.json()["code"]) == (409, "game_closed")

@@ -5,8 +5,8 @@ table and of the floor; a table change carries the whole stack; a held seat stay
 from __future__ import annotations
 
 import ast
-import re
 import random
+import re
 from datetime import timedelta
 from io import StringIO
 from pathlib import Path
@@ -19,7 +19,7 @@ from dealer.cash import games, ledger, waitlist
 from dealer.cash import services as cash
 from dealer.cash.books import cash_chips_check
 from dealer.cash.cage import cash_float
-from dealer.cash.models import CashChips, CashSeat
+from dealer.cash.models import CashChips, CashSeat, WaitingListEntry
 from dealer.cash.takings import time_charge_collect
 from dealer.services import hand_start, hand_undo
 from tests.dealer.test_cash_games import game_table, join, one_two
@@ -404,3 +404,88 @@ def test_bug_the_cash_tables_list_names_house_rules_in_words_not_option_keys(
     visible = re.sub(r'title="[^"]*"', "", page)
     assert "rake_percent" not in visible
     assert "Rake" in visible
+
+
+def test_bug_breaking_a_game_moves_its_players_with_their_stacks_not_to_the_cage() -> None:
+    """The issue's walk: breaking a game cashed everyone out. Now its players go with their
+    stacks to the open seats of the game they are sent to, the rest to the top of its list
+    carrying their stacks; seated from the list, they sit down with them."""
+    low = one_two()
+    high = one_two(name="2/5 NL", small_blind=2, big_blind=5)
+    breaking = game_table(high, 7, players=4)
+    staying = game_table(low, 8, players=7)  # two seats open
+    stacks = {seat.player.name: seat.chips for seat in CashSeat.objects.filter(table=breaking)}
+    listed = games.cash_game_break(game=high, to_game=low)
+    moved = CashSeat.objects.filter(table=staying, player__name__in=stacks)
+    assert {seat.player.name: seat.chips for seat in moved} == {"P7-1": 100, "P7-2": 100}
+    assert [(entry.player.name, entry.carried_chips) for entry in listed] == [
+        ("P7-3", 100),
+        ("P7-4", 100),
+    ]
+    assert not CashChips.objects.filter(kind="cash_out").exists()
+    assert cash_chips_check() == []
+    cash.cash_seat_leave(cash_seat=seat_of(staying, 1))  # a seat opens: P7-3 is called
+    called = type(listed[0]).objects.get(pk=listed[0].pk)
+    assert called.status == "called"
+    games.game_waitlist_seat(entry=called)
+    assert seat_of(staying, 1).player.name == "P7-3"
+    assert seat_of(staying, 1).chips == 100
+    assert cash_chips_check() == []
+
+
+def test_closing_one_table_moves_its_players_in_the_floors_order(director: Any) -> None:
+    game = one_two()
+    closing = game_table(game, 1, players=3)
+    other = game_table(game, 2, players=8)  # one seat open
+    third = seat_of(closing, 3)
+    answer = director.post(
+        f"/api/cash-tables/{closing.pk}/close/", {"order": [third.pk]}, format="json"
+    )
+    assert answer.status_code == 200, answer.json()
+    assert seat_of(other, 9).player.name == "P1-3"  # moved first, to the one open seat
+    waiting = WaitingListEntry.objects.filter(game=game, status="waiting").order_by("queued_at")
+    assert [(e.player.name, e.carried_chips) for e in waiting] == [("P1-1", 100), ("P1-2", 100)]
+    assert not Table.objects.get(pk=closing.pk).is_open
+    assert cash_chips_check() == []
+    # Taken off the list, a player's stack is cashed out on the ledger: the books still hold.
+    waitlist.game_waitlist_remove(entry=waiting[0])
+    out = CashChips.objects.get(kind="cash_out")
+    assert (out.delta, out.table_id) == (-100, closing.pk)
+    assert cash_chips_check() == []
+
+
+def test_a_player_carrying_a_stack_who_misses_the_call_waits_again() -> None:
+    game = one_two()
+    closing = game_table(game, 1, players=1)
+    other = game_table(game, 2, players=9)
+    (entry,) = games.cash_table_close(table=closing).listed
+    cash.cash_seat_leave(cash_seat=seat_of(other, 4))
+    entry.refresh_from_db()
+    assert entry.status == "called"
+    assert entry.hold_until is not None
+    waitlist.waitlist_expire_calls(now=entry.hold_until + timedelta(seconds=1))
+    entry.refresh_from_db()
+    assert (entry.status, entry.carried_chips) == ("waiting", 100)
+    assert cash_chips_check() == []
+
+
+def test_a_cash_hand_is_not_reopened_once_a_player_it_left_even_has_gone(director: Any) -> None:
+    """Found by the floor's state machine: a player dealt in who folded without a chip in the
+    pot has no ledger row for the hand; they left, the hand was reopened, and its new end had
+    no seat for them. Every player dealt in counts."""
+    table = raked_table(1, seats=4)
+    hand = hand_start(table=table)
+    state = hand.state
+    first = state["actor_seat"]  # under the gun: folds with nothing in
+    while state["status"] == "in_progress":
+        hand, state = act(hand, state, kind="fold", seat=state["actor_seat"])
+    assert not CashChips.objects.filter(hand=hand, seat=first).exists()
+    cash.cash_seat_leave(cash_seat=seat_of(table, first))
+    answer = director.post(
+        f"/api/hands/{hand.pk}/reopen/",
+        {"reason": "wrong award", "client_id": "r1", "version": state["version"]},
+        format="json",
+    )
+    assert answer.status_code == 409
+    assert answer.json()["code"] == "player_left"
+    assert cash_chips_check() == []

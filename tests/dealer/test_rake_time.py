@@ -261,6 +261,7 @@ def test_an_evening_of_hands_reconciles_in_the_cage_report(director: APIClient) 
         "drop": 0,
         "time": charged,
         "corrections": 0,
+        "between_tables": 0,
         "at_tables": chips,
         "expected": chips,
         "difference": 0,

@@ -112,6 +112,7 @@ TWINS: dict[str, tuple[str, ...]] = {
     "cash-seat-time": ("api-cash-seat-time",),
     "cash-seat-move": ("api-cash-seat-move",),
     "cash-table-time": ("api-cash-table-time",),
+    "cash-table-close": ("api-cash-table-close",),
     # the dealer rotation (issue 15)
     "rotation-plan": ("api-rotation-plan",),
     "rotation-shift-add": ("api-rotation-shifts",),
