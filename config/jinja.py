@@ -58,12 +58,23 @@ def _blank_if_undefined(filter_: Any) -> Any:
     return lambda value, *args: filter_("" if isinstance(value, Undefined) else value, *args)
 
 
+class TabletEnvironment(Environment):
+    """`a.b` looks up a dict's key first, as Django's templates do: the regions' data are dicts
+    (the action bar, the pots, the log's lines), and Jinja2's own order (the attribute first)
+    raised and caught an AttributeError for each of them, about a hundred a tap."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute in obj:
+            return obj[attribute]
+        return super().getattr(obj, attribute)
+
+
 def environment(**options: Any) -> Environment:
     # A missing variable, or an attribute of one, prints nothing, as in Django's templates, and
     # so with DEBUG too (where the backend's default prints its name). Django keeps a template's
     # last newline; so does this engine, for the same markup.
     options["undefined"] = ChainableUndefined
-    env = Environment(keep_trailing_newline=True, **options)
+    env = TabletEnvironment(keep_trailing_newline=True, **options)
     env.globals["url"] = url
     env.filters.update(
         chips=_blank_if_undefined(chips),
