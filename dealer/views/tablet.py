@@ -10,6 +10,7 @@ state, and a tap of the action bar that finds another player to act (its `expect
 so; nothing is recorded either way, and the tablet's script ignores taps for a moment after the
 redraw (`TABLET_TAP_GUARD_MS`). A resent write (same client id) shows the answer first given.
 The page polls `deal-state` with the tablet's ETag and gets 304 while nothing has changed.
+The tablet's templates are Jinja2's (`templates/jinja2/dealer/`, `config/jinja.py`).
 """
 
 from __future__ import annotations
