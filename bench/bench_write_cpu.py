@@ -13,7 +13,7 @@ cursors: a transaction's `BEGIN` and `COMMIT` come on top) per request for
   with what the tap changed (the tablet's regions, swapped in by their ids), or the whole tablet
   when the hand ends (the new state, read back for the next decision, is not counted);
 - the tap's CPU over the API write's, pass by pass: writes and taps alternate request by
-  request, so that both see the machine alike (the target is 1.5 at most).
+  request, so that both see the machine alike (the target is 1.2 at most, issue 24).
 
 Run: `python -m bench.bench_write_cpu` (`--requests`, `--passes`; `--profile` prints where the
 time goes, ordered by `BENCH_SORT`, default cumulative, `BENCH_LINES` lines, for the API's

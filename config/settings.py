@@ -174,6 +174,18 @@ TEMPLATES = [
             ],
         },
     },
+    # The tablet's regions (templates/jinja2/dealer/, config/jinja.py): found by name after
+    # Django's templates, which hold none of these names.
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            "environment": "config.jinja.environment",
+            "context_processors": ["config.jinja.csrf_once"],
+        },
+    },
 ]
 
 # --- Database -------------------------------------------------------------------------------

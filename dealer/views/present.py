@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.template.loader import get_template, render_to_string
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from dealer.card_gate import CardSight
 from dealer.engine.cards import RANKS, SUITS, DeckKind, deck
@@ -59,22 +59,24 @@ _RENDERED_MAX = 20_000  # a bound on memory: some tens of thousands of small pie
 
 
 def rendered(template: str, key: tuple[Any, ...], context: dict[str, Any]) -> SafeString:
-    """`template` rendered with `context`, which `key` (hashable) must describe entirely. With
-    DEBUG every time, so that an edited template shows at once."""
+    """`template` (one of the tablet's, `templates/jinja2/`) rendered with `context`, which
+    `key` (hashable) must describe entirely. With DEBUG every time, so that an edited template
+    shows at once."""
     if settings.DEBUG:
-        return render_to_string(template, context)
+        return mark_safe(render_to_string(template, context, using="jinja2"))
     piece = _RENDERED.get((template, key))
     if piece is None:
         if len(_RENDERED) >= _RENDERED_MAX:
             _RENDERED.clear()
-        piece = _RENDERED[(template, key)] = _template(template).render(context)
+        piece = mark_safe(_template(template).render(context))
+        _RENDERED[(template, key)] = piece
     return piece
 
 
 @cache
 def _template(name: str) -> Any:
     """The compiled template (looking it up through the loaders cost as much as a seat box)."""
-    return get_template(name)
+    return get_template(name, using="jinja2")
 
 
 # --- cards -----------------------------------------------------------------------------------

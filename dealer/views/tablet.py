@@ -10,6 +10,7 @@ state, and a tap of the action bar that finds another player to act (its `expect
 so; nothing is recorded either way, and the tablet's script ignores taps for a moment after the
 redraw (`TABLET_TAP_GUARD_MS`). A resent write (same client id) shows the answer first given.
 The page polls `deal-state` with the tablet's ETag and gets 304 while nothing has changed.
+The tablet's templates are Jinja2's (`templates/jinja2/dealer/`, `config/jinja.py`).
 """
 
 from __future__ import annotations
@@ -299,7 +300,7 @@ def render_tablet(
             messages.add_message(request, level, notice["text"])
         return redirect("deal-table", pk=table.pk)
     context = tablet_context(request, table, hand=hand, snapshot=snapshot, notice=notice)
-    response = render(request, "dealer/_tablet.html", context, status=status)
+    response = render(request, "dealer/_tablet.html", context, status=status, using="jinja2")
     response["ETag"] = context["etag"]
     patch_cache_control(response, no_cache=True, private=True)
     return response
@@ -334,7 +335,7 @@ def render_tap(request: HttpRequest, table: Table, result: Result) -> HttpRespon
     version = context["version"]
     # The hand's first entry: the log and Undo appear (before it there were neither).
     context.update(line=line, first_entry=version == 1, log={"entries": [line]}, oob=True)
-    response = render(request, "dealer/_tap.html", context)
+    response = render(request, "dealer/_tap.html", context, using="jinja2")
     audience = card_sight(request.user, table).audience
     etag = tablet_etag(table, hand.pk, version, snapshot["status"], writable, audience=audience)
     response["ETag"] = etag

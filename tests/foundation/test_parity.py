@@ -126,7 +126,9 @@ PAGE_ONLY = {"logout": "a browser's session ends; an API token signs out with DE
 API_ONLY: dict[str, str] = {}
 
 FORM_TAG = re.compile(r"<[a-z]+\b[^>]*>", re.S)
-URL_TAG = re.compile(r"\{% url '([a-z0-9-]+)'")
+# Django's `{% url 'name' ... %}`, and Jinja2's `url('name', ...)` (the tablet's templates,
+# templates/jinja2/, config/jinja.py).
+URL_TAG = re.compile(r"(?:\{% url |\burl\()'([a-z0-9-]+)'")
 
 
 def page_writes() -> dict[str, list[str]]:
@@ -189,7 +191,11 @@ def test_every_api_write_is_a_page_write_too() -> None:
 def test_the_scan_sees_a_form_and_an_htmx_post() -> None:
     tag = '<form method="post" action="{% url \'entry-rebuy\' tournament.pk entry.pk %}">'
     assert URL_TAG.findall(tag) == ["entry-rebuy"]
+    jinja = '<form hx-post="{{ url(\'deal-start\', table.pk) }}" hx-target="#tablet">'
+    assert URL_TAG.findall(jinja) == ["deal-start"]
     assert {"deal-action", "entry-rebuy", "cash-seat"} <= page_writes().keys()
+    # the tablet's forms, in its Jinja2 templates
+    assert "templates/jinja2/dealer/_next_hand.html" in page_writes()["deal-start"]
 
 
 # --- one twin, checked end to end: the table's dealer --------------------------------------------

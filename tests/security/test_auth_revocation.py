@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
@@ -20,6 +22,7 @@ from config import authentication, request_time
 from dealer.models import Hand, HandEvent
 from tests.factories import DirectorFactory, assign_dealer, seated_tournament
 from tournaments.models import DEALER_GROUP, AuditEvent, Table
+from tournaments.roles import is_dealer
 
 pytestmark = pytest.mark.django_db
 
@@ -114,6 +117,26 @@ def test_a_dealer_taken_out_of_the_group_is_refused_at_once_by_the_api_and_the_t
     assert page_fold(page, table, "p2").status_code == 403
     assert events(table) == written
     assert not AuthToken.objects.filter(user=dealer).exists()  # revoked, not only unused
+
+
+def test_the_session_users_statement_reads_the_user_and_the_role_on_every_request(table):
+    """The session's user comes from a statement built once per process (issue 24): built once,
+    it still reads the user and the dealer role from the database at each request."""
+    dealer = assign_dealer(table)
+    backend = authentication.FloorBackend()
+    with CaptureQueriesContext(connection) as queries:
+        user = backend.get_user(dealer.pk)
+    assert len(queries) == 1
+    assert (user, is_dealer(user)) == (dealer, True)
+
+    dealer.groups.remove(Group.objects.get(name=DEALER_GROUP))
+    user = backend.get_user(dealer.pk)
+    assert (user, is_dealer(user)) == (dealer, False)
+    dealer.is_active = False
+    dealer.save()
+    assert backend.get_user(dealer.pk) is None
+    assert backend.get_user(dealer.pk + 1000) is None
+    assert backend.get_user("not an id") is None
 
 
 def test_a_dealer_taken_out_from_the_groups_side_loses_every_token(table):
