@@ -94,7 +94,14 @@ def _game(dealer: User | None) -> None:
     """The game "1/2 NL" at tables 11 and 12 (nine seats, buy-in 40 to 200, the rake above),
     eleven players seated, the buttons drawn, three players on the game's list; the demo dealer
     deals table 11."""
-    game = games.cash_game_create(name=GAME, small_blind=1, big_blind=2, hold_seconds=300)
+    game = games.cash_game_create(
+        name=GAME,
+        small_blind=1,
+        big_blind=2,
+        hold_seconds=300,
+        rule_profile="casino_cash",
+        rule_overrides=GAME_RULES,
+    )
     for number, players in GAME_SEATS.items():
         table = services.cash_table_create(
             number=number,
