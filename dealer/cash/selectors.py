@@ -17,7 +17,7 @@ from django.db.models import Case, Count, Q, When
 from django.http import Http404
 
 from dealer.cash import plan as cash_plan
-from dealer.cash.game_selectors import ACTIVE, move_targets, table_waiting_list
+from dealer.cash.game_selectors import ACTIVE, move_targets, seat_holders, table_waiting_list
 from dealer.cash.models import CashSeat, WaitingListEntry
 from dealer.engine import cash as engine_cash
 from dealer.engine.rules import Rules
@@ -34,6 +34,7 @@ STATES = {
     "returning": "Returning",
     "sitting_out": "Sitting out",
     "no_chips": "No chips",
+    "held": "Held for a called player",
 }
 
 
@@ -114,9 +115,12 @@ class SeatView:
     missed_big: bool = False
     wait_button: bool = False
     wait_big_blind: bool = False
+    held_for: str | None = None  # an open seat held for a player called from the list
 
     @property
     def state(self) -> str:
+        if self.held_for:
+            return f"Held for {self.held_for}"
         return STATES[self.status]
 
 
@@ -290,8 +294,15 @@ def cash_table_view(table: Table) -> CashTableView:
     rules, stakes = cash_plan.cash_table_rules(table), cash_plan.cash_stakes(table)
     rows = list(CashSeat.objects.filter(table=table).select_related("player").order_by("seat"))
     by_seat = {row.seat: row for row in rows}
+    held = seat_holders(table)
     seats = tuple(
-        seat_view(rules, stakes, by_seat[number]) if number in by_seat else SeatView(seat=number)
+        seat_view(rules, stakes, by_seat[number])
+        if number in by_seat
+        else SeatView(
+            seat=number,
+            status="held" if number in held else "open",
+            held_for=held[number].player.name if number in held else None,
+        )
         for number in range(1, table.seat_count + 1)
     )
     waiting = tuple(
@@ -322,7 +333,7 @@ def cash_table_view(table: Table) -> CashTableView:
         rules=asdict(rules),
         button_seat=table.button_seat,
         seats=seats,
-        open_seats=tuple(seat.seat for seat in seats if seat.id is None),
+        open_seats=tuple(seat.seat for seat in seats if seat.id is None and not seat.held_for),
         waiting_list=waiting,
         button_draw=_draw_view(draw) if draw else None,
         first_hand=latest is None,

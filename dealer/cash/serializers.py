@@ -57,7 +57,7 @@ class StructureField(Choice):
 
 class SeatStatusField(NamedChoiceField):
     schema_name = "CashSeatStatus"
-    values = ("open", "playing", "new", "returning", "sitting_out", "no_chips")
+    values = ("open", "held", "playing", "new", "returning", "sitting_out", "no_chips")
 
 
 def player_name_field() -> serializers.CharField:
@@ -245,12 +245,16 @@ class CashSeatOutputSerializer(serializers.Serializer):
     missed_big = serializers.BooleanField()
     wait_button = serializers.BooleanField(help_text="comes in once the button has passed")
     wait_big_blind = serializers.BooleanField(help_text="comes in with the big blind")
+    held_for = serializers.CharField(
+        allow_null=True, help_text="an open seat held for this player, called from the list"
+    )
 
 
 class WaitingEntryOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     player = serializers.CharField()
     since = serializers.DateTimeField()
+    called = serializers.BooleanField(help_text="called to a seat, which is held for them")
 
 
 class CashButtonDrawOutputSerializer(serializers.Serializer):

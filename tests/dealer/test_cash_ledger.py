@@ -111,7 +111,7 @@ def test_a_move_to_a_table_of_another_game_is_refused() -> None:
     assert seat_of(first, 1).chips == 100
 
 
-def test_a_seat_held_for_a_called_player_is_not_given_to_a_walk_in() -> None:
+def test_a_seat_held_for_a_called_player_is_not_given_to_a_walk_in(director: Any) -> None:
     """The issue's walk: her phone said "Your seat is ready", a walk-in got seat 5, and
     "Seated" for her then said "Seat 5 is taken"."""
     game = one_two()
@@ -124,6 +124,12 @@ def test_a_seat_held_for_a_called_player_is_not_given_to_a_walk_in() -> None:
         cash.cash_seat_take(table=table, seat=5, player_name="Walk-in", buy_in=100)
     assert refused.value.code == "seat_held"
     assert "held for Ann" in refused.value.detail
+    page = director.get(f"/cash/{table.pk}/").content.decode()
+    assert "Held for Ann" in page
+    assert '<option value="5">' not in page  # not offered to "Seat a player"
+    body = director.get(f"/api/cash-tables/{table.pk}/").json()
+    assert 5 not in body["open_seats"]
+    assert body["seats"][4]["held_for"] == "Ann"
     games.game_waitlist_seat(entry=ann, buy_in=100)
     assert seat_of(table, 5).player.name == "Ann"
 
