@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from dealer.cash import serializers as s
-from dealer.cash import services
+from dealer.cash import services, waitlist
 from dealer.cash.selectors import (
     cash_next_hand,
     cash_seat_get,
@@ -223,6 +223,20 @@ class CashSeatMoveApi(CashApi):
             actor=request.user,
         )
         return table_answer(target.pk)
+
+
+class CashSeatChangeApi(CashApi):
+    @extend_schema(tags=TAGS, request=s.SeatChangeInputSerializer, responses=write_responses())
+    def post(self, request: Request, pk: int, seat_pk: int) -> Response:
+        """The player asks for another seat or table of the game (`cancel`: asks no more): on the
+        game's seat-change list, offered a seat that opens before the waiting list (400
+        `no_game`)."""
+        seat = cash_seat_get(writable(request, pk), seat_pk)
+        if valid(s.SeatChangeInputSerializer, request)["cancel"]:
+            waitlist.seat_change_cancel(cash_seat=seat, actor=request.user)
+        else:
+            waitlist.seat_change_ask(cash_seat=seat, actor=request.user)
+        return table_answer(pk)
 
 
 # --- the waiting list ------------------------------------------------------------------------

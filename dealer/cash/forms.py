@@ -134,6 +134,8 @@ class CashSeatActionForm(forms.Form):
             ("back_wait", "Back: wait for the big blind"),
             ("top_up", "Top up"),
             ("leave", "Leave"),
+            ("seat_change", "Seat change"),
+            ("seat_change_cancel", "No seat change"),
         ]
     )
     amount = forms.IntegerField(min_value=0, max_value=MAX_CHIPS, required=False)

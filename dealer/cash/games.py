@@ -506,7 +506,15 @@ def game_waitlist_seat(
     # The seat is theirs: release the hold first, so the seat counts as open while they move.
     entry.status, entry.closed_at = Status.SEATED, now or timezone.now()
     entry.save(update_fields=["status", "closed_at"])
-    mover = CashSeat.objects.filter(table__must_move_to=table, player=entry.player).first()
+    # A must-move player, or one who asked for a seat change: they move with their stack.
+    mover = (
+        CashSeat.objects.filter(table__must_move_to=table, player=entry.player).first()
+        or CashSeat.objects.filter(
+            table__cash_game_id=table.cash_game_id, player=entry.player
+        ).first()
+        if table.cash_game_id is not None
+        else None
+    )
     if mover is not None:
         return cash_services.cash_seat_move(
             cash_seat=mover, to_table=table, to_seat=entry.call_seat, choice=choice, actor=actor

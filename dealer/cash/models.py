@@ -284,3 +284,19 @@ class TimeCharge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.seat}: {self.amount} at {self.period_start:%H:%M}"
+
+
+class SeatChangeRequest(models.Model):
+    """A player seated in a game asking for another seat or table of it: offered a seat that
+    opens before the game's waiting list (after a must-move player), as rooms do; the player
+    then moves with their stack. Gone when the player is called, asks no more, or leaves."""
+
+    game = models.ForeignKey(CashGame, on_delete=models.CASCADE, related_name="seat_changes")
+    seat = models.OneToOneField(CashSeat, on_delete=models.CASCADE, related_name="seat_change")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.game}: seat change for {self.seat}"

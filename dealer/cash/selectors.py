@@ -116,6 +116,7 @@ class SeatView:
     wait_button: bool = False
     wait_big_blind: bool = False
     held_for: str | None = None  # an open seat held for a player called from the list
+    seat_change: bool = False  # the player asked for another seat or table of the game
 
     @property
     def state(self) -> str:
@@ -292,7 +293,11 @@ def _summary(table: Table, players: int, waiting: int) -> dict[str, Any]:
 def cash_table_view(table: Table) -> CashTableView:
     """The table as it stands now: four queries (seats, waiting list, last draw, hands)."""
     rules, stakes = cash_plan.cash_table_rules(table), cash_plan.cash_stakes(table)
-    rows = list(CashSeat.objects.filter(table=table).select_related("player").order_by("seat"))
+    rows = list(
+        CashSeat.objects.filter(table=table)
+        .select_related("player", "seat_change")
+        .order_by("seat")
+    )
     by_seat = {row.seat: row for row in rows}
     held = seat_holders(table)
     seats = tuple(
@@ -399,6 +404,7 @@ def seat_view(rules: Rules, stakes: Stakes, row: CashSeat) -> SeatView:
         missed_big=row.missed_big,
         wait_button=row.wait_button,
         wait_big_blind=row.wait_big_blind,
+        seat_change=hasattr(row, "seat_change"),
     )
 
 

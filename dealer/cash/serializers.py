@@ -151,6 +151,10 @@ class CashTopUpInputSerializer(serializers.Serializer):
     amount = chips_field(min_value=0, help_text="chips to add, up to the maximum buy-in")
 
 
+class SeatChangeInputSerializer(serializers.Serializer):
+    cancel = serializers.BooleanField(default=False, help_text="the player asks no more")
+
+
 class CashMoveInputSerializer(serializers.Serializer):
     to_table = serializers.IntegerField(min_value=1, help_text="the cash table's id")
     to_seat = serializers.IntegerField(min_value=1, max_value=10)
@@ -247,6 +251,9 @@ class CashSeatOutputSerializer(serializers.Serializer):
     wait_big_blind = serializers.BooleanField(help_text="comes in with the big blind")
     held_for = serializers.CharField(
         allow_null=True, help_text="an open seat held for this player, called from the list"
+    )
+    seat_change = serializers.BooleanField(
+        help_text="the player asked for another seat or table of the game"
     )
 
 

@@ -241,20 +241,20 @@ def cash_seat_move(
     choice: str = "wait_bb",
     actor: Any = None,
 ) -> CashSeat:
-    """A table change or a must-move within a game: the player takes the whole stack to the
-    other seat (no buy-in check: the player keeps what they won; RULES.md 2), through the
-    ledger as a move out and a move in. Between hands the player is in only; the tables must
-    deal the same game, or the first feed the second (must-move). The seat left goes to the
-    next player for it, as when a player leaves."""
+    """A table change, a seat change or a must-move within a game: the player takes the whole
+    stack to the other seat (no buy-in check: the player keeps what they won; RULES.md 2),
+    through the ledger as a move out and a move in. Between hands the player is in only; the
+    tables must be one, deal the same game, or the first feed the second (must-move). The seat
+    left goes to the next player for it, as when a player leaves."""
     tables = _tables_locked(cash_seat.table, to_table)
     source, target = tables[cash_seat.table_id], tables[to_table.pk]
     seat = CashSeat.objects.select_related("player").filter(pk=cash_seat.pk).first()
     if seat is None:
         raise FloorNotFound("not_found", "That player has left the table.")
-    if source.pk == target.pk:
-        raise FloorInvalid("same_table", f"{seat.player.name} already sits at {source}.")
+    if source.pk == target.pk and to_seat == seat.seat:
+        raise FloorInvalid("same_seat", f"{seat.player.name} already sits in seat {to_seat}.")
     same_game = source.cash_game_id is not None and source.cash_game_id == target.cash_game_id
-    if not (same_game or source.must_move_to_id == target.pk):
+    if not (same_game or source.pk == target.pk or source.must_move_to_id == target.pk):
         raise FloorConflict(
             "other_game",
             f"{source} and {target} deal different games: the player cashes out and buys in.",

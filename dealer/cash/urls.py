@@ -41,6 +41,7 @@ api_urlpatterns = [
     path(SEAT + "top-up/", api.CashSeatTopUpApi.as_view(), name="api-cash-seat-top-up"),
     path(SEAT + "leave/", api.CashSeatLeaveApi.as_view(), name="api-cash-seat-leave"),
     path(SEAT + "move/", api.CashSeatMoveApi.as_view(), name="api-cash-seat-move"),
+    path(SEAT + "seat-change/", api.CashSeatChangeApi.as_view(), name="api-cash-seat-change"),
     path(C + "waiting/", api.CashWaitlistApi.as_view(), name="api-cash-waitlist"),
     path(
         C + "waiting/<int:entry_pk>/remove/",

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from dealer.cash import selectors as cash_selectors
 from dealer.cash import services as cash_services
+from dealer.cash import waitlist
 from dealer.cash.forms import (
     CashSeatActionForm,
     CashSeatForm,
@@ -168,6 +169,12 @@ def cash_seat_change(request: HttpRequest, pk: int, seat_pk: int) -> HttpRespons
             choice = "post" if action == "back_post" else "wait_bb"
             cash_services.cash_seat_return(cash_seat=seat, choice=choice, actor=user)
             return f"{name} is back."
+        if action == "seat_change":
+            waitlist.seat_change_ask(cash_seat=seat, actor=user)
+            return f"{name} is on the seat-change list: offered the next seat that opens."
+        if action == "seat_change_cancel":
+            waitlist.seat_change_cancel(cash_seat=seat, actor=user)
+            return f"{name} is off the seat-change list."
         if action == "top_up":
             amount = form.cleaned_data.get("amount") or 0
             done = cash_services.cash_seat_top_up(cash_seat=seat, amount=amount, actor=user)

@@ -34,7 +34,7 @@ from dealer.cash.game_selectors import (
     open_seats,
     seat_holders,
 )
-from dealer.cash.models import CashGame, CashSeat, WaitingListEntry
+from dealer.cash.models import CashGame, CashSeat, SeatChangeRequest, WaitingListEntry
 from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import Table
 from tournaments.services.audit import audit_record
@@ -138,6 +138,51 @@ def _must_move_candidate(table: Table) -> CashSeat | None:
     return None
 
 
+def _seat_change_candidate(game: CashGame, table: Table, seat: int) -> CashSeat | None:
+    """The player of the game who asked longest ago for another seat or table (not the one
+    just left); their request is used up by the call."""
+    asked = (
+        SeatChangeRequest.objects.filter(game=game, seat__table__cash_game=game)
+        .exclude(seat__table=table, seat__seat=seat)
+        .select_related("seat__player")
+        .order_by("created_at", "pk")
+        .first()
+    )
+    if asked is None:
+        return None
+    mover = asked.seat
+    asked.delete()
+    return mover
+
+
+@transaction.atomic
+def seat_change_ask(*, cash_seat: CashSeat, actor: Any = None) -> SeatChangeRequest:
+    """A player of a game's table asks for another seat or table: on the game's seat-change
+    list, offered a seat that opens before the waiting list (asking again changes nothing)."""
+    seat = CashSeat.objects.select_related("table__cash_game", "player").get(pk=cash_seat.pk)
+    game = seat.table.cash_game
+    if game is None:
+        raise FloorInvalid("no_game", f"{seat.table} deals no game: there is no seat to change to.")
+    asked, made = SeatChangeRequest.objects.get_or_create(seat=seat, defaults={"game": game})
+    if made:
+        audit_record(
+            tournament=None,
+            actor=actor,
+            action="cash_seat_change_ask",
+            game=game.name,
+            table=seat.table.number,
+            seat=seat.seat,
+            player=seat.player.name,
+        )
+    return asked
+
+
+@transaction.atomic
+def seat_change_cancel(*, cash_seat: CashSeat, actor: Any = None) -> None:
+    """The player no longer wants to change seats (done already: nothing happens)."""
+    SeatChangeRequest.objects.filter(seat_id=cash_seat.pk).delete()
+
+
 def _call(
     *,
     game: CashGame,
@@ -151,6 +196,8 @@ def _call(
     seat held for the game's hold time; None when nobody is waiting for it."""
     entry: WaitingListEntry | None = None
     mover = _must_move_candidate(table) if feeders(table) else None
+    if mover is None:
+        mover = _seat_change_candidate(game, table, seat)
     if mover is not None:
         entry = WaitingListEntry.objects.filter(
             game=game, player=mover.player, status__in=ACTIVE

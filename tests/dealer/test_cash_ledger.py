@@ -495,3 +495,31 @@ def test_a_cash_hand_is_not_reopened_once_a_player_it_left_even_has_gone(directo
     assert answer.status_code == 409
     assert answer.json()["code"] == "player_left"
     assert cash_chips_check() == []
+
+
+def test_a_seat_change_request_is_offered_the_next_seat_before_the_waiting_list(
+    director: Any,
+) -> None:
+    """A seated player asks for another table of the game: the next seat that opens goes to
+    them before the list, they move with their stack, and their old seat goes to the list."""
+    game = one_two()
+    first = game_table(game, 1, players=9)
+    second = game_table(game, 2, players=9)
+    (bob,) = join(game, "Bob")
+    asker = seat_of(first, 3)
+    ledger.cash_chips_record(seat=asker, kind="correction", delta=150, note="test set-up")
+    answer = director.post(
+        f"/api/cash-tables/{first.pk}/seats/{asker.pk}/seat-change/", {}, format="json"
+    )
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["seats"][2]["seat_change"] is True
+    cash.cash_seat_leave(cash_seat=seat_of(second, 6))  # seat 6 at table 2 opens
+    called = WaitingListEntry.objects.get(status="called")
+    assert (called.player.name, called.call_table_id, called.call_seat) == ("P1-3", second.pk, 6)
+    bob.refresh_from_db()
+    assert bob.status == "waiting"
+    games.game_waitlist_seat(entry=called)
+    assert (seat_of(second, 6).player.name, seat_of(second, 6).chips) == ("P1-3", 250)
+    bob.refresh_from_db()
+    assert (bob.status, bob.call_table_id, bob.call_seat) == ("called", first.pk, 3)
+    assert cash_chips_check() == []

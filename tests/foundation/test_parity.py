@@ -66,6 +66,7 @@ TWINS: dict[str, tuple[str, ...]] = {
         "api-cash-seat-back",
         "api-cash-seat-top-up",
         "api-cash-seat-leave",
+        "api-cash-seat-change",
     ),
     "cash-button-draw": ("api-cash-button-draw",),
     "cash-waitlist-add": ("api-cash-waitlist",),
