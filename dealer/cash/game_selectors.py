@@ -13,7 +13,7 @@ from datetime import datetime
 from django.db.models import Q
 from django.http import Http404
 
-from dealer.cash.models import CashGame, CashSeat, WaitingListEntry
+from dealer.cash.models import CashGame, CashSeat, SeatChangeRequest, WaitingListEntry
 from tournaments.models import Table
 
 Status = WaitingListEntry.Status
@@ -326,3 +326,13 @@ def list_lookup_rate_refusal(wait: float) -> str:
         f"Too many list codes looked up from this device. Try again in {minutes} "
         f"minute{plural}, or ask the floor for your place."
     )
+
+
+def seat_change_list(game: CashGame) -> list[tuple[str, int, int]]:
+    """The game's seat-change list in order: (player, table number, seat)."""
+    asked = (
+        SeatChangeRequest.objects.filter(game=game)
+        .select_related("seat__player", "seat__table")
+        .order_by("created_at", "pk")
+    )
+    return [(row.seat.player.name, row.seat.table.number, row.seat.seat) for row in asked]

@@ -29,6 +29,7 @@ from dealer.cash.game_selectors import (
     game_entry_get,
     list_join_rate_refusal,
     list_lookup_rate_refusal,
+    seat_change_list,
 )
 from dealer.cash.models import CashGame
 from dealer.cash.selectors import cash_table_get
@@ -69,6 +70,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = cash_game_get(pk)
     context = {
         "game": cash_game_view(game),
+        "seat_changes": seat_change_list(game),
         "free_tables": free_cash_tables(),
         "other_games": [g for g in cash_game_list(open_only=True) if g.id != game.pk],
         "entry_choices": f.EntryForm.base_fields["choice"].choices,  # type: ignore[attr-defined]

@@ -513,6 +513,8 @@ def test_a_seat_change_request_is_offered_the_next_seat_before_the_waiting_list(
     )
     assert answer.status_code == 200, answer.json()
     assert answer.json()["seats"][2]["seat_change"] is True
+    page = director.get(f"/cash/games/{game.pk}/").content.decode()
+    assert 'P1-3</span> <small class="muted">at table 1, seat 3' in page
     cash.cash_seat_leave(cash_seat=seat_of(second, 6))  # seat 6 at table 2 opens
     called = WaitingListEntry.objects.get(status="called")
     assert (called.player.name, called.call_table_id, called.call_seat) == ("P1-3", second.pk, 6)
