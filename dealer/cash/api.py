@@ -21,6 +21,7 @@ from rest_framework.response import Response
 
 from dealer.cash import serializers as s
 from dealer.cash import services, waitlist
+from dealer.cash.once import AnsweredOnce
 from dealer.cash.selectors import (
     cash_next_hand,
     cash_seat_get,
@@ -49,8 +50,9 @@ def write_responses(*, status: int = 200, ok: Any = s.CashTableOutputSerializer)
     }
 
 
-class CashApi(FloorApi):
-    """Directors and dealers read; each write checks `can_write` on the table."""
+class CashApi(AnsweredOnce, FloorApi):
+    """Directors and dealers read; each write checks `can_write` on the table, and is answered
+    once per `client_id` (`dealer.cash.once`)."""
 
     permission_classes: Sequence[type[BasePermission]] = (IsDirectorOrDealer,)
 

@@ -32,6 +32,7 @@ from dealer.cash.game_selectors import (
     list_lookup_rate_refusal,
     waitlist_place,
 )
+from dealer.cash.once import AnsweredOnce
 from dealer.cash.selectors import cash_table_get
 from dealer.cash.serializers import CashTableOutputSerializer
 from tournaments.api.base import FloorApi
@@ -67,8 +68,9 @@ def game_answer(pk: int, *, status: int = 200) -> Response:
     return Response(s.GameOutputSerializer(cash_game_view(cash_game_get(pk))).data, status=status)
 
 
-class GameApi(FloorApi):
-    """Directors write; directors and dealers read."""
+class GameApi(AnsweredOnce, FloorApi):
+    """Directors write (each write answered once per `client_id`, `dealer.cash.once`);
+    directors and dealers read."""
 
     def get_permissions(self) -> Sequence[Any]:
         if self.request.method in ("GET", "HEAD", "OPTIONS"):

@@ -525,3 +525,29 @@ def test_a_seat_change_request_is_offered_the_next_seat_before_the_waiting_list(
     bob.refresh_from_db()
     assert (bob.status, bob.call_table_id, bob.call_seat) == ("called", first.pk, 3)
     assert cash_chips_check() == []
+
+
+def test_a_cash_api_write_sent_twice_with_its_client_id_is_answered_once(director: Any) -> None:
+    """A device resends a top-up after a lost answer: the same `client_id` gets the first
+    answer again and the chips are added once; a refused write keeps its id free."""
+    table = raked_table(1, seats=1)
+    seat = seat_of(table, 1)
+    ledger.cash_chips_record(seat=seat, kind="time", delta=-60)
+    url = f"/api/cash-tables/{table.pk}/seats/{seat.pk}/top-up/"
+    refused = director.post(url, {"amount": 99, "client_id": "top-up-0001"}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "over_maximum")
+    first = director.post(url, {"amount": 30, "client_id": "top-up-0001"}, format="json")
+    again = director.post(url, {"amount": 30, "client_id": "top-up-0001"}, format="json")
+    assert first.status_code == again.status_code == 200
+    assert first.json() == again.json()
+    assert seat_of(table, 1).chips == 170
+    assert CashChips.objects.filter(kind="top_up").count() == 1
+    elsewhere = director.post(
+        f"/api/cash-tables/{table.pk}/time/",
+        {"amount": 5, "client_id": "top-up-0001"},
+        format="json",
+    )
+    assert (elsewhere.status_code, elsewhere.json()["code"]) == (409, "client_id_reused")
+    bad = director.post(url, {"amount": 1, "client_id": "x"}, format="json")
+    assert (bad.status_code, bad.json()["code"]) == (400, "bad_client_id")
+    assert cash_chips_check() == []
