@@ -42,9 +42,13 @@ run: install
 	$(PY) manage.py load_cash_demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
+# The suite runs in TEST_WORKERS processes at once (pytest-xdist; docs/operations.md, "Tests in
+# parallel"); `make test TEST_WORKERS=0` runs it in this one process, serially.
+TEST_WORKERS ?= 2
 # Each run caches under its own prefix (config/settings.py): Redis outlives a run.
 test: lint
-	CACHE_KEY_PREFIX="$${CACHE_KEY_PREFIX:-floordesk-test-$$(date +%s)-$$$$}" $(VENV)/bin/pytest $(PYTEST_ARGS)
+	CACHE_KEY_PREFIX="$${CACHE_KEY_PREFIX:-floordesk-test-$$(date +%s)-$$$$}" \
+		$(VENV)/bin/pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -7,6 +7,20 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import DirectorFactory, make
+from tests.workers import worker_name
+
+# The longest tests (minutes each on CI: `--durations`), first in a parallel run, where they go
+# one to each process (pytest-xdist hands tests out in this order): started late, one of them
+# would keep its process busy minutes after the others had run out of tests.
+LONGEST = (
+    "tests/security/test_form_fuzz.py::test_no_hostile_form_input_answers_a_server_error",
+    "tests/tournaments/test_ledger_machine.py::test_floor_and_tablets_keep_every_chip_accounted_for",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if worker_name():
+        items.sort(key=lambda item: item.nodeid not in LONGEST)  # stable: the rest keep their order
 
 
 @pytest.fixture

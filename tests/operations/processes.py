@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import connection
 
 from tests.required import REQUIRED
+from tests.workers import worker_index
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,8 +65,29 @@ def database_url() -> str:
     return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
 
 
+# The operations tests' Redis databases on the configured server (0, REDIS_URL's, holds the
+# cache, under a prefix per test process, and the broker of the tests themselves): two per test
+# process of a parallel run, 15 and 14 for the first (or a serial run), 13 and 12 for the second,
+# and so on, so that a worker's tasks, its unacknowledged messages and its control pings stay
+# among the processes of one test.
+BROKER_DATABASES = 2
+FIRST_BROKER_DATABASE = 15
+
+
+def broker_database(slot: int) -> int:
+    """The Redis database `slot` (0 or 1) of this test process: 15 or 14 in a serial run."""
+    assert 0 <= slot < BROKER_DATABASES
+    database = FIRST_BROKER_DATABASE - BROKER_DATABASES * worker_index() - slot
+    if database < 1:
+        pytest.fail(
+            f"test process {worker_index()} has no Redis database of its own: Redis has 16, "
+            f"enough for {FIRST_BROKER_DATABASE // BROKER_DATABASES} test processes (-n)"
+        )
+    return database
+
+
 def redis_url(database: int) -> str:
-    """The configured Redis server, with another database number."""
+    """The configured Redis server, with another database number (`broker_database()`)."""
     parts = urlsplit(settings.REDIS_URL)
     return urlunsplit((parts.scheme, parts.netloc, f"/{database}", parts.query, ""))
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -29,14 +30,39 @@ import pytest
 import redis
 
 from tests.required import REQUIRED
+from tests.workers import worker_index
 
 POSTGRES_BINARIES = (Path("/usr/local/bin"), Path("/usr/lib/postgresql/15/bin"))
+EPHEMERAL_PORTS = 32768  # the first port of Linux's default ip_local_port_range
+
+# The ports of the servers the tests start (gunicorn, a private Redis or PostgreSQL): a block of
+# each test process's own (tests/workers.py), below the kernel's ephemeral range (32768-60999
+# on Linux), so that a port the kernel hands out meanwhile (a live server's, an outgoing
+# connection's: Chromium's, another test process's) is never one of them, not even while a
+# stopped server waits to start again on its port. A port is handed out once per process.
+FIRST_PORT = 20000
+PORTS_PER_PROCESS = 1000
+_handed_out: set[int] = set()
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A port of 127.0.0.1 that nothing listens on, from this test process's block."""
+    first = FIRST_PORT + PORTS_PER_PROCESS * worker_index()
+    if first + PORTS_PER_PROCESS > EPHEMERAL_PORTS:
+        pytest.fail(f"test process {worker_index()} has no block of ports below {EPHEMERAL_PORTS}")
+    offset = secrets.randbelow(PORTS_PER_PROCESS)  # two runs at once rarely start at one port
+    for step in range(PORTS_PER_PROCESS):
+        port = first + (offset + step) % PORTS_PER_PROCESS
+        if port in _handed_out:
+            continue
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use (or in TIME_WAIT)
+        _handed_out.add(port)
+        return port
+    raise RuntimeError(f"no free port in {first}-{first + PORTS_PER_PROCESS - 1}")
 
 
 def missing(what: str) -> None:

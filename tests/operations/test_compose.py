@@ -25,6 +25,7 @@ from celery import Celery
 from tests.operations.processes import (
     ROOT,
     Process,
+    broker_database,
     database_url,
     need_services,
     production_env,
@@ -33,7 +34,6 @@ from tests.operations.processes import (
 )
 from tests.operations.servers import free_port
 
-BROKER_DATABASE = 14
 APP_SERVICES = ("migrate", "web", "worker", "beat")
 
 
@@ -143,7 +143,7 @@ def test_the_compose_commands_serve_healthz_run_a_worker_and_beat(tmp_path: Path
     need_services()
     services = _services()
     port = free_port()
-    broker = redis_url(BROKER_DATABASE)
+    broker = redis_url(broker_database(1))
     # What compose gives the containers...
     example = _env_example()
     compose_env = {

@@ -25,6 +25,7 @@ from pytest_django import Settings
 from tests.factories import seated_tournament
 from tests.operations.processes import (
     Process,
+    broker_database,
     celery_worker,
     need_services,
     production_env,
@@ -37,7 +38,6 @@ from tournaments.services.clocks import ANNOUNCE_TASK
 VISIBILITY_TIMEOUT = 5
 # Worker B's start (about 3 s of Django and Celery) and its first sweeps after the timeout.
 MARGIN = 20
-BROKER_DATABASE = 15
 
 
 def _waiting_on_a_lock() -> bool:
@@ -70,7 +70,7 @@ def test_a_killed_workers_level_change_runs_on_another_worker_within_the_visibil
         now=timezone.now() - timedelta(minutes=21),
         levels=[(100, 200, 0, 1200), (200, 400, 0, 1200)],
     )
-    broker = redis_url(BROKER_DATABASE)
+    broker = redis_url(broker_database(0))
     queue = f"test-death-{uuid.uuid4().hex[:8]}"
     env = production_env(
         REDIS_URL=broker, CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT), LOG_LEVEL="WARNING"
