@@ -287,6 +287,20 @@ def cash_game_table_attach(
             f"empty it first, or confirm that it becomes a {game.name} table (its name, rules "
             "and rake become the game's).",
         )
+    twice = sorted(
+        CashSeat.objects.filter(
+            table__cash_game=game,
+            player_id__in=CashSeat.objects.filter(table=table).values("player_id"),
+        )
+        .exclude(table=table)
+        .values_list("player__name", flat=True)
+    )
+    if twice:
+        raise FloorConflict(
+            "already_seated",
+            f"{', '.join(twice)} already sit{'s' if len(twice) == 1 else ''} at another "
+            f"{game.name} table: one seat a game (they change tables or leave first).",
+        )
     previous = table.name
     table.cash_game, table.is_open, table.is_broken = game, True, False
     table.name = game.name
@@ -409,16 +423,17 @@ def relocate(
     seated: list[CashSeat] = []
     rest: list[CashSeat] = []
     for seat in seats:
-        placed = None
-        while free and placed is None:
-            table, number = free.pop(0)
+        placed = _join_own_seat(seat, game, leaving, actor)
+        for index, (table, number) in enumerate(free if placed is None else []):
             try:
                 with transaction.atomic():
                     placed = cash_services.stack_move(
                         seat=seat, source=seat.table, target=table, to_seat=number, actor=actor
                     )
-            except FloorConflict:  # the player sits at that table already: the next seat
+            except FloorConflict:  # this seat is not for this player: it stays free
                 continue
+            del free[index]
+            break
         if placed is None:
             rest.append(seat)
         else:
@@ -437,6 +452,26 @@ def relocate(
         for index, seat in enumerate(rest)
     ]
     return Relocation(seated, listed)
+
+
+def _join_own_seat(
+    seat: CashSeat, game: CashGame, leaving: set[int], actor: Any
+) -> CashSeat | None:
+    """A player who already sits at a table of `game`: their stack joins that seat (one seat a
+    game), unless that seat is in a hand (then they wait on the list, carrying the stack)."""
+    own = (
+        CashSeat.objects.select_related("player", "table")
+        .filter(player_id=seat.player_id, table__cash_game=game)
+        .exclude(table_id__in=leaving)
+        .first()
+    )
+    if own is None:
+        return None
+    try:
+        with transaction.atomic():
+            return cash_services.stack_join(seat=seat, into=own, actor=actor)
+    except FloorConflict:
+        return None
 
 
 @transaction.atomic
@@ -506,7 +541,8 @@ def game_waitlist_seat(
     # The seat is theirs: release the hold first, so the seat counts as open while they move.
     entry.status, entry.closed_at = Status.SEATED, now or timezone.now()
     entry.save(update_fields=["status", "closed_at"])
-    # A must-move player, or one who asked for a seat change: they move with their stack.
+    # A must-move player, or one who asked for a seat change, or who sits in the game already:
+    # they move with their stack (and the stack they carry on the list joins it).
     mover = (
         CashSeat.objects.filter(table__must_move_to=table, player=entry.player).first()
         or CashSeat.objects.filter(
@@ -516,9 +552,10 @@ def game_waitlist_seat(
         else None
     )
     if mover is not None:
-        return cash_services.cash_seat_move(
+        moved = cash_services.cash_seat_move(
             cash_seat=mover, to_table=table, to_seat=entry.call_seat, choice=choice, actor=actor
         )
+        return cash_services.carried_join(entry=entry, seat=moved, actor=actor)
     if entry.carried_chips:
         return cash_services.cash_seat_from_list(
             entry=entry, table=table, seat=entry.call_seat, choice=choice, actor=actor

@@ -147,7 +147,13 @@ def cash_hand_reverse(
     seats' results and the house's takes), so the stacks and the cage are as before its end.
     `seats` holds the hand's seats (locked), by `CashSeat` id; a seat whose player has left
     since is refused before anything is written."""
-    rows = list(CashChips.objects.filter(hand=hand).order_by("pk"))
+    rows = list(CashChips.objects.filter(hand=hand, before_ledger=False).order_by("pk"))
+    if not rows and CashChips.objects.filter(hand=hand, before_ledger=True).exists():
+        raise FloorConflict(
+            "before_ledger",
+            f"Hand {hand.number} ended before the chip ledger began: the floor corrects it at "
+            "the cage.",
+        )
     last = _last_end(rows)
     now = timezone.now()
     missing = {row.sitting for row in last if row.sitting is not None} - set(seats)

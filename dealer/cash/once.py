@@ -37,7 +37,10 @@ def _client_id(request: Request) -> str | None:
 
 
 def _repeat(stored: CashApiWrite, request: Request) -> Response:
-    if stored.path != request.path:
+    """The stored answer, to the same user at the same endpoint only: another user's id is
+    never answered with what it stored (and never tells them it exists)."""
+    user_id = request.user.pk if request.user.is_authenticated else None
+    if stored.path != request.path or stored.actor_id != user_id:
         raise FloorConflict(
             "client_id_reused", "That client_id was used for another write: make a new one."
         )
@@ -66,8 +69,13 @@ def answer_once(post: Callable[..., Response]) -> Callable[..., Response]:
                     status=answer.status_code,
                     response=answer.data,
                 )
-        except IntegrityError:  # the same id, written at the same moment by another request
-            return _repeat(CashApiWrite.objects.get(client_id=client_id), request)
+        except IntegrityError:
+            # The same id written at the same moment by another request: its answer. Any other
+            # integrity error is the write's own.
+            first = CashApiWrite.objects.filter(client_id=client_id).first()
+            if first is None:
+                raise
+            return _repeat(first, request)
         return answer
 
     return wrapped

@@ -140,6 +140,22 @@ def _check_seat_free(table: Table, seat: int, player: Any, moving: CashSeat | No
             )
 
 
+def _check_carries_nothing(table: Table, player: Any) -> None:
+    """409 `carries_stack` when the player waits on the game's list with the stack of a closed
+    table: they sit down with it from the list, not with a buy-in."""
+    if table.cash_game_id is None:
+        return
+    carrying = WaitingListEntry.objects.filter(
+        game_id=table.cash_game_id, player=player, status__in=waitlist.ACTIVE, carried_chips__gt=0
+    ).first()
+    if carrying is not None:
+        raise FloorConflict(
+            "carries_stack",
+            f"{player.name} waits on the list with {carrying.carried_chips} from a closed table: "
+            "seat them from the list (they sit down with it), not with a buy-in.",
+        )
+
+
 def _new_seat(table: Table, seat: int, player: Any, choice: str, actor: Any) -> CashSeat:
     """The seat row (no chips yet: the ledger brings them), the first-seated button (S0), and
     the player off the lists that seat them."""
@@ -171,7 +187,8 @@ def _new_seat(table: Table, seat: int, player: Any, choice: str, actor: Any) -> 
     on_a_list = Q(table=table, status=WaitingListEntry.Status.WAITING)
     if table.cash_game_id is not None:
         on_a_list |= Q(game_id=table.cash_game_id, status__in=waitlist.ACTIVE)
-    WaitingListEntry.objects.filter(on_a_list, player=player).update(
+    # A stack carried on the list stays there until it is brought to a seat (`carried_join`).
+    WaitingListEntry.objects.filter(on_a_list, player=player, carried_chips=0).update(
         status=WaitingListEntry.Status.SEATED, closed_at=timezone.now()
     )
     return taken
@@ -206,6 +223,7 @@ def cash_seat_take(
         )
     player = player_get_or_create(name=name)
     _check_seat_free(table, seat, player)
+    _check_carries_nothing(table, player)
     taken = _new_seat(table, seat, player, choice, actor)
     ledger.cash_chips_record(seat=taken, kind=Kind.BUY_IN, delta=buy_in, actor=actor)
     audit_record(
@@ -327,11 +345,14 @@ def stack_to_list(
         .filter(game=game, player=seat.player, status__in=waitlist.ACTIVE)
         .first()
     ) or WaitingListEntry(game=game, player=seat.player, code=waitlist.new_code())
+    held = (entry.call_table, entry.call_seat) if entry.status == "called" else (None, None)
     entry.status, entry.queued_at = WaitingListEntry.Status.WAITING, queued_at
     entry.call_table, entry.call_seat, entry.hold_until, entry.called_at = None, None, None, None
     entry.carried_chips, entry.carried_from, entry.carried_sitting = chips, seat.table, seat.pk
     entry.save()
     seat.delete()
+    if held[0] is not None and held[1] is not None:  # the seat they were called to: the next
+        waitlist.waitlist_seat_opened(table=held[0], seat=held[1], actor=actor, skip=entry)
     audit_record(
         tournament=None,
         actor=actor,
@@ -343,6 +364,43 @@ def stack_to_list(
         chips=chips,
     )
     return entry
+
+
+def stack_join(*, seat: CashSeat, into: CashSeat, actor: Any = None) -> CashSeat:
+    """A player of a closing or breaking table who already sits at a table of the game they
+    go to: the stack joins that seat (a move out, a move in; one seat a game). Between the
+    hands of that seat (409 `in_hand`); the caller holds both tables' locks."""
+    if _in_hand(into.table, into):
+        raise FloorConflict("in_hand", f"{into.player.name} is in a hand at {into.table}.")
+    chips = seat.chips
+    ledger.cash_chips_record(
+        seat=seat, kind=Kind.MOVE_OUT, delta=-chips, other_table=into.table, actor=actor
+    )
+    seat.delete()
+    ledger.cash_chips_record(
+        seat=into,
+        kind=Kind.MOVE_IN,
+        delta=chips,
+        other_table=seat.table,
+        note="stack of a closed table joined",
+        actor=actor,
+    )
+    return into
+
+
+def carried_join(*, entry: WaitingListEntry, seat: CashSeat, actor: Any = None) -> CashSeat:
+    """The stack a player carries on the list joins the seat they have now (called to it, or
+    moved there): a move in, and the entry holds nothing more."""
+    if entry.carried_chips:
+        ledger.cash_chips_record(
+            seat=seat,
+            kind=Kind.MOVE_IN,
+            delta=entry.carried_chips,
+            other_table=entry.carried_from,
+            note="from the list with the stack",
+            actor=actor,
+        )
+    return seat
 
 
 @transaction.atomic
@@ -589,7 +647,7 @@ def cash_hand_end(
     """A cash hand is over: each seat's result through the ledger (the stack's change, never
     the stack itself: chips added at a seat not in the hand stay), the house's rake and drop,
     then what the hand settled or left owed."""
-    table = hand.table
+    table = _locked_table(hand.table)  # as every cash write: seat changes queue behind it
     rows = {
         row.pk: row
         for row in CashSeat.objects.filter(table=table).select_related("player").order_by("pk")

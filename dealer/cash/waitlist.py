@@ -310,7 +310,6 @@ def _off_the_list(
         entry.call_table, entry.call_seat = None, None
         entry.save()
         table, seat = held
-        audit_record(tournament=None, actor=actor, action=action, player=entry.player.name)
     else:
         if entry.carried_chips:
             ledger.cash_chips_carried_off(entry=entry, actor=actor)

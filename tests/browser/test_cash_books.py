@@ -95,8 +95,10 @@ def test_a_floor_supervisors_evening_keeps_the_books(
     assert CashSeat.objects.get(table=twelve, seat=4).chips == 402
 
     # A seat held for a called player is not offered to a walk-in.
-    waitlist.game_waitlist_join(game=twelve.cash_game, player_name="Quin")
-    waitlist.game_waitlist_call_next(game=twelve.cash_game)
+    game = twelve.cash_game
+    assert game is not None
+    waitlist.game_waitlist_join(game=game, player_name="Quin")
+    waitlist.game_waitlist_call_next(game=game)
     held = WaitingListEntry.objects.get(player__name="Quin")
     desk.goto(f"{live_server.url}/cash/{held.call_table_id}/")
     expect(desk.locator(f"#seat-{held.call_seat}")).to_contain_text("Held for Quin")

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
+from rest_framework.test import APIClient
 
 from dealer.cash import games, ledger, waitlist
 from dealer.cash import services as cash
@@ -25,6 +26,7 @@ from dealer.services import hand_start, hand_undo
 from tests.dealer.test_cash_games import game_table, join, one_two
 from tests.dealer.test_cash_services import seat_of
 from tests.dealer.test_rake_time import act, play_hand, raked_table
+from tests.factories import assign_dealer
 from tests.pages import once
 from tournaments.errors import FloorConflict
 from tournaments.models import Table
@@ -551,3 +553,80 @@ def test_a_cash_api_write_sent_twice_with_its_client_id_is_answered_once(directo
     bad = director.post(url, {"amount": 1, "client_id": "x"}, format="json")
     assert (bad.status_code, bad.json()["code"]) == (400, "bad_client_id")
     assert cash_chips_check() == []
+
+
+def test_review_a_carried_stack_is_not_lost_when_the_floor_seats_its_player_another_way() -> None:
+    """Found in review: a player waiting with the stack of a closed table was seated with a
+    walk-in's buy-in, and the stack vanished from the books."""
+    game = one_two()
+    closing = game_table(game, 1, players=1)
+    other = game_table(game, 2, players=9)
+    (entry,) = games.cash_table_close(table=closing).listed
+    cash.cash_seat_leave(cash_seat=seat_of(other, 9))
+    with pytest.raises(FloorConflict) as refused:
+        cash.cash_seat_take(table=other, seat=9, player_name="P1-1", buy_in=40)
+    assert refused.value.code in ("carries_stack", "seat_held")
+    entry.refresh_from_db()
+    games.game_waitlist_seat(entry=entry)
+    assert seat_of(other, 9).chips == 100
+    assert cash_chips_check() == []
+
+
+def test_review_breaking_into_a_game_a_player_already_plays_joins_their_stacks() -> None:
+    """Found in review: a player of the broken game who also played the game it went to wasted
+    every free seat on refused tries, and their stack was lost when they were called."""
+    low = one_two()
+    high = one_two(name="2/5 NL", small_blind=2, big_blind=5)
+    breaking = game_table(low, 1, players=2)
+    target = game_table(high, 3, players=1)
+    both = seat_of(breaking, 1)  # P1-1 plays 2/5 at table 3 too
+    cash.cash_seat_take(table=target, seat=5, player_name="P1-1", buy_in=100)
+    listed = games.cash_game_break(game=low, to_game=high)
+    assert listed == []
+    rows = {row.player.name: (row.seat, row.chips) for row in CashSeat.objects.filter(table=target)}
+    assert rows["P1-1"] == (5, 200)  # her two stacks, one seat
+    assert "P1-2" in rows  # the free seats were not used up by her
+    assert not CashSeat.objects.filter(pk=both.pk).exists()
+    assert cash_chips_check() == []
+
+
+def test_review_another_users_client_id_gets_no_stored_answer(director: Any) -> None:
+    """Found in review: the dealer of another table sent table 1's client id and got table 1's
+    stored answer (201) where the write itself is refused (403)."""
+    table = raked_table(1, seats=0)
+    first = director.post(
+        f"/api/cash-tables/{table.pk}/seats/",
+        {"seat": 1, "player_name": "Ann", "buy_in": 100, "client_id": "seat-ann-0001"},
+        format="json",
+    )
+    assert first.status_code == 201
+    other = raked_table(2, seats=0)
+    stranger = APIClient()
+    stranger.force_authenticate(assign_dealer(other))
+    again = stranger.post(
+        f"/api/cash-tables/{table.pk}/seats/",
+        {"seat": 1, "player_name": "Ann", "buy_in": 100, "client_id": "seat-ann-0001"},
+        format="json",
+    )
+    assert again.status_code in (403, 409)
+    assert "seats" not in again.json()
+
+
+def test_review_a_seated_table_made_a_game_table_never_seats_a_player_twice() -> None:
+    game = one_two()
+    game_table(game, 1, players=1)  # P1-1
+    loose = raked_table(5, seats=0)
+    cash.cash_seat_take(table=loose, seat=1, player_name="P1-1", buy_in=100)
+    with pytest.raises(FloorConflict) as refused:
+        games.cash_game_table_attach(game=game, table=loose, confirm=True)
+    assert refused.value.code == "already_seated"
+    assert "P1-1 already sits at another 1/2 NL table" in refused.value.detail
+
+
+def test_review_a_hand_from_before_the_ledger_is_not_half_reversed() -> None:
+    table = raked_table(1, seats=3)
+    hand = play_hand(table, random.Random(4), to_flop=True)
+    CashChips.objects.filter(hand=hand).update(before_ledger=True, sitting=None, balance=None)
+    with pytest.raises(FloorConflict) as refused:
+        cash.cash_hand_reopen(hand=hand, reason="wrong award")
+    assert refused.value.code == "before_ledger"
