@@ -96,9 +96,19 @@ class CashFloor(RuleBasedStateMachine):
         super().__init__()
         self._atomic = transaction.atomic()
         self._atomic.__enter__()
-        self.director = DirectorFactory()
         self.refused: Counter[str] = Counter()
         self.decks: dict[int, list[str]] = {}
+        try:
+            self._set_up()
+        except BaseException:
+            # Hypothesis calls no teardown when the set-up fails: roll it back here, or the
+            # open transaction holds its locks and the next test's flush waits on them.
+            transaction.set_rollback(True)
+            self._atomic.__exit__(None, None, None)
+            raise
+
+    def _set_up(self) -> None:
+        self.director = DirectorFactory()
         low = games.cash_game_create(
             name="1/2 NL", small_blind=1, big_blind=2, rule_overrides=RULES, hold_seconds=60
         )
