@@ -274,7 +274,9 @@ def cash_game_table_attach(
     game = _locked(game)
     if not game.is_open:
         raise FloorConflict("game_closed", f"{game.name} is closed: open it first.")
-    table = Table.objects.select_for_update(of=("self",)).select_related("cash_game").get(pk=table.pk)
+    table = (
+        Table.objects.select_for_update(of=("self",)).select_related("cash_game").get(pk=table.pk)
+    )
     if not table.is_cash:
         raise FloorInvalid("not_cash", f"{table} is a tournament table.")
     _refuse_during_hands([table])
@@ -488,7 +490,9 @@ def cash_table_close(
     cashed out. Between hands (409 `hand_in_progress`); a table dealing no game, with players
     seated, is refused (409 `no_game`: they leave or move first)."""
     now = now or timezone.now()
-    table = Table.objects.select_for_update(of=("self",)).select_related("cash_game").get(pk=table.pk)
+    table = (
+        Table.objects.select_for_update(of=("self",)).select_related("cash_game").get(pk=table.pk)
+    )
     if not table.is_cash:
         raise FloorInvalid("not_cash", f"{table} is a tournament table.")
     _refuse_during_hands([table])
