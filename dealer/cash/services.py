@@ -289,6 +289,17 @@ def cash_seat_move(
     return moved
 
 
+def _move_off(seat: CashSeat, *, to_table: Table, actor: Any) -> int:
+    """The whole stack leaves the seat for `to_table` (a `move_out`) and the seat is freed;
+    answers the chips carried."""
+    chips = seat.chips
+    ledger.cash_chips_record(
+        seat=seat, kind=Kind.MOVE_OUT, delta=-chips, other_table=to_table, actor=actor
+    )
+    seat.delete()
+    return chips
+
+
 def stack_move(
     *,
     seat: CashSeat,
@@ -302,12 +313,8 @@ def stack_move(
     ledger, the new seat a new player's (the entry `choice`). The caller holds both tables'
     locks and has checked the move is allowed (a table change, a close, a break)."""
     player = seat.player
-    chips = seat.chips
     _check_seat_free(target, to_seat, player, moving=seat)
-    ledger.cash_chips_record(
-        seat=seat, kind=Kind.MOVE_OUT, delta=-chips, other_table=target, actor=actor
-    )
-    seat.delete()
+    chips = _move_off(seat, to_table=target, actor=actor)
     moved = _new_seat(target, to_seat, player, choice, actor)
     ledger.cash_chips_record(
         seat=moved, kind=Kind.MOVE_IN, delta=chips, other_table=source, actor=actor
@@ -372,11 +379,7 @@ def stack_join(*, seat: CashSeat, into: CashSeat, actor: Any = None) -> CashSeat
     hands of that seat (409 `in_hand`); the caller holds both tables' locks."""
     if _in_hand(into.table, into):
         raise FloorConflict("in_hand", f"{into.player.name} is in a hand at {into.table}.")
-    chips = seat.chips
-    ledger.cash_chips_record(
-        seat=seat, kind=Kind.MOVE_OUT, delta=-chips, other_table=into.table, actor=actor
-    )
-    seat.delete()
+    chips = _move_off(seat, to_table=into.table, actor=actor)
     ledger.cash_chips_record(
         seat=into,
         kind=Kind.MOVE_IN,
@@ -412,14 +415,8 @@ def cash_seat_from_list(
     table = _locked_table(table)
     _check_entry_choice(cash_table_rules(table), choice)
     _check_seat_free(table, seat, entry.player)
-    taken = _new_seat(table, seat, entry.player, choice, actor)
-    ledger.cash_chips_record(
-        seat=taken,
-        kind=Kind.MOVE_IN,
-        delta=entry.carried_chips,
-        other_table=entry.carried_from,
-        note="from the list with the stack",
-        actor=actor,
+    taken = carried_join(
+        entry=entry, seat=_new_seat(table, seat, entry.player, choice, actor), actor=actor
     )
     audit_record(
         tournament=None,
