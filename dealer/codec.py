@@ -153,6 +153,7 @@ def state_snapshot(
             for a in state.awards
         ],
         "rake": state.rake,
+        "drop": state.drop,  # of the rake, the promotional drop (docs/rules.md)
         "finishing_stacks": None
         if ended is None
         else {str(seat_of[i]): s for i, s in enumerate(ended)},

@@ -788,8 +788,10 @@ def _hand_end(hand: Hand, state: HandState, actor: Any) -> None:
     table.big_blind_seat = hand.big_blind_seat
     table.save(update_fields=["button_seat", "small_blind_seat", "big_blind_seat"])
     if hand.plan:
-        cash_hand_end(hand, state.finishing_stacks or (), state.rake, actor=actor)
-        hand_takings_record(hand=hand, rake=state.rake)
+        # The house's take is the rake and the promotional drop, each a ledger row of its own.
+        house = state.rake - state.drop
+        cash_hand_end(hand, state.finishing_stacks or (), house, drop=state.drop, actor=actor)
+        hand_takings_record(hand=hand, rake=house)
 
 
 @transaction.atomic

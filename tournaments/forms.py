@@ -18,7 +18,7 @@ from django import forms
 from django.forms import BaseFormSet, formset_factory
 
 from dealer.engine.rule_text import OPTION_WORDS
-from dealer.engine.rules import SIXPLUS_RANKING_OPTIONS
+from dealer.engine.rules import DECIMALS, SIXPLUS_RANKING_OPTIONS
 from tournaments.errors import FloorError
 from tournaments.models import (
     BlindSchedule,
@@ -256,6 +256,15 @@ def _option_field(option: OptionRow) -> forms.Field:
     common: dict[str, Any] = {"label": option.title, "disabled": not option.editable}
     if option.kind == "yes_no":
         return forms.BooleanField(required=False, **common)
+    if option.kind == "number" and option.key in DECIMALS:  # a rake of 2.5%
+        places = DECIMALS[option.key]
+        return forms.DecimalField(
+            min_value=option.low,
+            max_value=option.high,
+            decimal_places=places,
+            widget=forms.NumberInput(attrs={"step": str(Decimal(1).scaleb(-places))}),
+            **common,
+        )
     if option.kind == "number":
         return forms.IntegerField(min_value=option.low, max_value=option.high, **common)
     return forms.ChoiceField(choices=[(c.value, c.label) for c in option.choices], **common)
@@ -290,8 +299,13 @@ class RulesForm(forms.Form):
             self.option_keys.append(option.key)
 
     def option_values(self) -> dict[str, Any]:
-        """Every option's value as the page sent it (a disabled one: as it was shown)."""
-        return {key: self.cleaned_data[key] for key in self.option_keys}
+        """Every option's value as the page sent it (a disabled one: as it was shown); a decimal
+        one as the JSON number the engine takes (2.5, or 5 when whole)."""
+        values = {key: self.cleaned_data[key] for key in self.option_keys}
+        for key, value in values.items():
+            if isinstance(value, Decimal):
+                values[key] = int(value) if value == value.to_integral_value() else float(value)
+        return values
 
     def shown(self) -> str:
         """The profile the page showed (the one picked when it did not say)."""

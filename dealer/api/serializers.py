@@ -377,7 +377,12 @@ class HandStateOutputSerializer(serializers.Serializer):
     )
     awards = AwardOutputSerializer(many=True)
     rake = serializers.IntegerField(
-        required=False, help_text="the house's take from the pots at the award (cash tables)"
+        required=False,
+        help_text="the house's take from the pots at the award (cash tables), the promotional "
+        "drop included",
+    )
+    drop = serializers.IntegerField(
+        required=False, help_text="of `rake`, the promotional or jackpot drop (cash tables)"
     )
     finishing_stacks = serializers.DictField(
         child=serializers.IntegerField(), allow_null=True, help_text="seat to chips, at the end"

@@ -1,5 +1,6 @@
-"""The house's take from a cash hand's pots (RULES.md 6.5): a percentage with a cap, or a fixed
-drop, taken from the pots before they are awarded.
+"""The house's take from a cash hand's pots (RULES.md 6.5): a percentage (to two places: 2.5%)
+with a cap, or a fixed drop, plus a promotional (jackpot) drop kept apart from the rake, all taken
+from the pots before they are awarded.
 
 Off unless the table's rules set `rake_percent` or `rake_fixed_drop`; tournaments never rake
 (`check_rules` refuses it). The rake is worked out on everything in the middle at the award
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dealer.engine.pots import Pot
-from dealer.engine.rules import Rules
+from dealer.engine.rules import Rules, hundredths
 
 
 def rake_due(rules: Rules, pot: int, *, flop_seen: bool, unit: int = 1) -> int:
@@ -29,11 +30,26 @@ def rake_due(rules: Rules, pot: int, *, flop_seen: bool, unit: int = 1) -> int:
         return 0
     if pot <= 0 or pot < rules.rake_min_pot:
         return 0
-    rake = rules.rake_fixed_drop or pot * rules.rake_percent // 100
+    rake = rules.rake_fixed_drop or pot * hundredths(rules.rake_percent) // 10_000
     if rules.rake_cap:
         rake = min(rake, rules.rake_cap)
     rake -= rake % max(unit, 1)
     return max(0, min(rake, pot))
+
+
+def drop_due(rules: Rules, pot: int, *, flop_seen: bool, rake: int, unit: int = 1) -> int:
+    """The promotional or jackpot drop from a hand whose pots hold `pot` chips, of which `rake`
+    goes to the house (docs/rules.md "The promotional drop"): `promo_drop` chips from a pot of at
+    least `promo_drop_min_pot`, none before the flop under "no flop, no drop", in whole units and
+    never more than what the rake leaves in the pot."""
+    if rules.is_tournament or not rules.promo_drop:
+        return 0
+    if rules.rake_no_flop_no_drop and not flop_seen:
+        return 0
+    if pot <= 0 or pot < rules.promo_drop_min_pot:
+        return 0
+    drop = min(rules.promo_drop, pot - rake)
+    return max(0, drop - drop % max(unit, 1))
 
 
 def take_rake(pots: Sequence[Pot], rake: int) -> tuple[tuple[Pot, ...], tuple[int, ...]]:

@@ -49,11 +49,15 @@ class OptionWords:
     decides: str
     source: str
     values: Mapping[Any, ValueWords] = dataclasses.field(default_factory=dict)
-    number: Callable[[int], ValueWords] | None = None
+    number: Callable[[Any], ValueWords] | None = None
 
     def words(self, value: Any) -> ValueWords:
-        """The words for one value (a stored string, a boolean or a whole number)."""
-        if self.number is not None and isinstance(value, int) and not isinstance(value, bool):
+        """The words for one value (a stored string, a boolean or a number: 2.5 for a rake)."""
+        if (
+            self.number is not None
+            and isinstance(value, int | float)
+            and not isinstance(value, bool)
+        ):
             return self.number(value)
         found = self.values.get(value)
         if found is None:
@@ -128,12 +132,13 @@ def _cap_words(count: int) -> ValueWords:
     )
 
 
-def _percent_words(percent: int) -> ValueWords:
+def _percent_words(percent: float) -> ValueWords:
     if percent == 0:
         return ValueWords(label="0% (no rake)", meaning="The house takes nothing from the pots.")
+    shown = f"{percent:g}"  # 2.5, never 2.50 or 2.5000001
     return ValueWords(
-        label=f"{percent}%",
-        meaning=f"The house takes {percent}% of each pot, rounded down to whole chips.",
+        label=f"{shown}%",
+        meaning=f"The house takes {shown}% of each pot, rounded down to whole chips.",
     )
 
 
@@ -566,8 +571,8 @@ _OPTIONS: tuple[OptionWords, ...] = (
         key="rake_percent",
         group="rake",
         title="Rake percentage",
-        decides="How much of each pot the house takes, in whole percent, before the pot is "
-        "awarded.",
+        decides="How much of each pot the house takes, in percent to two decimal places (2.5), "
+        "before the pot is awarded.",
         source="RULES.md 6.5",
         number=_percent_words,
     ),
@@ -617,6 +622,31 @@ _OPTIONS: tuple[OptionWords, ...] = (
                 "No flop, no drop",
                 "A hand that ends before the flop is dealt pays no rake.",
             ),
+        ),
+    ),
+    OptionWords(
+        key="promo_drop",
+        group="rake",
+        title="Promotional drop",
+        decides="Chips taken from each pot for a promotion or a jackpot, beside the rake and "
+        "counted apart from it.",
+        source="RULES.md 6.5 (the promotional drop: docs/rules.md)",
+        number=lambda chips: _chips_words(
+            chips,
+            none="No promotional drop",
+            some="The promotion or jackpot takes {chips} from every pot that reaches its size.",
+        ),
+    ),
+    OptionWords(
+        key="promo_drop_min_pot",
+        group="rake",
+        title="Smallest pot for the promotional drop",
+        decides="The size a pot must reach before the promotional drop is taken from it.",
+        source="RULES.md 6.5 (the promotional drop: docs/rules.md)",
+        number=lambda chips: _chips_words(
+            chips,
+            none="Every pot",
+            some="A pot of less than {chips} pays no promotional drop.",
         ),
     ),
     # --- dealer errors ---
@@ -780,10 +810,16 @@ def not_applicable(key: str, values: Mapping[str, Any]) -> str:
         return "Texas 6+ only."
     if key in RAKE_OPTIONS and tournament:
         return "Cash tables only: a tournament never rakes."
-    if key in ("rake_cap", "rake_no_flop_no_drop", "rake_min_pot") and not (
+    if key in ("rake_cap", "rake_min_pot") and not (
         values.get("rake_percent") or values.get("rake_fixed_drop")
     ):
         return "Only when the table rakes (a percentage or a fixed drop)."
+    if key == "rake_no_flop_no_drop" and not (
+        values.get("rake_percent") or values.get("rake_fixed_drop") or values.get("promo_drop")
+    ):
+        return "Only when the table rakes or takes a promotional drop."
+    if key == "promo_drop_min_pot" and not values.get("promo_drop"):
+        return "Only when the table takes a promotional drop."
     if key == "run_it_twice_allowed" and tournament:
         return "Cash tables only: a tournament hand is always run once."
     if key == "straddle_allowed" and tournament:

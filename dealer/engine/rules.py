@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Any
 
@@ -151,7 +152,14 @@ NUMBERS: dict[str, tuple[int, int]] = {
     "rake_cap": (0, 1_000_000),
     "rake_fixed_drop": (0, 1_000_000),
     "rake_min_pot": (0, 1_000_000),
+    "promo_drop": (0, 1_000_000),
+    "promo_drop_min_pot": (0, 1_000_000),
 }
+
+# Number options that take decimals, and how many places: a rake of 2.5% (issue 25). Kept as an
+# int when whole and as a float otherwise, so that they store as JSON numbers; the engine reads
+# them in hundredths (`hundredths`), never as a float.
+DECIMALS: dict[str, int] = {"rake_percent": 2}
 
 # The rake options: cash tables only (a tournament's prize pool is its fee, never a rake).
 RAKE_OPTIONS = (
@@ -160,6 +168,8 @@ RAKE_OPTIONS = (
     "rake_fixed_drop",
     "rake_min_pot",
     "rake_no_flop_no_drop",
+    "promo_drop",
+    "promo_drop_min_pot",
 )
 
 
@@ -199,11 +209,13 @@ class Rules:
     table_all_in: bool = False
     run_it_twice_allowed: bool = False  # cash only (docs/rules.md "Run it twice")
     # Section 6.5: the rake (cash tables only; 0 = none).
-    rake_percent: int = 0  # whole percent of the pot
+    rake_percent: float = 0  # percent of the pot, to two places (2.5); read with `hundredths`
     rake_cap: int = 0  # chips; 0 = no cap
     rake_fixed_drop: int = 0  # chips from every raked pot, instead of a percentage
     rake_min_pot: int = 0  # chips; a smaller pot is not raked
     rake_no_flop_no_drop: bool = False
+    promo_drop: int = 0  # chips for a promotion or jackpot from every pot that reaches the next
+    promo_drop_min_pot: int = 0  # chips; a smaller pot pays no promotional drop
     # Section 8: dealer-error procedures.
     r_misdeal_triggers: bool = True
     early_exposed_misdeal: EarlyExposedMisdeal = EarlyExposedMisdeal.FIRST
@@ -320,6 +332,8 @@ def _check_value(key: str, value: Any) -> Any:
                 code="bad_option_value",
             )
         return value
+    if key in DECIMALS:
+        return _check_decimal(key, value)
     if key in NUMBERS:
         low, high = NUMBERS[key]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -329,6 +343,39 @@ def _check_value(key: str, value: Any) -> Any:
             )
         return value
     raise ConfigError(f"Rule option '{key}' cannot be set.", code="unknown_option")
+
+
+def _check_decimal(key: str, value: Any) -> int | float:
+    """A decimal option (`DECIMALS`) from a JSON number or its text: at most its places, within
+    its range; an int when whole."""
+    low, high = NUMBERS[key]
+    places = DECIMALS[key]
+    number: Decimal | None = None
+    if isinstance(value, int | float | str) and not isinstance(value, bool):
+        try:
+            number = Decimal(str(value).strip())
+        except InvalidOperation:
+            number = None
+    if (
+        number is None
+        or not number.is_finite()
+        or int(number.normalize().as_tuple().exponent) < -places
+        or not low <= number <= high
+    ):
+        raise ConfigError(
+            f"Rule option '{key}' must be a number from {low} to {high}, "
+            f"with at most {places} decimal places (2.5).",
+            code="bad_option_value",
+        )
+    if number == number.to_integral_value():
+        return int(number)
+    return float(number)
+
+
+def hundredths(value: float) -> int:
+    """A decimal option (`DECIMALS`, two places) as a whole number of hundredths: 2.5 -> 250,
+    exactly (through its shortest text, never float arithmetic)."""
+    return int(Decimal(str(value)).scaleb(2).to_integral_value())
 
 
 def check_rules(rules: Rules) -> None:

@@ -9,7 +9,7 @@ from dealer.engine.cards import Card, suit_strength
 from dealer.engine.errors import RuleViolation
 from dealer.engine.game import check_cards_fit, ranker_for, seen_cards
 from dealer.engine.pots import Pot, side_pots, split_pot
-from dealer.engine.rake import rake_due, take_rake
+from dealer.engine.rake import drop_due, rake_due, take_rake
 from dealer.engine.rules import OddChip, PlayBoardClaim
 from dealer.engine.state import Award, HandState, Phase, evolve, replace_at
 
@@ -371,12 +371,18 @@ def award_uncontested(state: HandState) -> HandState:
     """Everyone else folded: the last player wins every chip in the middle unshown (S3), less
     the rake (RULES.md 6.5; none under "no flop, no drop" when it ends before the flop)."""
     winner = state.in_hand()[0]
-    rake = _rake(state, state.pot_total)
+    rake, drop = _rake(state, state.pot_total)
     amount = state.pot_total - rake
     award = Award(pot=0, amount=amount, winners=(winner,), shares=(amount,), hands=("",), rake=rake)
     stacks = replace_at(state.stacks, winner, state.stacks[winner] + amount)
     return _replace(
-        state, phase=Phase.COMPLETE, actor=None, stacks=stacks, awards=(award,), rake=rake
+        state,
+        phase=Phase.COMPLETE,
+        actor=None,
+        stacks=stacks,
+        awards=(award,),
+        rake=rake,
+        drop=drop,
     )
 
 
@@ -393,14 +399,17 @@ def before_award(state: HandState) -> HandState:
     for award in state.awards:
         for player, share in zip(award.winners, award.shares, strict=True):
             stacks[player] -= share
-    return _replace(state, stacks=tuple(stacks), awards=(), rake=0)
+    return _replace(state, stacks=tuple(stacks), awards=(), rake=0, drop=0)
 
 
-def _rake(state: HandState, pot: int) -> int:
-    """The rake the rules take from this hand's pots (RULES.md 6.5): a flop is seen once three
-    board cards are out."""
+def _rake(state: HandState, pot: int) -> tuple[int, int]:
+    """What the house takes from this hand's pots (RULES.md 6.5), rake and promotional drop
+    together, and the drop's part of it: a flop is seen once three board cards are out."""
     setup = state.setup
-    return rake_due(setup.rules, pot, flop_seen=len(state.board) >= 3, unit=setup.unit)
+    flop_seen = len(state.board) >= 3
+    rake = rake_due(setup.rules, pot, flop_seen=flop_seen, unit=setup.unit)
+    drop = drop_due(setup.rules, pot, flop_seen=flop_seen, rake=rake, unit=setup.unit)
+    return rake + drop, drop
 
 
 def _award_pots(state: HandState) -> tuple[Pot, ...]:
@@ -414,7 +423,7 @@ def _award(state: HandState, pots: Sequence[Pot]) -> HandState:
     once the rake is out of them, main pot first (RULES.md 6.5). Run twice (RIT), each pot is
     split in halves first, the odd chip to run 1, and each half goes by its own run's board;
     the pot's rake is written on run 1's award."""
-    rake = _rake(state, sum(pot.amount for pot in pots))
+    rake, drop = _rake(state, sum(pot.amount for pot in pots))
     pots, taken = take_rake(pots, rake)
     ranker = ranker_for(state.setup.rules)
     values: dict[tuple[int, int], int] = {}
@@ -462,7 +471,12 @@ def _award(state: HandState, pots: Sequence[Pot]) -> HandState:
                 )
             )
     return _replace(
-        state, phase=Phase.COMPLETE, stacks=tuple(stacks), awards=tuple(awards), rake=rake
+        state,
+        phase=Phase.COMPLETE,
+        stacks=tuple(stacks),
+        awards=tuple(awards),
+        rake=rake,
+        drop=drop,
     )
 
 

@@ -147,6 +147,8 @@ def state_to_json(state: HandState) -> dict[str, Any]:
         "aside": [[_text((card,)), back] for card, back in state.aside],
         "skip_burn": state.skip_burn,
         "rake": state.rake,
+        # The promotional drop's part of the rake: a state stored without it had none.
+        **({"drop": state.drop} if state.drop else {}),
         # Run it twice only (RIT): a state stored without them was run once.
         **(
             {"runs": state.runs, "common": state.common, "board2": _text(state.board2)}
@@ -387,7 +389,7 @@ def state_from_json(data: object) -> HandState:
     """The state that `state_to_json` wrote, from the JSON values read back; `SnapshotError`
     for anything else (a missing or unknown field, a value of the wrong type, a per-player list
     of the wrong length)."""
-    f = _fields(data, _STATE_KEYS, frozenset({"runs", "common", "board2", "pending"}))
+    f = _fields(data, _STATE_KEYS, frozenset({"runs", "common", "board2", "pending", "drop"}))
     setup = _setup(f["setup"])
     n = len(setup.players)
     street, board = _int(f["street"]), _some_cards(f["board"])
@@ -426,6 +428,7 @@ def state_from_json(data: object) -> HandState:
         aside=_each(f["aside"], _aside_entry),
         skip_burn=_street(f["skip_burn"]),
         rake=_int(f["rake"]),
+        drop=_int(f.get("drop", 0)),
         runs=_int(f.get("runs", 1)),
         common=_int(f.get("common", 0)),
         board2=_some_cards(f.get("board2", "")),

@@ -97,7 +97,8 @@ class HandState:
     skip_burn: int = (
         0  # the street whose deal takes no burn (a redeal keeps its first burn), 0 none
     )
-    rake: int = 0  # the house's take from the pots at the award (RULES.md 6.5)
+    rake: int = 0  # the house's take from the pots at the award (RULES.md 6.5), drop included
+    drop: int = 0  # of `rake`, the promotional or jackpot drop (docs/rules.md), kept apart
     # Run it twice (docs/rules.md "Run it twice"): `runs` is 2 once the players agreed, `common`
     # the board cards both runs share, `board2` the second run's cards after those. Run 1 is
     # `board` as usual, so a hand run once never looks at these.

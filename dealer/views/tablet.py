@@ -216,6 +216,7 @@ def hand_regions(
         # Open while no board card is entered; folded for a dealer who enters the cards.
         "push_open": not any(card.known for card in board),
         "awards": present.award_views(snapshot) if snapshot else [],
+        "promo_drop": snapshot.get("drop", 0) if snapshot else 0,
         "structure": structure,
         "claim_allowed": rules.get("play_board_claim", "table_both") != "table_both",
         # A hand reopened to correct it, until its wrong entry is undone.

@@ -630,3 +630,43 @@ def test_review_a_hand_from_before_the_ledger_is_not_half_reversed() -> None:
     with pytest.raises(FloorConflict) as refused:
         cash.cash_hand_reopen(hand=hand, reason="wrong award")
     assert refused.value.code == "before_ledger"
+
+
+def test_a_decimal_rake_and_the_promotional_drop_are_two_rows_of_the_books() -> None:
+    """Issue 25: "Rake as a decimal percentage (2.5%) ... plus a separate promotional/jackpot
+    drop line": a hand raked 2.5% that pays a jackpot drop of 1 writes a rake row and a drop row;
+    the books, the float and the cage keep them apart."""
+    from django.utils import timezone
+
+    from dealer.cash.cage import cage_report
+
+    table = cash.cash_table_create(
+        number=7,
+        name="1/2 NL",
+        game="holdem",
+        structure="no_limit",
+        rule_profile="casino_cash",
+        rule_overrides={"rake_percent": 2.5, "promo_drop": 1, "promo_drop_min_pot": 20},
+        small_blind=1,
+        big_blind=2,
+        min_buy_in=40,
+        max_buy_in=200,
+    )
+    for seat in (1, 2, 3):
+        cash.cash_seat_take(table=table, seat=seat, player_name=f"D{seat}", buy_in=200)
+    Table.objects.filter(pk=table.pk).update(button_seat=1)
+    table.refresh_from_db()
+    hand = play_hand(table, random.Random(1), to_flop=True, raise_to=40)
+    pot = sum(a["amount"] + a["rake"] for a in hand.state["awards"])
+    assert pot >= 120
+    rake = pot * 25 // 1000  # 2.5%, rounded down
+    house = {row.kind: row.delta for row in CashChips.objects.filter(hand=hand, sitting=None)}
+    assert house == {"rake": rake, "drop": 1}
+    assert hand.state["rake"] == rake + 1
+    assert hand.state["drop"] == 1
+    assert hand.rake == rake
+    floor = cash_float(table)
+    assert (floor.rake, floor.drop, floor.difference) == (rake, 1, 0)
+    report = cage_report(start=timezone.localdate())
+    assert (report.rake, report.drop) == (rake, 1)
+    assert cash_chips_check() == []

@@ -244,12 +244,15 @@ def raked_scenarios(draw: st.DrawFn) -> props.Scenario:
         rules = make_rules("casino_cash", {"structure": rules.structure.value})
     rake: dict[str, Any]
     if draw(st.booleans()):
-        rake = {"rake_percent": draw(st.integers(1, 25)), "rake_cap": draw(st.integers(0, 50))}
+        percent = draw(st.integers(1, 2500)) / 100  # to two places: 0.01% to 25%
+        rake = {"rake_percent": percent, "rake_cap": draw(st.integers(0, 50))}
     else:
         rake = {"rake_fixed_drop": draw(st.integers(1, 20))}
     rake |= {
         "rake_min_pot": draw(st.sampled_from((0, 0, 10, 100))),
         "rake_no_flop_no_drop": draw(st.booleans()),
+        "promo_drop": draw(st.sampled_from((0, 0, 1, 5))),
+        "promo_drop_min_pot": draw(st.sampled_from((0, 20))),
     }
     rules = dataclasses.replace(rules, **rake)
     setup = dataclasses.replace(scenario.setup, rules=rules)
@@ -265,8 +268,74 @@ def test_rake_chips_are_conserved_stacks_plus_rake_equal_the_starting_stacks(
     assert final.is_over
     assert sum(final.stacks) + final.rake == scenario.total_chips
     assert final.rake == sum(award.rake for award in final.awards)
+    assert 0 <= final.drop <= final.rake
+    assert final.drop <= scenario.rules.promo_drop
     assert all(sum(award.shares) == award.amount >= 0 for award in final.awards)
     if final.phase is Phase.VOID or (scenario.rules.rake_no_flop_no_drop and not final.board):
         assert final.rake == 0
     if scenario.rules.rake_cap and scenario.rules.rake_percent:
-        assert final.rake <= scenario.rules.rake_cap
+        assert final.rake - final.drop <= scenario.rules.rake_cap
+
+
+# --- a rake in hundredths of a percent, and the promotional drop (issue 25) -------------------
+
+
+def test_rake_decimal_percentage_two_and_a_half_percent_of_1000_is_25() -> None:
+    rules = make_rules("casino_cash", {"rake_percent": 2.5})
+    assert rake_due(rules, 1000, flop_seen=True) == 25
+    assert rake_due(rules, 999, flop_seen=True) == 24  # rounded down: 24.975
+    assert rake_due(make_rules("casino_cash", {"rake_percent": 0.25}), 400, flop_seen=True) == 1
+
+
+def test_rake_decimal_percentage_given_as_text_is_the_same_number() -> None:
+    assert make_rules("casino_cash", {"rake_percent": "2.5"}).rake_percent == 2.5
+    assert make_rules("casino_cash", {"rake_percent": "5"}).rake_percent == 5
+    assert type(make_rules("casino_cash", {"rake_percent": 5.0}).rake_percent) is int
+
+
+@pytest.mark.parametrize("value", [2.555, "2.5.1", "", "nan", "inf", 25.01, -0.5, True, [2]])
+def test_rake_decimal_percentage_past_two_places_or_not_a_number_is_refused(value: Any) -> None:
+    with pytest.raises(ConfigError) as refused:
+        make_rules("casino_cash", {"rake_percent": value})
+    assert refused.value.code == "bad_option_value"
+    assert "rake_percent" in refused.value.detail
+
+
+def test_rake_decimal_percentage_is_kept_in_the_stored_rules() -> None:
+    rules = make_rules("casino_cash", {"rake_percent": 2.5, "rake_cap": 10})
+    again = type(rules)(**rules.as_dict())
+    assert again == rules
+    assert rake_due(again, 100, flop_seen=True) == 2
+
+
+def test_rake_promotional_drop_is_taken_beside_the_rake_and_kept_apart() -> None:
+    # 5% of a 60 pot after the flop is 3; the jackpot drop of 1 comes beside it, from the same pot.
+    options = {**FIVE_CAPPED, "promo_drop": 1, "promo_drop_min_pot": 20}
+    state = play(hand([1000] * 3, HOLES3, **options), "r20 c c | /Ah 9c 4d | b30 f f")
+    assert (state.rake, state.drop) == (4, 1)  # the house's take in all, and the drop's part
+    assert state.awards[0].amount == 56
+    assert sum(state.stacks) + state.rake == 3000
+    again = state_from_json(state_to_json(state))
+    assert again == state
+    assert again.drop == 1
+
+
+def test_rake_promotional_drop_follows_no_flop_no_drop_and_its_smallest_pot() -> None:
+    options = {**FIVE_CAPPED, "promo_drop": 1, "promo_drop_min_pot": 50}
+    preflop = play(hand([1000, 1000], ["As Ad", "Kc Kd"], **options), "r20 r60 f")
+    assert (preflop.rake, preflop.drop) == (0, 0)
+    small = play(hand([1000] * 3, HOLES3, **options), "c c x | /Ah 9c 4d | b2 f f")
+    assert small.drop == 0  # a pot of 6 + 2 is under the drop's 50
+
+
+def test_rake_promotional_drop_without_a_rake_and_never_past_the_pot() -> None:
+    walk = play(hand([1000] * 3, HOLES3, promo_drop=5), "f f")
+    # The big blind's uncalled chip goes back: a pot of 2 is all there is.
+    assert (walk.rake, walk.drop) == (2, 2)
+    assert walk.awards[0].amount == 0
+
+
+def test_rake_promotional_drop_is_refused_in_a_tournament() -> None:
+    with pytest.raises(ConfigError) as refused:
+        make_rules("tda_tournament", {"promo_drop": 1})
+    assert refused.value.code == "bad_option_combination"

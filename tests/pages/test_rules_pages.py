@@ -207,6 +207,32 @@ def test_picking_another_profile_shows_its_defaults_and_keeps_the_changes(
     assert table.rule_overrides == {"odd_chip": "high_card_by_suit"}
 
 
+def test_a_cash_tables_rake_is_set_to_two_and_a_half_percent_on_its_rules_page(
+    director: Client,
+) -> None:
+    """Issue 25: "Rake as a decimal percentage (2.5%)": the page takes 2.5, stores the number
+    and says it in words; three decimal places are refused on the field, nothing is saved."""
+    table = cash_table()
+    url = reverse("cash-table-rules", args=[table.pk])
+
+    assert 'step="0.01"' in row(text(director.get(url)), "rake_percent")
+    refused = text(director.post(url, form_data(table, rake_percent="2.555")))
+    assert "no more than 2 decimal places" in row(refused, "rake_percent")
+    table.refresh_from_db()
+    assert table.rule_overrides == {}
+
+    response = director.post(url, form_data(table, rake_percent="2.5", promo_drop="1"))
+
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.rule_overrides == {"rake_percent": 2.5, "promo_drop": 1}
+    page = text(director.get(url))
+    assert "The house takes 2.5% of each pot" in row(page, "rake_percent")
+    listing = text(director.get(reverse("cash-tables")))
+    assert "Rake percentage: 2.5%" in listing
+    assert "rake_percent" not in re.sub(r"<[^>]*>", " ", listing)  # a code only in a tooltip
+
+
 def test_the_seats_page_says_the_rules_in_words_not_codes(director: Client) -> None:
     table = cash_table(rule_overrides={"button_mode": "dead"})
     page = text(director.get(reverse("cash-table", args=[table.pk])))
