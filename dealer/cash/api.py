@@ -186,6 +186,20 @@ class CashSeatTopUpApi(CashApi):
         return table_answer(pk)
 
 
+class CashSeatCorrectApi(CashApi):
+    @extend_schema(tags=TAGS, request=s.CashCorrectInputSerializer, responses=write_responses())
+    def post(self, request: Request, pk: int, seat_pk: int) -> Response:
+        """The floor sets a stack to the chips on the table, with a reason: one correction row
+        of the ledger, with who and why (403 `floor_only` for a dealer; 400 `reason_required`;
+        409 `in_hand`, `no_change`)."""
+        seat = cash_seat_get(writable(request, pk), seat_pk)
+        values = valid(s.CashCorrectInputSerializer, request)
+        services.cash_seat_correct(
+            cash_seat=seat, chips=values["chips"], reason=values["reason"], actor=request.user
+        )
+        return table_answer(pk)
+
+
 class CashSeatLeaveApi(CashApi):
     @extend_schema(
         tags=TAGS, request=None, responses=write_responses(ok=s.CashLeaveOutputSerializer)

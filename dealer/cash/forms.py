@@ -141,6 +141,19 @@ class CashSeatActionForm(forms.Form):
     amount = forms.IntegerField(min_value=0, max_value=MAX_CHIPS, required=False)
 
 
+class CashSeatCorrectForm(forms.Form):
+    """The floor's correction of a stack: the chips on the table and why."""
+
+    chips = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_CHIPS,
+        error_messages={"required": "Count the chips on the table: the stack it becomes."},
+    )
+    reason = forms.CharField(
+        max_length=200, error_messages={"required": "Say why the stack is corrected."}
+    )
+
+
 class CashSeatMoveForm(forms.Form):
     """A table change with the whole stack: the table and seat, as "table id:seat"."""
 

@@ -151,6 +151,13 @@ class CashTopUpInputSerializer(serializers.Serializer):
     amount = chips_field(min_value=0, help_text="chips to add, up to the maximum buy-in")
 
 
+class CashCorrectInputSerializer(serializers.Serializer):
+    chips = chips_field(min_value=0, help_text="the chips on the table: the stack it becomes")
+    reason = serializers.CharField(
+        max_length=200, allow_blank=True, help_text="why (kept in the ledger with who)"
+    )
+
+
 class SeatChangeInputSerializer(serializers.Serializer):
     cancel = serializers.BooleanField(default=False, help_text="the player asks no more")
 

@@ -27,8 +27,9 @@ from dealer.engine.errors import ConfigError
 from dealer.engine.rules import Game, InitialButton, MissedBlindPolicy
 from dealer.models import Hand
 from tournaments import seating
-from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
+from tournaments.errors import FloorConflict, FloorForbidden, FloorInvalid, FloorNotFound
 from tournaments.models import ButtonDraw, Table
+from tournaments.roles import is_director
 from tournaments.services.audit import audit_record
 from tournaments.services.players import player_get_or_create
 
@@ -544,6 +545,48 @@ def cash_seat_top_up(*, cash_seat: CashSeat, amount: int, actor: Any = None) -> 
         table=table.number,
         seat=seat.seat,
         amount=amount,
+    )
+    return seat
+
+
+@transaction.atomic
+def cash_seat_correct(
+    *, cash_seat: CashSeat, chips: int, reason: str, actor: Any = None
+) -> CashSeat:
+    """The floor sets a stack to the chips on the table (a rack miscounted, chips found under
+    the rail): one `correction` row of the ledger for the difference, naming who and why, so the
+    float and the cage count it. A floor supervisor's (director's) write only, between the
+    hands the seat is in; a reason is required. A wrong hand is corrected by reopening it, not
+    here. `actor` None is the system (tests and commands)."""
+    if actor is not None and not is_director(actor):
+        raise FloorForbidden("floor_only", "Only a floor supervisor corrects a stack.")
+    reason = reason.strip()
+    if not reason:
+        raise FloorInvalid("reason_required", "Say why the stack is corrected.")
+    if chips < 0:
+        raise FloorInvalid("bad_amount", "A stack cannot be under 0.")
+    table, seat = _seat_locked(cash_seat)
+    if _in_hand(table, seat):
+        raise FloorConflict(
+            "in_hand",
+            f"{seat.player.name} is in the hand being dealt: correct the stack after it, or "
+            "reopen a wrong hand.",
+        )
+    if chips == seat.chips:
+        raise FloorConflict("no_change", f"{seat.player.name} has {chips} already.")
+    before = seat.chips
+    ledger.cash_chips_record(
+        seat=seat, kind=Kind.CORRECTION, delta=chips - before, note=reason, actor=actor
+    )
+    audit_record(
+        tournament=None,
+        actor=actor,
+        action="cash_correction",
+        table=table.number,
+        seat=seat.seat,
+        old=before,
+        new=chips,
+        reason=reason[:200],
     )
     return seat
 

@@ -17,6 +17,11 @@ page_urlpatterns = [
     path("cash/<int:pk>/seat/", views.cash_seat_take, name="cash-seat"),
     path("cash/<int:pk>/seats/<int:seat_pk>/", views.cash_seat_change, name="cash-seat-change"),
     path("cash/<int:pk>/seats/<int:seat_pk>/move/", views.cash_seat_move, name="cash-seat-move"),
+    path(
+        "cash/<int:pk>/seats/<int:seat_pk>/correct/",
+        views.cash_seat_correct,
+        name="cash-seat-correct",
+    ),
     path("cash/<int:pk>/button-draw/", views.cash_button_draw, name="cash-button-draw"),
     path("cash/<int:pk>/waiting/", views.cash_waitlist_add, name="cash-waitlist-add"),
     path(
@@ -40,6 +45,7 @@ api_urlpatterns = [
     path(SEAT + "back/", api.CashSeatBackApi.as_view(), name="api-cash-seat-back"),
     path(SEAT + "top-up/", api.CashSeatTopUpApi.as_view(), name="api-cash-seat-top-up"),
     path(SEAT + "leave/", api.CashSeatLeaveApi.as_view(), name="api-cash-seat-leave"),
+    path(SEAT + "correct/", api.CashSeatCorrectApi.as_view(), name="api-cash-seat-correct"),
     path(SEAT + "move/", api.CashSeatMoveApi.as_view(), name="api-cash-seat-move"),
     path(SEAT + "seat-change/", api.CashSeatChangeApi.as_view(), name="api-cash-seat-change"),
     path(C + "waiting/", api.CashWaitlistApi.as_view(), name="api-cash-waitlist"),

@@ -22,6 +22,7 @@ from dealer.cash import services as cash_services
 from dealer.cash import waitlist
 from dealer.cash.forms import (
     CashSeatActionForm,
+    CashSeatCorrectForm,
     CashSeatForm,
     CashSeatMoveForm,
     CashTableForm,
@@ -206,6 +207,30 @@ def cash_seat_move(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
             cash_seat=seat, to_table=target, to_seat=to_seat, actor=request.user
         )
         return f"{seat.player.name} moved to {target}, seat {to_seat}, with {moved.chips}."
+
+    return _carry_out(request, pk, run)
+
+
+@dealer_required
+@require_POST
+def cash_seat_correct(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
+    """The floor sets a stack to the chips on the table, with a reason (the ledger's
+    correction: who and why)."""
+    table = _writable(request, pk)
+    seat = cash_selectors.cash_seat_get(table, seat_pk)
+    form = CashSeatCorrectForm(request.POST)
+    if not _checked(request, form):
+        return redirect("cash-table", pk=pk)
+
+    def run() -> str:
+        done = cash_services.cash_seat_correct(
+            cash_seat=seat,
+            chips=form.cleaned_data["chips"],
+            reason=form.cleaned_data["reason"],
+            actor=request.user,
+        )
+        why = form.cleaned_data["reason"]
+        return f"{seat.player.name} has {done.chips} now (corrected: {why})."
 
     return _carry_out(request, pk, run)
 

@@ -667,6 +667,7 @@ def test_the_schema_lists_every_cash_endpoint_and_documents_the_answer_field_for
         "/api/cash-tables/{id}/seats/{seat_pk}/top-up/",
         "/api/cash-tables/{id}/seats/{seat_pk}/leave/",
         "/api/cash-tables/{id}/seats/{seat_pk}/move/",
+        "/api/cash-tables/{id}/seats/{seat_pk}/correct/",
         "/api/cash-tables/{id}/seats/{seat_pk}/seat-change/",
         "/api/cash-tables/{id}/waiting/",
         "/api/cash-tables/{id}/waiting/{entry_pk}/remove/",

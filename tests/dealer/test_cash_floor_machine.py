@@ -51,7 +51,14 @@ from tournaments.models import Table
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 PICK = st.integers(min_value=0, max_value=10_000)
-RULES = {"rake_percent": 5, "rake_cap": 6, "run_it_twice_allowed": True}
+# A decimal rake with a cap and a jackpot drop beside it (issue 25), and run it twice.
+RULES = {
+    "rake_percent": 4.5,
+    "rake_cap": 6,
+    "promo_drop": 1,
+    "promo_drop_min_pot": 20,
+    "run_it_twice_allowed": True,
+}
 
 SEAT = {"seat_taken", "seat_held", "already_seated", "in_hand", "table_closed"}
 REFUSALS = {
@@ -84,6 +91,9 @@ REFUSALS = {
         "next_hand_started",
     },
     "break": {"hand_in_progress", "game_closed"},
+    "close": {"hand_in_progress", "table_closed"},
+    "open": {"game_closed"},
+    "correct": {"in_hand", "no_change"},
 }
 
 
@@ -151,6 +161,9 @@ class CashFloor(RuleBasedStateMachine):
         self.seen["moves"] += CashChips.objects.filter(kind="move_in").count()
         self.seen["cash-outs"] += CashChips.objects.filter(kind="cash_out").count()
         self.seen["time"] += CashChips.objects.filter(kind="time").count()
+        self.seen["drops"] += CashChips.objects.filter(kind="drop").count()
+        self.seen["corrections"] += CashChips.objects.filter(kind="correction").count()
+        self.seen["tables closed"] += Table.objects.filter(tournament=None, is_open=False).count()
         transaction.set_rollback(True)
         self._atomic.__exit__(None, None, None)
 
@@ -301,6 +314,34 @@ class CashFloor(RuleBasedStateMachine):
         with self.step("break"):
             games.cash_game_break(game=game, to_game=self.games[0], actor=self.director)
 
+    @rule(which=st.sampled_from((2, 4)), order=st.permutations(range(6)))
+    def close_a_table(self, which: int, order: list[int]) -> None:
+        """The floor closes table 2 or 4: its players move with their stacks to the game's other
+        table or to the top of its list, in the order the floor picks; opened again later."""
+        table = self.table(which)
+        if not table.is_open:
+            game = self.games[0] if which == 2 else self.games[1]
+            with self.step("open"):
+                games.cash_game_table_attach(game=game, table=table, actor=self.director)
+            return
+        seats = list(CashSeat.objects.filter(table=table).order_by("seat"))
+        picked = [seats[i].pk for i in order if i < len(seats)]
+        with self.step("close"):
+            games.cash_table_close(table=table, order=picked, actor=self.director)
+
+    @rule(pick=PICK, by=st.integers(min_value=-50, max_value=50))
+    def correct(self, pick: int, by: int) -> None:
+        """The floor sets a miscounted stack right, with who and why."""
+        seat = self.pick_seat(pick)
+        if seat is not None:
+            with self.step("correct"):
+                cash.cash_seat_correct(
+                    cash_seat=seat,
+                    chips=max(0, seat.chips + by),
+                    reason="recounted",
+                    actor=self.director,
+                )
+
     # --- the tablets ------------------------------------------------------------------------
 
     @rule(pick=PICK)
@@ -441,5 +482,14 @@ def test_the_cash_floor_keeps_every_chip_on_its_books() -> None:
     CashFloor.seen.clear()
     run_state_machine_as_test(CashFloor, settings=MACHINE_SETTINGS)
     seen = CashFloor.seen
-    for reached in ("hands finished", "raked hands", "hands reopened", "moves", "cash-outs"):
+    for reached in (
+        "hands finished",
+        "raked hands",
+        "hands reopened",
+        "moves",
+        "cash-outs",
+        "drops",
+        "corrections",
+        "tables closed",
+    ):
         assert seen[reached] > 0, f"{reached}: {sorted(seen.items())}"

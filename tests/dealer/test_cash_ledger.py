@@ -670,3 +670,85 @@ def test_a_decimal_rake_and_the_promotional_drop_are_two_rows_of_the_books() -> 
     report = cage_report(start=timezone.localdate())
     assert (report.rake, report.drop) == (rake, 1)
     assert cash_chips_check() == []
+
+
+# --- the floor's correction of a stack (issue 25: "correction with who and why") -------------
+
+
+def test_the_floor_corrects_a_miscounted_stack_with_who_and_why_through_the_api(
+    director: Any,
+) -> None:
+    """The issue: "the seats page can only add chips, so the stacks and the cage stay wrong".
+    The floor sets a stack to what is on the table, with a reason; the ledger keeps who and why,
+    the books still prove, and the float counts the correction."""
+    table = raked_table(1, seats=2)
+    seat = seat_of(table, 2)
+    url = f"/api/cash-tables/{table.pk}/seats/{seat.pk}/correct/"
+    answer = director.post(url, {"chips": 175, "reason": "rack miscounted at the buy-in"})
+    assert answer.status_code == 200, answer.json()
+    assert next(r for r in answer.json()["seats"] if r.get("seat") == 2)["chips"] == 175
+    row = CashChips.objects.get(kind="correction")
+    assert (row.delta, row.balance, row.note) == (-25, 175, "rack miscounted at the buy-in")
+    assert row.actor is not None
+    assert row.actor.is_staff
+    assert cash_float(table).corrections == -25
+    assert cash_chips_check() == []
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"chips": 150}, 400, "invalid"),  # no reason
+        ({"chips": 150, "reason": "   "}, 400, "reason_required"),
+        ({"chips": -1, "reason": "x"}, 400, "invalid"),
+        ({"chips": 200, "reason": "counted again"}, 409, "no_change"),
+    ],
+)
+def test_a_correction_without_a_reason_or_a_change_is_refused_with_a_sentence(
+    director: Any, body: dict[str, Any], status: int, code: str
+) -> None:
+    table = raked_table(1, seats=2)
+    seat = seat_of(table, 1)
+    answer = director.post(f"/api/cash-tables/{table.pk}/seats/{seat.pk}/correct/", body)
+    assert (answer.status_code, answer.json()["code"]) == (status, code)
+    assert answer.json()["detail"]
+    assert not CashChips.objects.filter(kind="correction").exists()
+
+
+def test_only_the_floor_corrects_a_stack_not_the_tables_dealer() -> None:
+    table = raked_table(1, seats=2)
+    dealer = assign_dealer(table)
+    client = APIClient()
+    client.force_authenticate(dealer)
+    seat = seat_of(table, 1)
+    answer = client.post(
+        f"/api/cash-tables/{table.pk}/seats/{seat.pk}/correct/", {"chips": 150, "reason": "x"}
+    )
+    assert (answer.status_code, answer.json()["code"]) == (403, "floor_only")
+    assert seat_of(table, 1).chips == 200
+
+
+def test_a_correction_waits_for_the_hand_the_seat_is_in() -> None:
+    from tournaments.errors import FloorConflict as Conflict
+
+    table = raked_table(1, seats=2)
+    hand_start(table=table)
+    with pytest.raises(Conflict) as refused:
+        cash.cash_seat_correct(cash_seat=seat_of(table, 1), chips=150, reason="x", actor=None)
+    assert refused.value.code == "in_hand"
+
+
+def test_the_seats_page_corrects_a_stack_for_the_floor(director: Any) -> None:
+    table = raked_table(1, seats=2)
+    seat = seat_of(table, 1)
+    page = director.get(f"/cash/{table.pk}/").content.decode()
+    assert f'action="/cash/{table.pk}/seats/{seat.pk}/correct/"' in page
+    url = f"/cash/{table.pk}/seats/{seat.pk}/correct/"
+    form = once(chips="210", reason="chips found under the rail")
+    done = director.post(url, form, follow=True)
+    assert "has 210 now" in done.content.decode()
+    assert seat_of(table, 1).chips == 210
+    again = director.post(url, form)  # a double click: the same one-time token
+    assert again.status_code == 302
+    assert CashChips.objects.filter(kind="correction").count() == 1
+    assert cash_chips_check() == []

@@ -112,6 +112,7 @@ TWINS: dict[str, tuple[str, ...]] = {
     # rake and time (issue 15)
     "cash-seat-time": ("api-cash-seat-time",),
     "cash-seat-move": ("api-cash-seat-move",),
+    "cash-seat-correct": ("api-cash-seat-correct",),
     "cash-table-time": ("api-cash-table-time",),
     "cash-table-close": ("api-cash-table-close",),
     # the dealer rotation (issue 15)
