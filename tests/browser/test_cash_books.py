@@ -1,6 +1,8 @@
 """Issue 25 in Chromium: a floor supervisor's evening on the cash floor's books.
 
-Two tables deal "1/2 NL" (5% rake). On the desk (1366 x 900): a player who won up to 402 changes
+Two games: two tables deal "1/2 NL" (5% rake), one deals "2/5 NL" (2.5% rake and a jackpot drop).
+A player joins the 1/2 list from her phone (390 x 844); "Call next" on the desk holds her seat,
+her phone says so, and the seat is not offered to a walk-in. On the desk (1366 x 900): a player who won up to 402 changes
 tables with the whole stack (refused before as a buy-in over the maximum); a seat held for a
 called player shows as held and is not offered to a walk-in; a double click on "Top up" adds the
 chips once. On the tablet (1280 x 800) the dealer deals a hand that ends on a wrong fold and
@@ -24,11 +26,12 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from dealer.cash import games, ledger, waitlist
+from dealer.cash import games, ledger
 from dealer.cash import services as cash
 from dealer.cash.books import cash_chips_check
 from dealer.cash.models import CashChips, CashSeat, WaitingListEntry
 from tests.browser.conftest import screenshot, sign_in_director
+from tests.browser.test_cash_evening import POLL, join_from_phone
 from tests.browser.test_tablet import tap
 from tests.factories import DealerFactory, make
 from tournaments.models import Table
@@ -45,6 +48,29 @@ def desk(browser: Any) -> Iterator[Any]:
     context.set_default_timeout(15_000)
     yield context.new_page()
     context.close()
+
+
+def second_game() -> Table:
+    """2/5 NL at table 13: a decimal rake and a jackpot drop, its own list."""
+    rules = {"rake_percent": 2.5, "rake_cap": 10, "promo_drop": 1, "promo_drop_min_pot": 50}
+    game = games.cash_game_create(
+        name="2/5 NL", small_blind=2, big_blind=5, rule_overrides=rules, hold_seconds=300
+    )
+    table = cash.cash_table_create(
+        number=13,
+        name="2/5 NL",
+        rule_profile="casino_cash",
+        rule_overrides=rules,
+        small_blind=2,
+        big_blind=5,
+        min_buy_in=100,
+        max_buy_in=500,
+        seat_count=6,
+    )
+    games.cash_game_table_attach(game=game, table=table)
+    for seat, name in ((1, "Gus"), (2, "Hana")):
+        cash.cash_seat_take(table=table, seat=seat, player_name=name, buy_in=500)
+    return Table.objects.get(pk=table.pk)
 
 
 def floor() -> tuple[Table, Table]:
@@ -79,9 +105,10 @@ def said(page: Any, sentence: str) -> None:
 
 
 def test_a_floor_supervisors_evening_keeps_the_books(
-    desk: Any, tablet: Any, live_server: Any
+    desk: Any, tablet: Any, phone: Any, live_server: Any
 ) -> None:
     eleven, twelve = floor()
+    thirteen = second_game()
     ana = CashSeat.objects.get(table=eleven, seat=1)
     ledger.cash_chips_record(seat=ana, kind="correction", delta=202, note="won (set-up)")
     sign_in_director(desk, live_server)
@@ -94,12 +121,20 @@ def test_a_floor_supervisors_evening_keeps_the_books(
     said(desk, "Ana moved to Table 12, seat 4, with 402.")
     assert CashSeat.objects.get(table=twelve, seat=4).chips == 402
 
-    # A seat held for a called player is not offered to a walk-in.
+    # Quin joins the 1/2 list from her phone; "Call next" on the desk calls her and holds the
+    # seat: her phone says so, and the seat is not offered to a walk-in.
     game = twelve.cash_game
     assert game is not None
-    waitlist.game_waitlist_join(game=game, player_name="Quin")
-    waitlist.game_waitlist_call_next(game=game)
+    join_from_phone(phone, live_server.url, "Quin")
+    desk.goto(f"{live_server.url}/cash/games/{game.pk}/")
+    desk.get_by_role("button", name="Call next").click()
+    said(desk, "Quin: table")
     held = WaitingListEntry.objects.get(player__name="Quin")
+    phone.wait_for_selector("[data-call]", timeout=POLL)
+    expect(phone.locator("[data-call]")).to_contain_text(
+        f"Your seat is ready at table {held.call_table.number}, seat {held.call_seat}"
+    )
+    screenshot(phone, "phone-seat-held", full_page=False)
     desk.goto(f"{live_server.url}/cash/{held.call_table_id}/")
     expect(desk.locator(f"#seat-{held.call_seat}")).to_contain_text("Held for Quin")
     options = desk.locator("#id_seat option").all_inner_texts()
@@ -140,7 +175,20 @@ def test_a_floor_supervisors_evening_keeps_the_books(
     screenshot(tablet, "tablet-cash-reopened", full_page=False)
     assert cash_chips_check() == []
 
-    # The supervisor closes table 12: its players move with their stacks.
+    # The supervisor corrects a stack miscounted at table 13 (the other game): the ledger keeps
+    # who and why.
+    desk.goto(f"{live_server.url}/cash/{thirteen.pk}/")
+    correct = desk.get_by_test_id("correct-2")
+    correct.locator("summary").click()
+    correct.locator("input[name=chips]").fill("480")
+    correct.locator("input[name=reason]").fill("a rack of 20 was counted twice")
+    screenshot(desk, "cash-seat-correct", full_page=False)
+    correct.get_by_role("button", name="Set the stack").click()
+    said(desk, "Hana has 480 now (corrected: a rack of 20 was counted twice).")
+    row = CashChips.objects.get(kind="correction", note="a rack of 20 was counted twice")
+    assert (row.delta, row.actor.is_staff if row.actor else None) == (-20, True)
+
+        # The supervisor closes table 12: its players move with their stacks.
     desk.goto(f"{live_server.url}/cash/games/{twelve.cash_game_id}/")
     desk.get_by_test_id("close-12").get_by_role("button").click()
     said(desk, "Table 12 is closed.")
