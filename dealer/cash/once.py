@@ -58,20 +58,26 @@ def answer_once(post: Callable[..., Response]) -> Callable[..., Response]:
         stored = CashApiWrite.objects.filter(client_id=client_id).first()
         if stored is not None:
             return _repeat(stored, request)
+        user = request.user
         try:
             with transaction.atomic():
-                answer = post(view, request, *args, **kwargs)
-                user = request.user
-                CashApiWrite.objects.create(
+                # Claim the id before writing: a resend arriving while this write runs waits
+                # on the id's unique index until this one commits, then answers what it
+                # answered (the IntegrityError below), instead of running the write again. A
+                # refusal rolls the claim back, so the id stays free for the corrected write.
+                claim = CashApiWrite.objects.create(
                     client_id=client_id,
                     actor_id=user.pk if user.is_authenticated else None,
                     path=request.path,
-                    status=answer.status_code,
-                    response=answer.data,
+                    status=0,
+                    response={},
                 )
+                answer = post(view, request, *args, **kwargs)
+                claim.status, claim.response = answer.status_code, answer.data
+                claim.save(update_fields=["status", "response"])
         except IntegrityError:
-            # The same id written at the same moment by another request: its answer. Any other
-            # integrity error is the write's own.
+            # The same id claimed by another request: its answer. Any other integrity error is
+            # the write's own (its claim rolled back with it, so none is found).
             first = CashApiWrite.objects.filter(client_id=client_id).first()
             if first is None:
                 raise

@@ -188,7 +188,7 @@ def test_a_floor_supervisors_evening_keeps_the_books(
     row = CashChips.objects.get(kind="correction", note="a rack of 20 was counted twice")
     assert (row.delta, row.actor.is_staff if row.actor else None) == (-20, True)
 
-        # The supervisor closes table 12: its players move with their stacks.
+    # The supervisor closes table 12: its players move with their stacks.
     desk.goto(f"{live_server.url}/cash/games/{twelve.cash_game_id}/")
     desk.get_by_test_id("close-12").get_by_role("button").click()
     said(desk, "Table 12 is closed.")
