@@ -2,11 +2,11 @@
 
 Two games: two tables deal "1/2 NL" (5% rake), one deals "2/5 NL" (2.5% rake and a jackpot drop).
 A player joins the 1/2 list from her phone (390 x 844); "Call next" on the desk holds her seat,
-her phone says so, and the seat is not offered to a walk-in. On the desk (1366 x 900): a player who won up to 402 changes
-tables with the whole stack (refused before as a buy-in over the maximum); a seat held for a
-called player shows as held and is not offered to a walk-in; a double click on "Top up" adds the
-chips once. On the tablet (1280 x 800) the dealer deals a hand that ends on a wrong fold and
-reopens it: the stacks are as before its end. Back on the desk the supervisor closes table 12:
+her phone says so, and the seat is not offered to a walk-in. On the desk (1366 x 900): a player
+who won up to 402 changes tables with the whole stack (refused before as a buy-in over the
+maximum); a double click on "Top up" adds the chips once. On the tablet (1280 x 800) the dealer
+deals a hand that ends on a wrong fold and reopens it: the stacks are as before its end. The
+supervisor corrects a miscounted stack at the 2/5 table, then closes table 12:
 its players move with their stacks, the rest wait at the top of the list carrying theirs. The
 cage report then says every chip is accounted for, and `check_chips` agrees.
 
