@@ -129,7 +129,8 @@ def test_a_floor_supervisors_evening_keeps_the_books(
     desk.goto(f"{live_server.url}/cash/games/{game.pk}/")
     desk.get_by_role("button", name="Call next").click()
     said(desk, "Quin: table")
-    held = WaitingListEntry.objects.get(player__name="Quin")
+    held = WaitingListEntry.objects.select_related("call_table").get(player__name="Quin")
+    assert held.call_table is not None
     phone.wait_for_selector("[data-call]", timeout=POLL)
     expect(phone.locator("[data-call]")).to_contain_text(
         f"Your seat is ready at table {held.call_table.number}, seat {held.call_seat}"
