@@ -407,7 +407,7 @@ REST_FRAMEWORK = {
         "sign_in": os.environ.get("SIGN_IN_RATE", "20/min"),
         "list_join": os.environ.get("LIST_JOIN_RATE", "60/hour"),
         # Looking a place up by its list code (the code form, the place page, its poll, the
-        # API; dealer/cash/lookups.py): codes on no list strictly, per client, so that nobody
+        # API; dealer/cash/games/lookups.py): codes on no list strictly, per client, so that nobody
         # guesses codes; a code the client already has loosely, per client and code, so that a
         # phone polling every 10 s is never refused.
         "list_lookup_miss": os.environ.get("LIST_LOOKUP_MISS_RATE", "30/hour"),

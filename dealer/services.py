@@ -17,9 +17,9 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from dealer.cash import plan as cash_plan
-from dealer.cash.services import cash_hand_end, cash_hand_reopen
-from dealer.cash.takings import hand_takings_record
+from dealer.cash.seats import plan as cash_plan
+from dealer.cash.seats.services import cash_hand_end, cash_hand_reopen
+from dealer.cash.takings.services import hand_takings_record
 from dealer.codec import action_from_dict, action_to_dict, state_snapshot
 from dealer.engine import HandSetup, HandState, PlayerSetup, apply, start_hand
 from dealer.engine.actions import BETTING_KINDS, Action
@@ -198,9 +198,9 @@ def hand_start(
     """Start the next hand at a table. In a tournament the button and blinds follow the dead
     button (T 32) from the table's last hand, the blinds are the level in force now (T 23), and
     every seated player is dealt in, absent or not (T 30), except a new player between the button
-    and the small blind (T 10-A). At a cash table the plan decides (`dealer.cash.plan`): `straddle`
-    says the offered player straddles, and `expected_plan` (the plan's signature as the dealer
-    saw it) refuses the start if the seats changed since."""
+    and the small blind (T 10-A). At a cash table the plan decides (`dealer.cash.seats.plan`):
+    `straddle` says the offered player straddles, and `expected_plan` (the plan's signature as the
+    dealer saw it) refuses the start if the seats changed since."""
     now = now or timezone.now()
     if table.tournament_id is not None:
         # Locks in the floor's order: the tournament, then the table, then the entries.

@@ -6,7 +6,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from config.retries import OUTAGE_RETRY
-from dealer.cash.waitlist import waitlist_expire_calls
+from dealer.cash.games.waitlist import waitlist_expire_calls
 from dealer.rotation.services import rotation_extend
 
 

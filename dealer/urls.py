@@ -3,7 +3,7 @@ cash tables' seats pages."""
 
 from django.urls import path
 
-from dealer.cash import urls as cash_urls
+from dealer.cash.seats import urls as cash_urls
 from dealer.views import offline, procedure_log, procedures, rules, tables, tablet
 
 urlpatterns = [

@@ -4,7 +4,7 @@ docs/api.md, "Dealer")."""
 from django.urls import path
 
 from dealer.api import histories, procedures, views
-from dealer.cash import urls as cash_urls
+from dealer.cash.seats import urls as cash_urls
 
 H = "hands/<int:pk>/"
 

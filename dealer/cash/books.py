@@ -18,8 +18,8 @@ from collections import defaultdict
 
 from django.db.models import Count, Sum
 
-from dealer.cash.cage import cash_float
 from dealer.cash.models import CashChips, CashSeat, WaitingListEntry
+from dealer.cash.takings.cage import cash_float
 from tournaments.models import Table
 
 

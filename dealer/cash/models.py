@@ -2,10 +2,11 @@
 the chips' ledger, and the time the house collects.
 
 Models hold fields, constraints and small derived properties only. Every write goes through the
-cash services (`dealer.cash.services`, `dealer.cash.takings`, `dealer.cash.games`,
-`dealer.cash.waitlist`); a seat's chips are written by the ledger's one service only
-(`dealer.cash.ledger`). The tables themselves (`tournaments.models.Table`) are shared with the
-tournaments: a cash table is a table without a tournament.
+cash services (`dealer.cash.seats.services`, `dealer.cash.takings.services`,
+`dealer.cash.games.services`, `dealer.cash.games.waitlist`); a seat's chips are written by the
+ledger's one service only (`dealer.cash.ledger`). The tables themselves
+(`tournaments.models.Table`) are shared with the tournaments: a cash table is a table without a
+tournament.
 
 These models lived in the `tournaments` app until issue 25; the move kept their rows
 (`dealer/cash/migrations/0001_moved.py`, `tournaments/migrations/0011_cash_models_moved.py`).
@@ -118,7 +119,7 @@ class WaitingListEntry(models.Model):
             ),
             # No such constraint on a game's list: a phone's join is taken whoever the name is
             # (a refusal would tell strangers who waits), so one player may be on it twice; the
-            # desk's joins are refused by `dealer.cash.waitlist.game_waitlist_join`.
+            # desk's joins are refused by `dealer.cash.games.waitlist.game_waitlist_join`.
         ]
 
     def __str__(self) -> str:

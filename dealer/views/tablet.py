@@ -41,9 +41,9 @@ from django.views.decorators.http import require_GET, require_POST
 from config import request_time
 from config.conditional import conditional
 from dealer.card_gate import card_sight
-from dealer.cash import views as cash_views
 from dealer.cash.models import CashSeat
-from dealer.cash.plan import OWED_FIELDS
+from dealer.cash.seats import views as cash_views
+from dealer.cash.seats.plan import OWED_FIELDS
 from dealer.engine.errors import EngineError
 from dealer.forms import ActionForm, ReasonedWriteForm, ReopenForm, StartForm, UndoForm
 from dealer.models import Hand

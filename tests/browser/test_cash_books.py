@@ -26,10 +26,11 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from dealer.cash import games, ledger
-from dealer.cash import services as cash
+from dealer.cash import ledger
 from dealer.cash.books import cash_chips_check
+from dealer.cash.games import services as games
 from dealer.cash.models import CashChips, CashSeat, WaitingListEntry
+from dealer.cash.seats import services as cash
 from tests.browser.conftest import screenshot, sign_in_director
 from tests.browser.test_cash_evening import POLL, join_from_phone
 from tests.browser.test_tablet import tap

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from dealer.cash import services as cash
 from dealer.cash.models import CashSeat
+from dealer.cash.seats import services as cash
 from dealer.models import Hand
 from dealer.services import hand_start
 from tests.browser.conftest import screenshot

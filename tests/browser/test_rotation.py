@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from dealer.cash import services as cash
+from dealer.cash.seats import services as cash
 from dealer.rotation import services as rotation
 from tests.browser.conftest import screenshot, sign_in_director
 from tests.dealer.test_cash_services import cash_table

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from dealer.cash import games, waitlist
-from dealer.cash import services as cash
+from dealer.cash.games import services as games
+from dealer.cash.games import waitlist
 from dealer.cash.models import CashGame, WaitingListEntry
+from dealer.cash.seats import services as cash
 from tests.browser.conftest import screenshot, sign_in_director
 from tests.dealer.test_cash_services import cash_table
 

@@ -20,9 +20,9 @@ import pytest
 from django.db import connections
 from rest_framework.test import APIClient
 
-from dealer.cash import api as cash_api
 from dealer.cash import ledger
 from dealer.cash.models import CashApiWrite, CashChips, CashSeat
+from dealer.cash.seats import api as cash_api
 from tests.dealer.test_rake_time import raked_table
 from tests.factories import DirectorFactory
 

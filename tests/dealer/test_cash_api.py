@@ -14,8 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from dealer.cash import services as cash
 from dealer.cash.models import CashSeat
+from dealer.cash.seats import services as cash
 from dealer.models import Hand
 from dealer.services import hand_start
 from tests.dealer.test_cash_services import play_out, seat_of, seated

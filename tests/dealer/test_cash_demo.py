@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from dealer.cash.models import CashSeat, WaitingListEntry
-from dealer.cash.plan import cash_table_plan
+from dealer.cash.seats.plan import cash_table_plan
 from dealer.models import Hand
 from tournaments.models import ButtonDraw, Table
 
@@ -36,8 +36,8 @@ def test_cash_demo_has_hands_a_player_owing_blinds_and_a_waiting_list() -> None:
 def test_cash_demo_deals_a_game_at_two_tables_with_rake_a_list_and_a_hand_ready() -> None:
     from django.contrib.auth.models import User
 
-    from dealer.cash.game_selectors import cash_game_list
-    from dealer.cash.plan import cash_table_rules
+    from dealer.cash.games.selectors import cash_game_list
+    from dealer.cash.seats.plan import cash_table_rules
     from dealer.services import hand_start
 
     call_command("load_demo", stdout=StringIO())

@@ -36,12 +36,13 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
-from dealer.cash import games, waitlist
-from dealer.cash import services as cash
 from dealer.cash.books import cash_chips_check
-from dealer.cash.game_selectors import open_seats, seat_holders
+from dealer.cash.games import services as games
+from dealer.cash.games import waitlist
+from dealer.cash.games.selectors import open_seats, seat_holders
 from dealer.cash.models import CashChips, CashGame, CashSeat, WaitingListEntry
-from dealer.cash.takings import time_charge_collect
+from dealer.cash.seats import services as cash
+from dealer.cash.takings.services import time_charge_collect
 from dealer.engine.errors import EngineError
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_reopen, hand_start, hand_undo

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from dealer.cash import games, waitlist
-from dealer.cash import services as cash
-from dealer.cash.game_selectors import cash_game_view, waitlist_place
+from dealer.cash.games import services as games
+from dealer.cash.games import waitlist
+from dealer.cash.games.selectors import cash_game_view, waitlist_place
 from dealer.cash.models import CashGame, CashSeat, WaitingListEntry
+from dealer.cash.seats import services as cash
 from dealer.models import Hand
 from dealer.services import hand_start
 from tests.dealer.test_cash_services import cash_table, seat_of

@@ -9,9 +9,10 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from dealer.cash import games, waitlist
-from dealer.cash import services as cash
+from dealer.cash.games import services as games
+from dealer.cash.games import waitlist
 from dealer.cash.models import CashSeat, WaitingListEntry
+from dealer.cash.seats import services as cash
 from dealer.models import Hand
 from dealer.services import hand_start
 from tests.dealer.test_cash_games import game_table, one_two

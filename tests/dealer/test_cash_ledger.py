@@ -16,12 +16,14 @@ import pytest
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
-from dealer.cash import games, ledger, waitlist
-from dealer.cash import services as cash
+from dealer.cash import ledger
 from dealer.cash.books import cash_chips_check
-from dealer.cash.cage import cash_float
+from dealer.cash.games import services as games
+from dealer.cash.games import waitlist
 from dealer.cash.models import CashChips, CashSeat, WaitingListEntry
-from dealer.cash.takings import time_charge_collect
+from dealer.cash.seats import services as cash
+from dealer.cash.takings.cage import cash_float
+from dealer.cash.takings.services import time_charge_collect
 from dealer.services import hand_start, hand_undo
 from tests.dealer.test_cash_games import game_table, join, one_two
 from tests.dealer.test_cash_services import seat_of
@@ -638,7 +640,7 @@ def test_a_decimal_rake_and_the_promotional_drop_are_two_rows_of_the_books() -> 
     the books, the float and the cage keep them apart."""
     from django.utils import timezone
 
-    from dealer.cash.cage import cage_report
+    from dealer.cash.takings.cage import cage_report
 
     table = cash.cash_table_create(
         number=7,

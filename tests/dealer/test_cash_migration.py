@@ -12,8 +12,8 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from dealer.cash.books import cash_chips_check
-from dealer.cash.cage import cage_report
 from dealer.cash.models import CashChips, CashSeat, TimeCharge, WaitingListEntry
+from dealer.cash.takings.cage import cage_report
 
 BEFORE = [("tournaments", "0010_game_list_public_joins"), ("dealer", "0007_cash_floor")]
 MOMENT = dt.datetime(2026, 11, 30, 21, 0, tzinfo=dt.UTC)

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from dealer.cash import services as cash
 from dealer.cash.models import CashSeat, WaitingListEntry
+from dealer.cash.seats import services as cash
 from dealer.models import Hand
 from tests.factories import DealerFactory, DirectorFactory
 from tests.pages import once

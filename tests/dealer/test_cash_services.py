@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from dealer.cash import plan as cash_plan
-from dealer.cash import services as cash
 from dealer.cash.models import CashSeat, WaitingListEntry
+from dealer.cash.seats import plan as cash_plan
+from dealer.cash.seats import services as cash
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_run_procedure, hand_start
 from tournaments.errors import FloorError

@@ -15,10 +15,10 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from dealer.cash import services as cash
-from dealer.cash.cage import cage_report
 from dealer.cash.models import CashChips, CashSeat, TimeCharge
-from dealer.cash.takings import time_charge_collect, time_period_start
+from dealer.cash.seats import services as cash
+from dealer.cash.takings.cage import cage_report
+from dealer.cash.takings.services import time_charge_collect, time_period_start
 from dealer.engine.cards import DeckKind, deck
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_start

@@ -36,9 +36,9 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from django.urls.exceptions import Resolver404
 
-from dealer.cash.games import cash_game_create
+from dealer.cash.games.services import cash_game_create
+from dealer.cash.games.waitlist import game_waitlist_join
 from dealer.cash.models import CashSeat, WaitingListEntry
-from dealer.cash.waitlist import game_waitlist_join
 from dealer.models import Hand, HandEvent, ProcedureLog
 from dealer.rotation.services import dealer_shift_start
 from dealer.services import hand_record_action, hand_start

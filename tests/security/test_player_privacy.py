@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from dealer.cash.games import cash_game_create
+from dealer.cash.games.services import cash_game_create
+from dealer.cash.games.waitlist import game_waitlist_join
 from dealer.cash.models import CashGame, WaitingListEntry
-from dealer.cash.waitlist import game_waitlist_join
 from tests.dealer.test_cash_games import game_table
 from tests.factories import DealerFactory, DirectorFactory, EntryFactory, TournamentFactory, make
 from tournaments.models import Entry, Player, Tournament

@@ -43,8 +43,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from config import request_time
-from dealer.cash import services as cash
 from dealer.cash.models import CashSeat
+from dealer.cash.seats import services as cash
 from dealer.services import hand_start
 from tests.dealer.test_cash_services import play_out, seated
 from tests.factories import (

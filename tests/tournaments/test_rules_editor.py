@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from dealer.cash.plan import cash_table_rules
+from dealer.cash.seats.plan import cash_table_rules
 from dealer.models import Hand
 from dealer.services import hand_start
 from tests.dealer.test_cash_services import cash_table, seated

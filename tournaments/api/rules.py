@@ -21,8 +21,8 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from dealer.cash.selectors import cash_table_get
-from dealer.cash.serializers import RuleOverridesField, RuleValueField
+from dealer.cash.seats.selectors import cash_table_get
+from dealer.cash.seats.serializers import RuleOverridesField, RuleValueField
 from tournaments.api.base import FloorApi, get_tournament
 from tournaments.api.errors import ErrorSerializer, responses
 from tournaments.api.fields import NamedChoiceField

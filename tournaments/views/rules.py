@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from dealer.cash.selectors import cash_table_get
+from dealer.cash.seats.selectors import cash_table_get
 from tournaments.errors import FloorError
 from tournaments.forms import RulesForm
 from tournaments.selectors.rules import (

@@ -18,8 +18,10 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from dealer.cash import games, services, waitlist
+from dealer.cash.games import services as games
+from dealer.cash.games import waitlist
 from dealer.cash.models import CashSeat
+from dealer.cash.seats import services
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_start
 from tournaments.models import Table

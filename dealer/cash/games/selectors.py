@@ -317,9 +317,9 @@ def list_join_rate_refusal(wait: float) -> str:
 
 
 def list_lookup_rate_refusal(wait: float) -> str:
-    """The one sentence a phone over the list-code lookup rates answers (`dealer.cash.lookups`),
-    on the code form, the place page, its poll and the API; `wait`: the seconds until it may
-    look up again."""
+    """The one sentence a phone over the list-code lookup rates answers
+    (`dealer.cash.games.lookups`), on the code form, the place page, its poll and the API;
+    `wait`: the seconds until it may look up again."""
     minutes = max(1, round(wait / 60))
     plural = "s" if minutes > 1 else ""
     return (

@@ -19,10 +19,11 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from dealer.cash import serializers as s
-from dealer.cash import services, waitlist
+from dealer.cash.games import waitlist
 from dealer.cash.once import AnsweredOnce
-from dealer.cash.selectors import (
+from dealer.cash.seats import serializers as s
+from dealer.cash.seats import services
+from dealer.cash.seats.selectors import (
     cash_next_hand,
     cash_seat_get,
     cash_table_get,

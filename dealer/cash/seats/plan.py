@@ -2,8 +2,8 @@
 as the engine sees them, where the last hand's button and blinds were; the plan from the engine's
 `plan_hand` and the signature the dealer's start sends back.
 
-Read only: the services (`dealer.cash.services`, and `dealer.services` starting a hand) and the
-read model (`dealer.cash.selectors`) both build on it, so neither imports the other.
+Read only: the services (`dealer.cash.seats.services`, and `dealer.services` starting a hand) and
+the read model (`dealer.cash.seats.selectors`) both build on it, so neither imports the other.
 """
 
 from __future__ import annotations

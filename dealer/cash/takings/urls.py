@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from dealer.cash import rake_api, rake_views
+from dealer.cash.takings import api as rake_api
+from dealer.cash.takings import views as rake_views
 
 page_urlpatterns: list[URLPattern] = [
     path(

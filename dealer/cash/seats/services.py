@@ -4,7 +4,7 @@ waiting list, the button draw, and what a hand's end leaves at the seats.
 Each service (`cash_<entity>_<verb>`) runs in a transaction with the table row locked, so two
 devices seating or moving players at once queue up rather than clash. A change a director or
 dealer makes is recorded in the audit log. Hands themselves are started and ended by
-`dealer.services`, which reads the plan (`dealer.cash.plan`) and hands back the result
+`dealer.services`, which reads the plan (`dealer.cash.seats.plan`) and hands back the result
 (`cash_hand_end`).
 """
 
@@ -18,9 +18,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from dealer.cash import ledger, waitlist
+from dealer.cash import ledger
+from dealer.cash.games import waitlist
 from dealer.cash.models import CashChips, CashSeat, WaitingListEntry
-from dealer.cash.plan import OWED_FIELDS, cash_table_rules, engine_seats_row
+from dealer.cash.seats.plan import OWED_FIELDS, cash_table_rules, engine_seats_row
 from dealer.engine import cash as engine_cash
 from dealer.engine.cards import DeckKind, format_cards
 from dealer.engine.errors import ConfigError

@@ -1,6 +1,6 @@
 """Rake and time on the pages (issue 15): the seats page's "Time" button for each seat, and the
 cage's report on the desk. One service or selector call each, shared with the API
-(`dealer.cash.rake_api`)."""
+(`dealer.cash.takings.api`)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from dealer.cash.cage import cage_report, parse_day
-from dealer.cash.selectors import cash_seat_get, cash_table_get
-from dealer.cash.takings import time_charge_collect, time_collect_table
+from dealer.cash.seats.selectors import cash_seat_get, cash_table_get
+from dealer.cash.takings.cage import cage_report, parse_day
+from dealer.cash.takings.services import time_charge_collect, time_collect_table
 from dealer.views.access import dealer_required, require_write
 from tournaments.api.limits import MAX_INT
 from tournaments.errors import FloorError, FloorInvalid

@@ -17,10 +17,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from dealer.cash import selectors as cash_selectors
-from dealer.cash import services as cash_services
-from dealer.cash import waitlist
-from dealer.cash.forms import (
+from dealer.cash.games import waitlist
+from dealer.cash.seats import selectors as cash_selectors
+from dealer.cash.seats import services as cash_services
+from dealer.cash.seats.forms import (
     CashSeatActionForm,
     CashSeatCorrectForm,
     CashSeatForm,

@@ -20,10 +20,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.authentication import ListJoinThrottle
-from dealer.cash import game_serializers as s
-from dealer.cash import games, lookups, waitlist
-from dealer.cash.api import table_answer
-from dealer.cash.game_selectors import (
+from dealer.cash.games import lookups, waitlist
+from dealer.cash.games import serializers as s
+from dealer.cash.games import services as games
+from dealer.cash.games.selectors import (
     cash_game_get,
     cash_game_list,
     cash_game_view,
@@ -33,8 +33,9 @@ from dealer.cash.game_selectors import (
     waitlist_place,
 )
 from dealer.cash.once import AnsweredOnce
-from dealer.cash.selectors import cash_table_get
-from dealer.cash.serializers import CashTableOutputSerializer
+from dealer.cash.seats.api import table_answer
+from dealer.cash.seats.selectors import cash_table_get
+from dealer.cash.seats.serializers import CashTableOutputSerializer
 from tournaments.api.base import FloorApi
 from tournaments.api.errors import ErrorSerializer, responses
 from tournaments.api.permissions import IsDirector, IsDirectorOrDealer

@@ -3,7 +3,10 @@
 
 from django.urls import path
 
-from dealer.cash import api, games_urls, rake_urls, rotation_urls, views
+from dealer.cash import rotation_urls
+from dealer.cash.games import urls as games_urls
+from dealer.cash.seats import api, views
+from dealer.cash.takings import urls as rake_urls
 from tournaments.api import rules as rules_api
 from tournaments.views import rules as rules_pages
 

@@ -2,8 +2,8 @@
 
 Inputs check the shape of a request (types, ranges, lengths) before any service runs; the
 services refuse what the rules refuse (a seat taken, a buy-in out of the table's range) with
-their own codes. Outputs are the schema of the read model (`dealer.cash.selectors`), serialized
-as it is.
+their own codes. Outputs are the schema of the read model (`dealer.cash.seats.selectors`),
+serialized as it is.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from dealer.cash.services import ENTRY_CHOICES, RETURN_CHOICES
+from dealer.cash.seats.services import ENTRY_CHOICES, RETURN_CHOICES
 from tournaments.api.errors import ErrorSerializer
 from tournaments.api.fields import NamedChoiceField, SixPlusChoicesSerializer
 from tournaments.api.limits import MAX_INT, MAX_NAME, chips_field

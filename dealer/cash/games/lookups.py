@@ -19,7 +19,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest
 
 from config.authentication import ListLookupMissThrottle, ListLookupThrottle, client_wait
-from dealer.cash.game_selectors import PlaceView, waitlist_place
+from dealer.cash.games.selectors import PlaceView, waitlist_place
 
 CODE_MAX = 12  # a list code is six letters and digits; longer input is not one
 SEEN_SECONDS = 24 * 3600  # longer than an evening on a list

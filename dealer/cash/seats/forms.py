@@ -1,5 +1,5 @@
 """Forms of the cash tables' pages: they read what the floor typed; the services check the stakes,
-the buy-in limits and the rules (`dealer.cash.services`)."""
+the buy-in limits and the rules (`dealer.cash.seats.services`)."""
 
 from __future__ import annotations
 

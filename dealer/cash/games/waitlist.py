@@ -2,15 +2,15 @@
 
 One list per game ("1/2 NL"): whoever waits for it waits for a seat at any of its tables, first
 come first called. A called player has the seat held until `hold_until` (the game's hold time);
-the floor then seats them (`dealer.cash.games.game_waitlist_seat`) or marks them a no-show, and
-the next player is called to the same seat. A held seat nobody claims is freed by
+the floor then seats them (`dealer.cash.games.services.game_waitlist_seat`) or marks them a
+no-show, and the next player is called to the same seat. A held seat nobody claims is freed by
 `waitlist_expire_calls`, which the list pages, the desk and a Celery task all run.
 
 Must-move: a table with `must_move_to` feeds that main table. A seat opening at the main table
 goes first to the must-move player who has waited longest (seated earliest at a feeding table),
 then to the list.
 
-Nothing here seats a player (`dealer.cash.services` does), so the seats service may call
+Nothing here seats a player (`dealer.cash.seats.services` does), so the seats service may call
 `waitlist_seat_opened` when a player leaves without an import cycle.
 """
 
@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dealer.cash import ledger
-from dealer.cash.game_selectors import (
+from dealer.cash.games.selectors import (
     ACTIVE,
     Status,
     feeders,

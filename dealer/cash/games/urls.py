@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from dealer.cash import games_api as api
-from dealer.cash import games_views as views
+from dealer.cash.games import api, views
 
 G = "cash-games/<int:pk>/"
 E = G + "list/<int:entry_pk>/"

@@ -2,7 +2,7 @@
 
 Who: a time charge is a write to the table (a director, or the table's dealer: `can_write`);
 the cage report is for directors. Both go through the services and the read model the pages use
-(`dealer.cash.takings`, `dealer.cash.cage`).
+(`dealer.cash.takings.services`, `dealer.cash.takings.cage`).
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from dealer.cash.api import CashApi, valid, writable, write_responses
-from dealer.cash.cage import cage_report, parse_day
-from dealer.cash.selectors import cash_seat_get
-from dealer.cash.takings import time_charge_collect, time_collect_table
+from dealer.cash.seats.api import CashApi, valid, writable, write_responses
+from dealer.cash.seats.selectors import cash_seat_get
+from dealer.cash.takings.cage import cage_report, parse_day
+from dealer.cash.takings.services import time_charge_collect, time_collect_table
 from tournaments.api.base import FloorApi
 from tournaments.api.errors import responses
 from tournaments.api.limits import MAX_INT

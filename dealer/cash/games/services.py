@@ -3,7 +3,7 @@ table, change its stakes (or one table's) between hands, mark a must-move table,
 and seat a called player from the list.
 
 A table that deals a game takes the game's game, structure and blinds; its list is the game's
-(`dealer.cash.waitlist`). Stakes change between hands only: a hand in progress at any table
+(`dealer.cash.games.waitlist`). Stakes change between hands only: a hand in progress at any table
 concerned refuses the change (409 `hand_in_progress`). Every change is recorded in the audit log.
 """
 
@@ -16,11 +16,11 @@ from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
 
-from dealer.cash import services as cash_services
-from dealer.cash import waitlist
-from dealer.cash.game_selectors import open_seats
+from dealer.cash.games import waitlist
+from dealer.cash.games.selectors import open_seats
 from dealer.cash.models import CashGame, CashSeat, WaitingListEntry
-from dealer.cash.plan import cash_table_rules
+from dealer.cash.seats import services as cash_services
+from dealer.cash.seats.plan import cash_table_rules
 from dealer.engine.errors import ConfigError
 from dealer.models import Hand
 from tournaments.errors import FloorConflict, FloorInvalid

@@ -1,10 +1,10 @@
-"""Input and output serializers of the games and lists API (`dealer.cash.games_api`)."""
+"""Input and output serializers of the games and lists API (`dealer.cash.games.api`)."""
 
 from __future__ import annotations
 
 from rest_framework import serializers
 
-from dealer.cash.services import ENTRY_CHOICES
+from dealer.cash.seats.services import ENTRY_CHOICES
 from tournaments.api.limits import chips_field
 from tournaments.models import Tournament
 

@@ -16,9 +16,9 @@ from typing import Any
 from django.db.models import Case, Count, Q, When
 from django.http import Http404
 
-from dealer.cash import plan as cash_plan
-from dealer.cash.game_selectors import ACTIVE, move_targets, seat_holders, table_waiting_list
+from dealer.cash.games.selectors import ACTIVE, move_targets, seat_holders, table_waiting_list
 from dealer.cash.models import CashSeat, WaitingListEntry
+from dealer.cash.seats import plan as cash_plan
 from dealer.engine import cash as engine_cash
 from dealer.engine.rules import Rules
 from dealer.engine.setup import Stakes

@@ -1,12 +1,13 @@
 """Forms of the games and lists pages: they read what the floor or the player typed; the services
-(`dealer.cash.games`, `dealer.cash.waitlist`) check the stakes, the list and the seats."""
+(`dealer.cash.games.services`, `dealer.cash.games.waitlist`) check the stakes, the list and
+the seats."""
 
 from __future__ import annotations
 
 from django import forms
 
-from dealer.cash.forms import MAX_CHIPS
-from dealer.cash.services import ENTRY_CHOICES
+from dealer.cash.seats.forms import MAX_CHIPS
+from dealer.cash.seats.services import ENTRY_CHOICES
 from tournaments.models import Tournament
 
 

@@ -19,9 +19,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from config.authentication import ListJoinThrottle, client_wait
 from config.conditional import conditional
-from dealer.cash import game_forms as f
-from dealer.cash import games, lookups, waitlist
-from dealer.cash.game_selectors import (
+from dealer.cash.games import forms as f
+from dealer.cash.games import lookups, waitlist
+from dealer.cash.games import services as games
+from dealer.cash.games.selectors import (
     cash_game_get,
     cash_game_list,
     cash_game_view,
@@ -32,7 +33,7 @@ from dealer.cash.game_selectors import (
     seat_change_list,
 )
 from dealer.cash.models import CashGame
-from dealer.cash.selectors import cash_table_get
+from dealer.cash.seats.selectors import cash_table_get
 from tournaments.errors import FloorError
 from tournaments.models import Table
 from tournaments.views.access import director_required
@@ -316,7 +317,7 @@ def _lookup_refused(request: HttpRequest, code: str, wait: float, *, poll: bool)
 @require_GET
 def list_lookup(request: HttpRequest) -> HttpResponse:
     """A player types the code they were given (`?code=`) and goes to their place (refused at
-    once, 429, for a client past the lookup rates: `dealer.cash.lookups`)."""
+    once, 429, for a client past the lookup rates: `dealer.cash.games.lookups`)."""
     code = request.GET.get("code", "").strip().upper()
     clean = lookups.code_clean(code)
     if "code" in request.GET:
