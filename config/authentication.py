@@ -26,7 +26,7 @@ from hmac import compare_digest
 from typing import Any, cast
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.backends import ModelBackend
 from django.db import connection
 from django.http import HttpRequest
@@ -198,3 +198,11 @@ def sign_in_wait(request: HttpRequest) -> float | None:
     """None when this client may try to sign in now (and counts the try); else the seconds to
     wait. For the pages' sign-in doors; the API's token endpoint uses `SignInThrottle` itself."""
     return client_wait(request, SignInThrottle())
+
+
+def session_hand_over(request: HttpRequest, user: Any) -> None:
+    """The browser session of `request` becomes `user`'s, with no password typed: the
+    rotation's push on a shared tablet, once the incoming dealer's PIN is checked
+    (`dealer.rotation.services.down_sign_in`). The outgoing user's session ends (Django's
+    `login` starts a new session for another user: a new key, nothing carried over)."""
+    login(request, user, backend=f"{FloorBackend.__module__}.{FloorBackend.__qualname__}")

@@ -133,3 +133,20 @@ class ProcedureLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand}: {self.title}"
+
+
+class DealerPin(models.Model):
+    """A dealer's short PIN for the handover on the shared tablet (`dealer.rotation.staff`): only
+    its hash is kept (Django's password hashers), never the PIN. Wrong PINs in a row are counted
+    here, so that the fifth locks PIN sign-in for this dealer for a while."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="dealer_pin"
+    )
+    pin_hash = models.CharField(max_length=128)
+    failures = models.PositiveSmallIntegerField(default=0, help_text="wrong PINs in a row")
+    locked_until = models.DateTimeField(null=True, blank=True)
+    set_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"PIN of {self.user}"

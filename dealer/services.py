@@ -30,6 +30,7 @@ from dealer.engine.rules import Rules
 from dealer.engine.state import Phase
 from dealer.hand_log import groups_in_force, hand_replay, hand_setup, hand_state, log_entries
 from dealer.models import Hand, HandEvent, ProcedureLog
+from dealer.rotation.selectors import push_refusal
 from dealer.state_cache import pack_state, unpack_state
 from tournaments import balancing
 from tournaments.errors import (
@@ -200,7 +201,9 @@ def hand_start(
     every seated player is dealt in, absent or not (T 30), except a new player between the button
     and the small blind (T 10-A). At a cash table the plan decides (`dealer.cash.seats.plan`):
     `straddle` says the offered player straddles, and `expected_plan` (the plan's signature as the
-    dealer saw it) refuses the start if the seats changed since."""
+    dealer saw it) refuses the start if the seats changed since. After the rotation's push the
+    outgoing dealer may not start one (409 `push_due`): the incoming dealer signs in first; a
+    director may."""
     now = now or timezone.now()
     if table.tournament_id is not None:
         # Locks in the floor's order: the tournament, then the table, then the entries.
@@ -211,6 +214,9 @@ def hand_start(
     refusal = start_refusal(
         table, in_progress=Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).exists()
     )
+    if refusal is None:
+        # After the push the outgoing dealer hands the table over before another hand.
+        refusal = push_refusal(table, actor, now)
     if refusal is not None:
         raise refusal
     if table.tournament is None:

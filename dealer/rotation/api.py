@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config import request_time
+from config.authentication import session_hand_over
 from dealer.rotation import serializers as s
 from dealer.rotation import services
 from dealer.rotation.selectors import rotation_board
@@ -24,6 +25,7 @@ from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.permissions import IsDirector, IsDirectorOrDealer
 from tournaments.errors import FloorNotFound
 from tournaments.models import Table
+from tournaments.services.access import device_hand_over
 
 TAGS = ["rotation"]
 
@@ -103,14 +105,30 @@ class TableSignInApi(FloorApi):
     permission_classes: Sequence[type[BasePermission]] = (IsDirectorOrDealer,)
 
     @extend_schema(
-        tags=TAGS, request=None, responses=responses(s.SignInOutputSerializer, *WRITE_ERRORS)
+        tags=TAGS,
+        request=s.SignInInputSerializer,
+        responses=responses(s.SignInOutputSerializer, *WRITE_ERRORS),
     )
     def post(self, request: Request, pk: int) -> Response:
-        """The push: the incoming dealer of the down due at this table signs in and the table
-        is theirs (403 `not_your_push`, 409 `no_push_due`, `hand_in_progress`)."""
+        """The push: the incoming dealer of the down due at this table gives their PIN and the
+        table is theirs (403 `not_your_push`, `wrong_pin`; 409 `no_push_due`,
+        `hand_in_progress`, `no_pin`, `pin_locked`: five wrong PINs in a row lock it for five
+        minutes). The device is the incoming dealer's from then on: a session becomes theirs;
+        a token stops working and the answer carries their new token for this device."""
+        pin = valid(s.SignInInputSerializer, request)["pin"]
         table = Table.objects.filter(pk=pk).first()
         if table is None:
             raise FloorNotFound("no_table", "There is no such table.")
-        down = services.down_sign_in(table=table, actor=request.user, at=request_time.now())
-        answer = {"table_id": pk, "dealer_id": down.dealer_id, "signed_in_at": down.signed_in_at}
+        now = request_time.now()
+        down = services.down_sign_in(table=table, actor=request.user, pin=pin, at=now)
+        answer: dict[str, Any] = {
+            "table_id": pk, "dealer_id": down.dealer_id, "signed_in_at": down.signed_in_at,
+        }  # fmt: skip
+        if down.dealer_id == request.user.pk:
+            pass  # signed in on their own device: it is theirs already
+        elif request.auth is not None:
+            _device, answer["token"] = device_hand_over(token=request.auth, user=down.dealer,
+                                                        now=now)  # fmt: skip
+        else:
+            session_hand_over(request._request, down.dealer)
         return Response(s.SignInOutputSerializer(answer).data)

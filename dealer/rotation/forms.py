@@ -1,4 +1,5 @@
-"""The board's forms: the plan and a dealer to put on shift (the services check the rest)."""
+"""The board's forms: the plan and a dealer to put on shift; the push's PIN; the Staff page's
+accounts (the services check the rest)."""
 
 from __future__ import annotations
 
@@ -13,3 +14,18 @@ class PlanForm(forms.Form):
 
 class ShiftForm(forms.Form):
     dealer = forms.IntegerField()
+
+
+class StaffForm(forms.Form):
+    """A new dealer (with a PIN) or floor account (with a password): `dealer.rotation.staff`
+    checks the rest, in its own words."""
+
+    role = forms.ChoiceField(choices=[("dealer", "Dealer"), ("floor", "Floor (director)")])
+    username = forms.CharField(max_length=150)
+    name = forms.CharField(max_length=150, required=False)
+    pin = forms.CharField(max_length=64, required=False, strip=False)
+    password = forms.CharField(max_length=128, required=False, strip=False)
+
+
+class PinForm(forms.Form):
+    pin = forms.CharField(max_length=64, strip=False)

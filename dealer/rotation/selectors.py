@@ -1,5 +1,6 @@
 """The rotation's reads: the plan in force, the tables dealers rotate through, the push due at a
-table, and the desk's board (who deals where, who is next, who is on a break and until when)."""
+table, and the desk's board (who deals where, who is next, who is on a break and until when);
+and the Staff page's list of dealer and floor accounts."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
 
+from dealer.models import DealerPin
+from tournaments.errors import FloorConflict
 from tournaments.models import (
     DEALER_GROUP,
     DealerDown,
@@ -17,6 +23,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.roles import is_director
 
 # A dealer not signed in this long after the push is shown late on the board and the tablet.
 LATE_AFTER = timedelta(minutes=5)
@@ -98,6 +105,22 @@ def push_due(table: Table, at: datetime) -> PushDue | None:
     )
 
 
+def push_refusal(table: Table, user: Any, at: datetime) -> FloorConflict | None:
+    """Why `user` may not start a hand at `table` now because of the rotation: after the push
+    (the incoming dealer's down has begun, not signed in yet) the outgoing dealer hands the
+    table over first. None for a director, and for the system (no user)."""
+    if user is None or is_director(user):
+        return None
+    due = push_due(table, at)
+    if due is None:
+        return None
+    return FloorConflict(
+        "push_due",
+        f"{due.dealer} deals this table from {timezone.localtime(due.starts_at):%H:%M}: "
+        "hand the table over first.",
+    )
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableRow:
     table_id: int
@@ -176,3 +199,42 @@ def _shift_row(shift: DealerShift, down: DealerDown | None) -> ShiftRow:
         now=table_label(down.table) if down else "",
         until=down.ends_at if down else None,
     )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StaffRow:
+    """A dealer or floor account on the Staff page: never its PIN or password."""
+
+    user_id: int
+    username: str
+    name: str
+    role: str  # "dealer" or "floor" (a staff account: a director)
+    is_active: bool
+    has_pin: bool
+
+
+def staff_list(*, user_id: int | None = None) -> list[StaffRow]:
+    """The dealer and floor accounts, active first, then by username (one query); `user_id`:
+    that account's row alone (none when it is neither)."""
+    users = get_user_model().objects.filter(Q(is_staff=True) | Q(groups__name=DEALER_GROUP))
+    if user_id is not None:
+        users = users.filter(pk=user_id)
+    users = (
+        users.annotate(
+            dealer=Exists(Group.objects.filter(user=OuterRef("pk"), name=DEALER_GROUP)),
+            pin=Exists(DealerPin.objects.filter(user=OuterRef("pk"))),
+        )
+        .distinct()
+        .order_by("-is_active", "username")
+    )
+    return [
+        StaffRow(
+            user_id=user.pk,
+            username=user.get_username(),
+            name=dealer_name(user),
+            role="dealer" if user.dealer and not user.is_staff else "floor",
+            is_active=user.is_active,
+            has_pin=user.pin,
+        )
+        for user in users
+    ]

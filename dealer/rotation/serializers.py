@@ -1,4 +1,5 @@
-"""The rotation's API bodies: the plan, a dealer for the shift list, and the board."""
+"""The rotation's API bodies: the plan, a dealer for the shift list, the board, the push's
+sign-in with its PIN, and the staff accounts."""
 
 from __future__ import annotations
 
@@ -58,3 +59,43 @@ class SignInOutputSerializer(serializers.Serializer):
     table_id = serializers.IntegerField()
     dealer_id = serializers.IntegerField()
     signed_in_at = serializers.DateTimeField()
+    token = serializers.CharField(
+        required=False,
+        help_text="signed in with a token: the incoming dealer's new token for this device, "
+        "shown once (the one sent stopped working)",
+    )
+
+
+class SignInInputSerializer(serializers.Serializer):
+    pin = serializers.CharField(
+        max_length=64, trim_whitespace=False, help_text="the incoming dealer's PIN (4-6 digits)"
+    )
+
+
+class StaffInputSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(
+        choices=["dealer", "floor"], help_text="dealer: a PIN; floor: a staff account, a password"
+    )
+    username = serializers.CharField(max_length=150)
+    name = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
+    pin = serializers.CharField(
+        max_length=64, required=False, allow_blank=True, default="", trim_whitespace=False,
+        help_text="a dealer's PIN: 4 to 6 digits, stored hashed, never shown again",
+    )  # fmt: skip
+    password = serializers.CharField(
+        max_length=128, required=False, allow_blank=True, default="", trim_whitespace=False,
+        help_text="a floor account's password (the site's password rules)",
+    )  # fmt: skip
+
+
+class PinInputSerializer(serializers.Serializer):
+    pin = serializers.CharField(max_length=64, trim_whitespace=False, help_text="4 to 6 digits")
+
+
+class StaffRowSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="user_id")
+    username = serializers.CharField()
+    name = serializers.CharField(help_text="the display name (the username when none)")
+    role = serializers.CharField(help_text='"dealer" or "floor"')
+    is_active = serializers.BooleanField()
+    has_pin = serializers.BooleanField(help_text="a dealer with a PIN set (never the PIN)")

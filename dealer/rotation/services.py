@@ -1,8 +1,9 @@
 """The rotation's writes: the plan, the shift list, the schedule of downs, and the push.
 
 The push keeps `Table.dealer` the one answer to "who may deal here now": the incoming dealer
-signs in on the tablet, between hands, and `table_assign_dealer` (its one writer) moves the table
-to them; the tables' permissions (`tournaments.roles.may_deal`) follow at once.
+signs in on the tablet with their PIN, between hands, and `table_assign_dealer` (its one
+writer) moves the table to them; the tables' permissions (`tournaments.roles.may_deal`) follow
+at once.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from dealer.models import Hand
+from dealer.rotation.pins import dealer_pin_verify
 from dealer.rotation.selectors import dealer_name, open_shifts, rotation_plan_get, rotation_tables
 from tournaments import rotation
 from tournaments.errors import FloorConflict, FloorForbidden, FloorInvalid, FloorNotFound
@@ -197,21 +199,34 @@ def _since(start: datetime, plan: rotation.Plan) -> dict[Any, rotation.Since]:
     return since
 
 
-@transaction.atomic
-def down_sign_in(*, table: Table, actor: Any, at: datetime) -> DealerDown:
-    """The push, on the tablet: the incoming dealer of the down due at `table` signs in and the
-    table is theirs (`table_assign_dealer`), and no longer the dealer's at any other table.
-    Refused while a hand is being dealt: the outgoing dealer finishes it first."""
-    table = Table.objects.select_for_update().get(pk=table.pk)
+def down_sign_in(*, table: Table, actor: Any, pin: str, at: datetime) -> DealerDown:
+    """The push, on the tablet: the incoming dealer of the down due at `table` proves it is
+    them with their PIN (`dealer.rotation.pins`: 403 `wrong_pin`, 409 `pin_locked`, `no_pin`)
+    and the table is theirs (`table_assign_dealer`), and no longer the dealer's at any other
+    table. Refused while a hand is being dealt: the outgoing dealer finishes it first. The
+    caller (the tablet's page or the API) then makes the tablet the incoming dealer's."""
+    due = _due_down(table, at, lock=False)
+    _check_handover(table, due, actor)
+    # Checked before the handover's transaction, in one of its own: a wrong PIN is counted
+    # even though the handover is refused.
+    dealer_pin_verify(dealer=due.dealer, pin=pin, at=at)
+    return _hand_over(table=table, down_id=due.pk, actor=actor, at=at)
+
+
+def _due_down(table: Table, at: datetime, *, lock: bool) -> DealerDown:
+    downs = DealerDown.objects.select_for_update() if lock else DealerDown.objects
     down = (
-        DealerDown.objects.select_for_update()
-        .filter(table=table, starts_at__lte=at, ends_at__gt=at, signed_in_at=None)
+        downs.filter(table=table, starts_at__lte=at, ends_at__gt=at, signed_in_at=None)
         .select_related("dealer")
         .order_by("-starts_at", "-pk")
         .first()
     )
     if down is None:
         raise FloorConflict("no_push_due", f"No dealer is due at {table} now.")
+    return down
+
+
+def _check_handover(table: Table, down: DealerDown, actor: Any) -> None:
     if actor is not None and not (
         is_director(actor) or actor.pk in (down.dealer_id, table.dealer_id)
     ):
@@ -225,6 +240,15 @@ def down_sign_in(*, table: Table, actor: Any, at: datetime) -> DealerDown:
             f"Hand {dealing.number} is still being dealt: finish it, then hand the table over "
             f"to {dealer_name(down.dealer)}.",
         )
+
+
+@transaction.atomic
+def _hand_over(*, table: Table, down_id: int, actor: Any, at: datetime) -> DealerDown:
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    down = _due_down(table, at, lock=True)
+    if down.pk != down_id:  # the schedule was written again meanwhile: sign in to the new push
+        raise FloorConflict("no_push_due", f"The push at {table} changed: try again.")
+    _check_handover(table, down, actor)
     for other in Table.objects.filter(dealer_id=down.dealer_id).exclude(pk=table.pk).order_by("pk"):
         table_assign_dealer(table=other, dealer_id=None, actor=actor)
     table_assign_dealer(table=table, dealer_id=down.dealer_id, actor=actor)

@@ -12,9 +12,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from config import request_time
+from config.authentication import session_hand_over
 from dealer.rotation import services
-from dealer.rotation.forms import PlanForm, ShiftForm
-from dealer.rotation.selectors import rotation_board
+from dealer.rotation.forms import PinForm, PlanForm, ShiftForm
+from dealer.rotation.selectors import dealer_name, rotation_board
 from dealer.views.access import dealer_required, refused_for_role, table_get
 from tournaments.errors import FloorError
 from tournaments.views.access import director_required, report_refusal
@@ -87,14 +88,24 @@ def _run(request: HttpRequest, done: str, service: Any, **values: Any) -> HttpRe
 @dealer_required
 @require_POST
 def tablet_sign_in(request: HttpRequest, pk: int) -> HttpResponse:
-    """The push on the tablet: the incoming dealer signs in; the table is theirs from now."""
+    """The push on the tablet: the incoming dealer gives their PIN; the table is theirs from
+    now, and so is the tablet (the outgoing dealer's session on it ends): nobody types a
+    password on the shared tablet."""
     table = table_get(pk)
+    form = PinForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Type your PIN: 4 to 6 digits.")
+        return redirect("deal-table", pk=table.pk)
     try:
-        down = services.down_sign_in(table=table, actor=request.user, at=request_time.now())
+        down = services.down_sign_in(
+            table=table, actor=request.user, pin=form.cleaned_data["pin"], at=request_time.now()
+        )
     except FloorError as error:
         if (bare := refused_for_role(error)) is not None:
             return bare
         messages.error(request, error.detail)
     else:
-        messages.success(request, f"{down.dealer.get_username()} deals {table} now.")
+        if down.dealer_id != request.user.pk:
+            session_hand_over(request, down.dealer)
+        messages.success(request, f"{dealer_name(down.dealer)} deals {table} now.")
     return redirect("deal-table", pk=table.pk)

@@ -47,7 +47,7 @@ from dealer.cash.seats.plan import OWED_FIELDS
 from dealer.engine.errors import EngineError
 from dealer.forms import ActionForm, ReasonedWriteForm, ReopenForm, StartForm, UndoForm
 from dealer.models import Hand
-from dealer.rotation.selectors import push_due
+from dealer.rotation.selectors import push_due, push_refusal
 from dealer.services import (
     HandNotAtTableError,
     Result,
@@ -243,6 +243,8 @@ def tablet_context(
     status = snapshot.get("status", "") if snapshot else ""
     in_progress = hand is not None and status == Hand.Status.IN_PROGRESS
     blocked = start_refusal(table, in_progress=in_progress)
+    if blocked is None and not in_progress:  # after the push: the handover first
+        blocked = push_refusal(table, request.user, request_time.now())
     seated_now = seated(table) if table.is_cash or not in_progress else []
     context = hand_regions(table, hand, snapshot, writable=writable, seated_now=seated_now)
     if tournament is not None and not in_progress:

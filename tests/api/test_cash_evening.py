@@ -34,6 +34,9 @@ RAKE_AND_RIT = {
 }
 
 
+PINS = {"ann": "1111", "bob": "2222", "cid": "3333"}
+
+
 def token_client(username: str, device: str) -> APIClient:
     """A client signed in the way a tablet or a program is: an API token, no session."""
     client = APIClient()
@@ -216,6 +219,8 @@ def test_an_evening_of_cash_games_runs_through_the_api_and_reconciles_at_the_cag
     plan = {"down_minutes": 20, "downs_before_break": 4, "break_minutes": 20}
     ok(director.put("/api/rotation/plan/", plan, format="json"))
     off_shift = {row["dealer"]: row["dealer_id"] for row in board_of(director)["off_shift"]}
+    for name in ("ann", "bob", "cid"):  # each dealer's PIN for the handover (issue 25)
+        ok(director.post(f"/api/staff/{off_shift[name]}/pin/", {"pin": PINS[name]}, format="json"))
     for name in ("ann", "bob", "cid"):
         shift = director.post("/api/rotation/shifts/", {"dealer": off_shift[name]}, format="json")
         ok(shift, 201)
@@ -224,7 +229,7 @@ def test_an_evening_of_cash_games_runs_through_the_api_and_reconciles_at_the_cag
     assert set(due) == set(tables)
     assert sorted(due.values()) == ["ann", "bob"]  # two tables, three dealers: one sits out
     for table_id, name in due.items():
-        ok(dealers[name].post(f"/api/tables/{table_id}/sign-in/"))
+        ok(dealers[name].post(f"/api/tables/{table_id}/sign-in/", {"pin": PINS[name]}))
     board = ok(director.get("/api/rotation/"))
     assert {row["table_id"]: row["dealing"] for row in board["tables"]} == due
 
@@ -301,7 +306,7 @@ def test_an_evening_of_cash_games_runs_through_the_api_and_reconciles_at_the_cag
     due = {row["table_id"]: row["due"] for row in board["tables"] if row["due"]}
     assert "cid" in due.values()
     for table_id, name in due.items():
-        ok(dealers[name].post(f"/api/tables/{table_id}/sign-in/"))
+        ok(dealers[name].post(f"/api/tables/{table_id}/sign-in/", {"pin": PINS[name]}))
 
     # Six more hands: a dozen in all.
     for how in ("showdown", "fold", "showdown", "showdown", "fold", "showdown"):

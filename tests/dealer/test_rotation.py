@@ -11,7 +11,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from dealer.models import Hand
-from dealer.rotation import services
+from dealer.rotation import services, staff
 from dealer.rotation.selectors import push_due, rotation_board
 from tests.factories import DealerFactory, DirectorFactory, make
 from tournaments.errors import FloorConflict, FloorForbidden, FloorInvalid
@@ -20,6 +20,7 @@ from tournaments.roles import may_deal
 
 pytestmark = pytest.mark.django_db
 SIX = datetime(2026, 11, 25, 18, 0, tzinfo=UTC)
+PIN = "4321"  # every dealer's here: the handover checks it (tests/dealer/test_staff.py)
 
 
 def cash_tables(count: int) -> list[Table]:
@@ -33,6 +34,8 @@ def cash_tables(count: int) -> list[Table]:
 
 def on_shift(count: int) -> list[Any]:
     dealers = [make(DealerFactory, username=f"dealer-{chr(65 + i)}") for i in range(count)]
+    for dealer in dealers:
+        staff.dealer_pin_set(user_id=dealer.pk, pin=PIN, at=SIX)
     for minute, dealer in enumerate(dealers):
         services.dealer_shift_start(dealer_id=dealer.pk, at=SIX - timedelta(minutes=10 - minute))
     return dealers
@@ -67,14 +70,14 @@ def test_the_start_writes_the_worked_example_downs(room) -> None:
 
 def test_the_push_signs_the_incoming_dealer_in_and_permissions_follow(room) -> None:
     tables, (a, _b, _c, _d, _e) = room
-    services.down_sign_in(table=tables[0], actor=a, at=SIX + timedelta(minutes=1))
+    services.down_sign_in(table=tables[0], actor=a, pin=PIN, at=SIX + timedelta(minutes=1))
     assert may_deal(a, Table.objects.get(pk=tables[0].pk))
 
     twenty = SIX + timedelta(minutes=20, seconds=30)
     due = push_due(Table.objects.get(pk=tables[1].pk), twenty)
     assert due is not None
     assert due.dealer_id == a.pk
-    down = services.down_sign_in(table=tables[1], actor=a, at=twenty)
+    down = services.down_sign_in(table=tables[1], actor=a, pin=PIN, at=twenty)
 
     assert down.signed_in_at == twenty
     first, second = Table.objects.get(pk=tables[0].pk), Table.objects.get(pk=tables[1].pk)
@@ -90,7 +93,7 @@ def test_the_handover_is_refused_while_a_hand_is_dealt(room) -> None:
     tables, (a, *_) = room
     Hand.objects.create(table=tables[0], number=12, rules={}, stakes={}, seats=[], plan={})
     with pytest.raises(FloorConflict) as refused:
-        services.down_sign_in(table=tables[0], actor=a, at=SIX)
+        services.down_sign_in(table=tables[0], actor=a, pin=PIN, at=SIX)
     assert refused.value.code == "hand_in_progress"
     assert "Hand 12 is still being dealt" in refused.value.detail
     assert Table.objects.get(pk=tables[0].pk).dealer_id is None
@@ -99,11 +102,11 @@ def test_the_handover_is_refused_while_a_hand_is_dealt(room) -> None:
 def test_only_the_incoming_dealer_the_tables_dealer_or_the_floor_sign_in(room) -> None:
     tables, (a, b, *_) = room
     with pytest.raises(FloorForbidden) as refused:
-        services.down_sign_in(table=tables[0], actor=b, at=SIX)
+        services.down_sign_in(table=tables[0], actor=b, pin=PIN, at=SIX)
     assert refused.value.code == "not_your_push"
-    services.down_sign_in(table=tables[0], actor=make(DirectorFactory), at=SIX)
+    services.down_sign_in(table=tables[0], actor=make(DirectorFactory), pin=PIN, at=SIX)
     with pytest.raises(FloorConflict) as again:
-        services.down_sign_in(table=tables[0], actor=a, at=SIX)
+        services.down_sign_in(table=tables[0], actor=a, pin=PIN, at=SIX)
     assert again.value.code == "no_push_due"
 
 
@@ -197,7 +200,7 @@ def test_the_push_sign_in_writes_the_rotation_on_when_it_is_due(room) -> None:
     tables, _dealers = room
     at = SIX + timedelta(hours=6, minutes=20, seconds=30)
     down = DealerDown.objects.get(starts_at=SIX + timedelta(hours=6, minutes=20), table=tables[0])
-    services.down_sign_in(table=tables[0], actor=None, at=at)
+    services.down_sign_in(table=tables[0], actor=None, pin=PIN, at=at)
     last = DealerDown.objects.order_by("-ends_at").first()
     assert last is not None
     assert last.ends_at > SIX + timedelta(hours=8)
@@ -240,6 +243,8 @@ def test_the_api_runs_the_rotation_from_the_shift_list_to_the_push(clock) -> Non
     tables = cash_tables(2)
     director = api_as(make(DirectorFactory))
     a, b = make(DealerFactory), make(DealerFactory)
+    for dealer in (a, b):
+        staff.dealer_pin_set(user_id=dealer.pk, pin=PIN, at=SIX)
     plan = {"down_minutes": 30, "downs_before_break": 3, "break_minutes": 15}
     assert director.put("/api/rotation/plan/", plan, format="json").status_code == 200
     assert director.post("/api/rotation/start/").json()["code"] == "no_dealers_on_shift"
@@ -255,16 +260,16 @@ def test_the_api_runs_the_rotation_from_the_shift_list_to_the_push(clock) -> Non
     assert board["next_push_at"].startswith("2026-11-25T18:30")
     assert [r["due"] for r in board["tables"]] == [a.username, b.username]
 
-    signed = api_as(a).post(f"/api/tables/{tables[0].pk}/sign-in/")
+    signed = api_as(a).post(f"/api/tables/{tables[0].pk}/sign-in/", {"pin": PIN})
     assert signed.status_code == 200
     assert signed.json()["dealer_id"] == a.pk
-    refused = api_as(a).post(f"/api/tables/{tables[1].pk}/sign-in/")
+    refused = api_as(a).post(f"/api/tables/{tables[1].pk}/sign-in/", {"pin": PIN})
     assert (refused.status_code, refused.json()["code"]) == (403, "not_your_push")
     board = api_as(b).get("/api/rotation/").json()
     assert [r["dealing"] for r in board["tables"]] == [a.username, ""]
 
     Hand.objects.create(table=tables[1], number=3, rules={}, stakes={}, seats=[], plan={})
-    mid_hand = api_as(b).post(f"/api/tables/{tables[1].pk}/sign-in/")
+    mid_hand = api_as(b).post(f"/api/tables/{tables[1].pk}/sign-in/", {"pin": PIN})
     assert (mid_hand.status_code, mid_hand.json()["code"]) == (409, "hand_in_progress")
 
     off = director.post(f"/api/rotation/shifts/{b.pk}/end/")
@@ -293,6 +298,7 @@ def test_the_board_page_and_the_tablet_show_the_push(clock, client) -> None:
     tables = cash_tables(1)
     director = make(DirectorFactory)
     dealer = make(DealerFactory, username="dana")
+    staff.dealer_pin_set(user_id=dealer.pk, pin=PIN, at=SIX)
     client.force_login(director)
     client.post(reverse("rotation-shift-add"), {"dealer": dealer.pk})
     client.post(reverse("rotation-start"))
@@ -303,7 +309,7 @@ def test_the_board_page_and_the_tablet_show_the_push(clock, client) -> None:
     client.force_login(dealer)
     tablet = client.get(reverse("deal-table", args=[tables[0].pk])).content.decode()
     assert "Sign in: dana" in tablet
-    client.post(reverse("deal-sign-in", args=[tables[0].pk]))
+    client.post(reverse("deal-sign-in", args=[tables[0].pk]), {"pin": PIN})
     assert Table.objects.get(pk=tables[0].pk).dealer_id == dealer.pk
     tablet = client.get(reverse("deal-table", args=[tables[0].pk])).content.decode()
     assert "Sign in: dana" not in tablet

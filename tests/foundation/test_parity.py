@@ -121,6 +121,10 @@ TWINS: dict[str, tuple[str, ...]] = {
     "rotation-shift-end": ("api-rotation-shift-end",),
     "rotation-start": ("api-rotation-start",),
     "deal-sign-in": ("api-table-sign-in",),
+    # staff accounts (issue 25)
+    "staff-create": ("api-staff",),
+    "staff-pin": ("api-staff-pin",),
+    "staff-deactivate": ("api-staff-deactivate",),
 }
 # page writes with no API twin, and why
 PAGE_ONLY = {"logout": "a browser's session ends; an API token signs out with DELETE api-token"}

@@ -161,6 +161,10 @@ EXCLUDED = {
         "screens list (`api-screens`, `screen-list`) is walked",
     ),
     **dict.fromkeys(["api-rotation-shift-end", "rotation-shift-end"], "a dealer's shift: no hand"),
+    **dict.fromkeys(
+        ["api-staff-pin", "api-staff-deactivate", "staff-pin", "staff-deactivate"],
+        "a staff account: no hand, directors only",
+    ),
 }
 
 # The hidden cards as codes, alone or run together (PHH writes "QsQd").

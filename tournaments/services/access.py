@@ -2,6 +2,7 @@
 
 - `device_sign_in`: a new API token for one device (django-rest-knox: the key is shown once,
   only its digest is kept), named by a `Device` row with the label the sign-in gave.
+- `device_hand_over`: a shared tablet's token becomes the incoming dealer's at the push.
 - `device_revoke`, `user_devices_revoke`, `token_sign_out`: the token stops working at once, for
   every web process (nothing is remembered between requests: `config.authentication`).
 - `lockout_unlock`: an account locked on a client, a locked device, or an account slowed down
@@ -41,6 +42,17 @@ def device_sign_in(*, user: Any, label: str, now: datetime) -> tuple[Device, str
         tokens.filter(user=user, expiry__lt=now).delete()
         token, key = tokens.create(user=user)
         device = Device.objects.create(token=token, label=label.strip())
+    return device, key
+
+
+def device_hand_over(*, token: Any, user: Any, now: datetime) -> tuple[Device, str]:
+    """The device sending `token` becomes `user`'s (the rotation's push on a shared tablet): a
+    new token for `user` with the device's label; the old token stops working at once. Returns
+    the device and the new key, shown once."""
+    label = getattr(getattr(token, "device", None), "label", "")
+    with transaction.atomic():
+        device, key = device_sign_in(user=user, label=label, now=now)
+        get_token_model().objects.filter(pk=token.pk).delete()
     return device, key
 
 
