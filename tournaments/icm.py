@@ -8,7 +8,9 @@ arithmetic, which is exact to far below a cent; rational arithmetic would give t
 a hundred times slower. Only the final amounts are rounded, to `unit` (a cent by default), and
 the rounded amounts always add up exactly to the prizes in play: each amount is rounded down,
 then the units left over go one each to the players with the largest rounded-off parts (on
-equal parts, the bigger stack first, then the earlier player).
+equal parts, the bigger stack first, then the earlier player). Prizes in play that are not a
+whole number of units (a pool of 9 x 55 paid in tens) are dealt too: the part below one unit
+goes to the biggest stack, the deal's first place, as `payouts.payouts` gives it to first place.
 
 Prizes are listed first place first and never increase down the places. With n players left,
 the prizes in play are the first n (the ones still to be won); any more are ignored, and places
@@ -64,29 +66,28 @@ def _prizes_in_play(players: int, prizes: Sequence[Decimal], unit: Decimal) -> l
                 f"The prize for place {place} ({prize}) is more than for place {place - 1} "
                 f"({in_play[place - 2]}); list the prizes first place first.",
             )
-    total = sum(in_play, Decimal(0))
-    if total % unit != 0:
-        raise IcmError(
-            "prizes_not_in_units",
-            f"The prizes in play add up to {total}, which is not a whole number of {unit}.",
-        )
     return in_play + [Decimal(0)] * (players - len(in_play))
 
 
 def _rounded(
     amounts: Sequence[Decimal], total: Decimal, stacks: Sequence[int], unit: Decimal
 ) -> tuple[Decimal, ...]:
-    """Round down to `unit`, then give the units left over to the largest rounded-off parts, so
-    the amounts add up to `total` (a whole number of units)."""
+    """Round down to `unit`, then give the whole units left over to the largest rounded-off
+    parts, and the part of `total` below one unit (a pool that is not a whole number of units)
+    to the biggest stack, the earlier on equal stacks: the player the deal places first, as the
+    payouts give it to first place. The amounts add up to `total` exactly."""
     with localcontext() as context:
         context.prec = PRECISION
         settled = [(amount / unit).quantize(SETTLE, rounding=ROUND_HALF_EVEN) for amount in amounts]
         units = [int(value.to_integral_value(rounding=ROUND_FLOOR)) for value in settled]
-        left_over = int(total / unit) - sum(units)
+        whole = int((total / unit).to_integral_value(rounding=ROUND_FLOOR))
         order = sorted(range(len(amounts)), key=lambda i: (units[i] - settled[i], -stacks[i], i))
-    for player in order[:left_over]:
+    for player in order[: whole - sum(units)]:
         units[player] += 1
-    return tuple(count * unit for count in units)
+    rounded = [count * unit for count in units]
+    first = min(range(len(stacks)), key=lambda i: (-stacks[i], i))
+    rounded[first] += total - whole * unit
+    return tuple(rounded)
 
 
 def finish_probabilities(

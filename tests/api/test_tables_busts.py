@@ -130,6 +130,29 @@ def test_busts_on_one_hand_place_by_starting_stack_and_share_ties(director):
 
 
 @pytest.mark.django_db
+def test_t_hand_for_hand_busts_at_one_table_by_stack_and_at_two_tables_tie(director):
+    """Issue 26 through the API: in hand-for-hand, two out on one hand at one table are placed
+    by starting stack (T); out at another table on the same hand, a player ties (RP-8)."""
+    tournament = seated_tournament(players=12, seats_per_table=6, payout_percentages=[50, 30, 20])
+    started = director.post(
+        f"/api/tournaments/{tournament.pk}/hand-for-hand/", {"on": True}, format="json"
+    )
+    assert started.status_code == 200
+    one = list(Entry.objects.filter(tournament=tournament, table__number=1).order_by("seat"))
+    two = list(Entry.objects.filter(tournament=tournament, table__number=2).order_by("seat"))
+
+    body = _bust(director, tournament, (one[0], 2000), (one[1], 6500)).json()
+    assert {e["id"]: e["finishing_place"] for e in body} == {one[1].pk: 11, one[0].pk: 12}
+
+    body = _bust(director, tournament, (two[0], 9000)).json()
+    # The same hand at another table: it ties with table 1's shortest stack, and table 1's
+    # order stands (A11): 10th, then 11th-12th shared.
+    assert body[0]["finishing_place"] == 11
+    placed = Entry.objects.filter(pk__in=[one[0].pk, one[1].pk])
+    assert dict(placed.values_list("pk", "finishing_place")) == {one[1].pk: 10, one[0].pk: 11}
+
+
+@pytest.mark.django_db
 def test_the_last_bust_crowns_the_winner_and_the_very_last_is_refused(director):
     tournament = seated_tournament(players=3, payout_percentages=[70, 30])
     a, b, c = Entry.objects.filter(tournament=tournament).order_by("pk")

@@ -135,3 +135,25 @@ def test_an_empty_form_asks_for_a_player(director: Client) -> None:
     response = director.post(reverse("bust-list", args=[event.pk]), once(entry=[""], stack=[""]))
 
     assert "Pick at least one player who is out." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_t_hand_for_hand_two_out_at_one_table_are_placed_by_starting_stack(
+    director: Client,
+) -> None:
+    """Issue 26 on the desk: hand-for-hand, two players out on one hand at one table were both
+    placed 5th; the bigger starting stack finishes 5th, the other 6th."""
+    event = tournament(players=NAMES[:6], start=True, payout_percentages=[50, 30, 20])
+    ann, bruno = entry_of(event, "Ann Lee"), entry_of(event, "Bruno Costa")
+    assert table_of(ann) == table_of(bruno)
+    director.post(reverse("hand-for-hand", args=[event.pk]), once(on="1"), follow=True)
+    event.refresh_from_db()
+    assert event.hand_for_hand
+
+    response = director.post(
+        reverse("bust-list", args=[event.pk]),
+        once(entry=[str(ann.pk), str(bruno.pk), ""], stack=["3000", "8000", ""]),
+        follow=True,
+    )
+
+    assert "Bruno Costa out in place 5; Ann Lee out in place 6." in response.content.decode()

@@ -8,9 +8,11 @@ import time
 from decimal import Decimal
 from fractions import Fraction
 from itertools import permutations
+from typing import Any
 
 import pytest
 
+from tournaments import payouts
 from tournaments.icm import IcmError, chip_chop, finish_probabilities, icm_equities
 
 D = Decimal
@@ -144,7 +146,6 @@ def test_eleven_players_are_refused() -> None:
         ([1000, 0], prizes_of("100"), "bad_stack"),
         ([1000, 500], prizes_of("30", "70"), "prizes_increasing"),
         ([1000, 500], prizes_of("70", "-1"), "negative_prize"),
-        ([1000, 500], prizes_of("70.005", "30"), "prizes_not_in_units"),
     ],
 )
 def test_deals_refuse_bad_input(stacks: list[int], prizes: tuple[Decimal, ...], code: str) -> None:
@@ -173,3 +174,42 @@ def test_chip_chop_with_fewer_prizes_than_players() -> None:
     # Four players, two prizes: the last prize in play is 0, so it is all by chips.
     got = chip_chop([4000, 3000, 2000, 1000], prizes_of("600", "400"))
     assert got == (D("400.00"), D("300.00"), D("200.00"), D("100.00"))
+
+
+# --- a pool that is not a whole number of units (issue 26) -------------------------------------
+
+
+def test_prizes_not_in_units_are_dealt_the_part_below_a_unit_to_the_biggest_stack() -> None:
+    """They used to be refused (`prizes_not_in_units`): the part below a unit goes to the
+    biggest stack (the deal's first place), as the payouts give it to first place."""
+    for deal in (icm_equities, chip_chop):
+        got = deal([500, 1000], prizes_of("70.005", "30"))
+        assert sum(got) == D("100.005")
+        assert got[1] % D("0.01") == D("0.005")  # the bigger stack
+        assert got[0] % D("0.01") == 0
+
+
+@pytest.mark.parametrize("deal", [icm_equities, chip_chop])
+def test_9_x_55_with_unit_10_deals_every_chip_of_the_pool(deal: Any) -> None:
+    """9 entries of 55 (495) paid in units of 10: 245 (with the pool's odd 5), 140, 110; the
+    three left share 495; every amount is in tens except the biggest stack's, which carries the
+    5 below a unit, and nothing is lost."""
+    prizes = payouts.payouts(D(9 * 55), payouts.default_payout_table(9), D("10"))
+    assert sum(prizes) == D("495")
+    stacks = [30000, 90000, 60000]
+
+    got = deal(stacks, prizes, unit=D("10"))
+
+    assert sum(got) == D("495")
+    assert got[1] % 10 == 5
+    assert got[0] % 10 == got[2] % 10 == 0
+    assert got[1] > got[2] > got[0]
+
+
+@pytest.mark.parametrize("deal", [icm_equities, chip_chop])
+def test_equal_top_stacks_the_part_below_a_unit_goes_to_the_first_listed(deal: Any) -> None:
+    got = deal([700, 700, 100], prizes_of("55.5", "30", "14.5"), unit=D("1"))
+    assert sum(got) == D("100")
+    got = deal([700, 700, 100], prizes_of("55.5", "30", "14"), unit=D("1"))
+    assert sum(got) == D("99.5")
+    assert (got[0] % 1, got[1] % 1, got[2] % 1) == (D("0.5"), 0, 0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -186,4 +187,173 @@ def test_rp8_a_hand_for_hand_hand_reopened_after_the_next_one_opened_keeps_its_s
     play(corrected, holes, short.seat or 0, caller.seat or 0)
 
     assert places(tournament) == shared
+    assert chips_check(tournament) == []
+
+
+# Issue 26: the TDA places players out on the same hand at the same table by the stack they
+# started it with, even hand-for-hand; only players out at different tables on the same
+# hand-for-hand hand tie (docs/rules.md, "Finishing places").
+
+H4H_PAYOUTS = [40, 20, 12, 9.4, 7.1, 6, 5.5]  # of 12 x 500 = 6,000: 5th 426, 6th 360
+
+
+def at_table(tournament: Tournament, number: int) -> list[Entry]:
+    return list(
+        Entry.objects.filter(
+            tournament=tournament, table__number=number, status=Entry.Status.ACTIVE
+        )
+        .select_related("player")
+        .order_by("seat")
+    )
+
+
+def six_left_hand_for_hand(**fields: Any) -> Tournament:
+    """12 players at two tables of 6; three out at each table, then hand-for-hand with 6 left
+    (7 paid, so the places at stake are 5th and 6th, paid 426 and 360)."""
+    tournament = seated_tournament(
+        players=12,
+        now=T0,
+        seats_per_table=6,
+        buy_in=500,
+        payout_percentages=H4H_PAYOUTS,
+        **fields,
+    )
+    for number in (1, 2):
+        for entry in at_table(tournament, number)[:3]:
+            desk_bust(tournament, entry)
+    tournament_set_hand_for_hand(tournament=tournament, on=True, now=T0)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def out(tournament: Tournament, *busts: tuple[Entry, int]) -> None:
+    """One bust typed on the desk: the players out on one hand, with their starting stacks."""
+    entries_bust(
+        tournament=tournament,
+        busts=[Bust(entry_id=entry.pk, starting_stack=stack) for entry, stack in busts],
+        now=T0,
+    )
+
+
+def place_and_prize(entry: Entry) -> tuple[int | None, Decimal | None]:
+    entry.refresh_from_db()
+    return entry.finishing_place, entry.prize
+
+
+def test_t_hand_for_hand_two_out_at_one_table_the_bigger_starting_stack_finishes_higher() -> None:
+    """The director's case: both were placed 5th, sharing 5th and 6th (393 / 393); the one who
+    started the hand with more chips finishes 5th, the other 6th."""
+    tournament = six_left_hand_for_hand()
+    big, small = at_table(tournament, 1)[:2]
+
+    out(tournament, (small, 2000), (big, 6500))
+
+    assert place_and_prize(big) == (5, Decimal("426"))
+    assert place_and_prize(small) == (6, Decimal("360"))
+
+
+def test_t_hand_for_hand_equal_stacks_at_one_table_share_the_places_they_cover() -> None:
+    tournament = six_left_hand_for_hand()
+    one, two = at_table(tournament, 1)[:2]
+
+    out(tournament, (one, 3000), (two, 3000))
+
+    assert place_and_prize(one) == (5, Decimal("393"))  # (426 + 360) / 2
+    assert place_and_prize(two) == (5, Decimal("393"))
+
+
+def test_t_hand_for_hand_one_tables_busts_typed_one_by_one_are_still_one_hand() -> None:
+    """Each table deals one hand-for-hand hand: two busts typed apart at one table went out on
+    that hand, and are placed by their stacks whichever is typed first."""
+    tournament = six_left_hand_for_hand()
+    big, small = at_table(tournament, 1)[:2]
+
+    out(tournament, (big, 6500))
+    out(tournament, (small, 2000))
+
+    assert place_and_prize(big) == (5, Decimal("426"))
+    assert place_and_prize(small) == (6, Decimal("360"))
+
+
+def test_rp8_hand_for_hand_out_at_different_tables_tie_whatever_their_stacks() -> None:
+    tournament = six_left_hand_for_hand()
+    (first,) = at_table(tournament, 1)[:1]
+    (second,) = at_table(tournament, 2)[:1]
+
+    out(tournament, (first, 9000))
+    out(tournament, (second, 1000))
+
+    assert place_and_prize(first) == (5, Decimal("393"))
+    assert place_and_prize(second) == (5, Decimal("393"))
+
+
+def test_a11_hand_for_hand_two_out_at_one_table_and_one_at_another() -> None:
+    """Table 1's order stands (the bigger stack above); the shortest out at each table tie."""
+    tournament = seated_tournament(
+        players=12, now=T0, seats_per_table=6, buy_in=500, payout_percentages=H4H_PAYOUTS
+    )
+    for number in (1, 2):
+        for entry in at_table(tournament, number)[:2]:
+            desk_bust(tournament, entry)
+    tournament_set_hand_for_hand(tournament=tournament, on=True, now=T0)
+    big, small = at_table(tournament, 1)[:2]
+    (other,) = at_table(tournament, 2)[:1]
+
+    out(tournament, (big, 6500), (small, 2000))
+    out(tournament, (other, 9000))
+
+    assert places(tournament)[f"{big.player.name} #1"] == 6
+    assert places(tournament)[f"{small.player.name} #1"] == 7
+    assert places(tournament)[f"{other.player.name} #1"] == 7
+
+
+def play_two_out(hand: Hand, holes: dict[int, list[str]], shorts: list[int], caller: int) -> Hand:
+    """Both `shorts` go all in, `caller` calls and wins (by `holes`), everyone else folds."""
+    board = iter([["Kc", "9d", "4h"], ["Js"], ["3c"]])
+    state = hand.state
+    while state["phase"] not in ("complete", "void"):
+        if state["phase"] == "dealing":
+            action: dict[str, Any] = {"kind": "deal_board", "cards": next(board)}
+        elif state["phase"] == "showdown":
+            seat = state["next_to_show"]
+            action = {"kind": "show", "seat": seat, "cards": holes[seat]}
+        else:
+            seat = state["legal"]["actor"]
+            kind = "all_in" if seat in shorts else "call" if seat == caller else "fold"
+            if kind == "fold" and state["legal"]["can_check"]:
+                kind = "check"
+            action = {"kind": kind, "seat": seat}
+        result = hand_record_action(
+            hand=hand, action=action, client_id=uuid.uuid4().hex, version=state["version"]
+        )
+        hand, state = result.hand, result.answer
+    return hand
+
+
+def test_t_a_reopened_hand_for_hand_hand_keeps_the_order_of_its_table() -> None:
+    """Two players out on one tablet hand at table 1 in hand-for-hand: the bigger starting
+    stack 5th, the other 6th; reopened, corrected and ended again, the places stand."""
+    tournament = six_left_hand_for_hand(levels=LEVELS)
+    table = Table.objects.get(tournament=tournament, number=1)
+    big, small, caller = at_table(tournament, 1)
+    chips = big.chips + small.chips + caller.chips
+    entry_set_chips(entry=big, chips=1500, note="counted")
+    entry_set_chips(entry=small, chips=700, note="counted")
+    entry_set_chips(entry=caller, chips=chips - 2200, note="counted")
+    seats = (big.seat or 0, small.seat or 0, caller.seat or 0)
+    holes = {seats[0]: ["7s", "2d"], seats[1]: ["6h", "2c"], seats[2]: ["Ah", "Ad"]}
+    hand = play_two_out(hand_start(table=table, now=T0), holes, list(seats[:2]), seats[2])
+    assert place_and_prize(big)[0] == 5
+    assert place_and_prize(small)[0] == 6
+
+    reopened = hand_reopen(
+        hand=hand, reason="wrong hand read", client_id="reopen", version=hand.version
+    ).hand
+    corrected = hand_undo(
+        hand=reopened, reason="shown again", client_id="undo", version=reopened.version
+    ).hand
+    play_two_out(corrected, holes, list(seats[:2]), seats[2])
+
+    assert place_and_prize(big)[0] == 5
+    assert place_and_prize(small)[0] == 6
     assert chips_check(tournament) == []

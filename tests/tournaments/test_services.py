@@ -471,12 +471,15 @@ def test_rp8_hand_for_hand_stops_the_clock_and_each_hand_costs_at_most_a_minute(
     assert refused.value.code == "not_hand_for_hand"
 
 
-def test_rp8_players_out_on_the_same_hand_for_hand_hand_share_the_place() -> None:
+def test_t_hand_for_hand_players_out_on_one_hand_at_one_table_are_placed_by_stack() -> None:
+    """Issue 26: hand-for-hand ties only players out at different tables (RP-8); at one table
+    the bigger starting stack finishes higher, as on any hand (T). They used to share 4th."""
     from tournaments.services.clocks import tournament_set_hand_for_hand
 
     tournament = running(5, payout_percentages=[50, 30, 20])
     tournament_set_hand_for_hand(tournament=tournament, on=True, now=NOW)
     a, b = seated(tournament)[:2]
+    assert a.table_id == b.table_id
     entries_bust(
         tournament=tournament,
         now=NOW,
@@ -484,7 +487,7 @@ def test_rp8_players_out_on_the_same_hand_for_hand_hand_share_the_place() -> Non
     )
     a.refresh_from_db()
     b.refresh_from_db()
-    assert a.finishing_place == b.finishing_place == 4
+    assert (a.finishing_place, b.finishing_place) == (4, 5)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -49,7 +49,7 @@ from tournaments.selectors.desk import (
     seat_cards,
     seated_entries,
 )
-from tournaments.selectors.prizes import deal_offer
+from tournaments.selectors.prizes import Payouts, Placed, deal_offer, payouts_get
 from tournaments.selectors.standings import (
     StandingRow,
     Standings,
@@ -86,6 +86,8 @@ __all__ = [
     "HandForHandBoard",
     "LevelRow",
     "Lockout",
+    "Payouts",
+    "Placed",
     "SeatView",
     "StandingRow",
     "Standings",
@@ -108,6 +110,7 @@ __all__ = [
     "level_text",
     "lockout_list",
     "moves_after_hand",
+    "payouts_get",
     "recent_busts",
     "results_rows",
     "seat_cards",

@@ -1,10 +1,14 @@
-"""What the prizes are: each paid place's prize (`prize_table`) and the deal on offer to the
-players left (`deal_offer`, ICM and a chip chop). Reads only: the places and prizes are written
-by `tournaments.services.places`, a deal by `tournaments.services.deals`, both from these.
+"""What the prizes are: each paid place's prize by the payout table (`prize_table`), what each
+place and each player gets (`payouts_get`: the one answer every reader asks, an accepted deal
+included) and the deal on offer to the players left (`deal_offer`, ICM and a chip chop). Reads
+only: the places and prizes are written by `tournaments.services.places`, a deal by
+`tournaments.services.deals`, both from these.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -73,6 +77,69 @@ def _prizes(
         raise from_value_error(error, kind=Conflict) from error
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Placed:
+    """An entry with a finishing place and what it won (None: nothing)."""
+
+    place: int
+    entry_id: int
+    name: str
+    prize: Decimal | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Payouts:
+    """What each place and each player gets.
+
+    `places`: each paid place's prize, first place first: the payout table's, or once the
+    players left accepted a deal, the deal's amount for each place it settled (a deal among more
+    players than the table pays adds their places). `placed`: every entry with a place, by place
+    then name, with its own prize (tied places split theirs). `deal`: the method of the accepted
+    deal, if any."""
+
+    places: tuple[Decimal, ...] = ()
+    placed: tuple[Placed, ...] = ()
+    deal: str | None = None
+    by_entry: Mapping[int, Decimal | None] = field(default_factory=dict)
+
+    @property
+    def pool(self) -> Decimal:
+        return sum(self.places, Decimal(0))
+
+    def prize_of(self, entry_id: int) -> Decimal | None:
+        """What the entry won (None: nothing, or no place yet)."""
+        return self.by_entry.get(entry_id)
+
+
+def payouts_get(tournament: Tournament, *, places: bool = True, players: bool = True) -> Payouts:
+    """What each place (`places`) and each player (`players`) gets: the one answer of the desk's
+    Payouts tab, the public pages, the payouts, standings and results API, the CSV and the
+    screens. A reader that needs only one half asks for it (one query fewer, and a payout
+    table that cannot be used is refused only to a reader of the places: 409)."""
+    deal = tournament.deal or {}
+    paid = prize_table(tournament) if places else ()
+    if places and deal:
+        dealt = sorted((int(p["place"]), Decimal(p["amount"])) for p in deal["players"])
+        paid = tuple(amount for _, amount in dealt) + paid[len(dealt) :]
+    placed: tuple[Placed, ...] = ()
+    if players:
+        rows = (
+            Entry.objects.filter(tournament=tournament, finishing_place__isnull=False)
+            .order_by("finishing_place", "player__name", "pk")
+            .values_list("finishing_place", "pk", "player__name", "prize")
+        )
+        placed = tuple(
+            Placed(place=place or 0, entry_id=pk, name=name, prize=prize)
+            for place, pk, name, prize in rows
+        )
+    return Payouts(
+        places=paid,
+        placed=placed,
+        deal=deal.get("method"),
+        by_entry={p.entry_id: p.prize for p in placed},
+    )
+
+
 def deal_offer(tournament: Tournament) -> list[dict[str, Any]]:
     """An ICM deal (Malmuth-Harville) and a chip chop for the players left, at most 10, biggest
     stack first, from their counted stacks: the amounts a deal pays, rounded to the payout unit
@@ -81,6 +148,12 @@ def deal_offer(tournament: Tournament) -> list[dict[str, Any]]:
     if not tournament.icm_enabled:
         raise FloorError(
             "icm_disabled", "The ICM deal calculator is switched off for this tournament."
+        )
+    if tournament.deal:
+        raise FloorError(
+            "deal_accepted",
+            "A deal was accepted: the players left took the amounts on the Payouts tab, and "
+            "the tournament is finished.",
         )
     left = list(
         Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)

@@ -16,7 +16,8 @@ from typing import Any
 from django.db.models import QuerySet
 
 from tournaments.errors import FloorError
-from tournaments.models import Entry, Screen, Tournament
+from tournaments.models import Screen, Tournament
+from tournaments.selectors.prizes import payouts_get
 from tournaments.selectors.standings import tournament_payouts, tournament_standings
 from tournaments.selectors.versions import cached, tournament_full, version_tag
 
@@ -67,14 +68,12 @@ def final_result(tournament: Tournament, places: int = RESULT_PLACES) -> list[di
     runs. A shared place lists each of its players."""
     if tournament.status != Tournament.Status.FINISHED:
         return []
-    rows = (
-        Entry.objects.filter(
-            tournament=tournament, finishing_place__isnull=False, finishing_place__lte=places
-        )
-        .order_by("finishing_place", "player__name", "pk")
-        .values_list("finishing_place", "player__name", "prize")
-    )
-    return [{"place": place, "name": name, "prize": _amount(prize)} for place, name, prize in rows]
+    placed = payouts_get(tournament, places=False).placed
+    return [
+        {"place": p.place, "name": p.name, "prize": _amount(p.prize)}
+        for p in placed
+        if p.place <= places
+    ]
 
 
 def _board(tournament: Tournament) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from tournaments.models import Entry, Tournament
 from tournaments.names import fold
 from tournaments.selectors.books import chips_in_play
 from tournaments.selectors.bounties import Bounties, bounty_cells, event_bounties
-from tournaments.selectors.prizes import prize_table
+from tournaments.selectors.prizes import payouts_get
 from tournaments.selectors.tickets import seat_places
 from tournaments.selectors.versions import tournaments_seen
 
@@ -99,10 +99,13 @@ def tournament_standings(tournament: Tournament, *, limit: int | None = None) ->
         )
         for i, (pk, name, chips, source, at, table, seat) in enumerate(rows_qs)
     )
-    prizes = prize_table(tournament) if totals["entries"] else ()
+    paid_out = payouts_get(tournament, players=False) if totals["entries"] else None
+    prizes = paid_out.places if paid_out else ()
     left = totals["left"] or 0
     paid = len(prizes)
-    next_payout = prizes[left - 1] if 1 < left <= paid else None  # none once a winner is left
+    # None once a winner is left, or once a deal has paid the players left.
+    over = left <= 1 or (paid_out is not None and paid_out.deal is not None)
+    next_payout = prizes[left - 1] if not over and left <= paid else None
     return Standings(
         players_left=left,
         entries=totals["entries"],
@@ -126,15 +129,14 @@ def _bounty_fields(bounties: Bounties | None, entry_id: int) -> dict[str, Decima
 
 
 def tournament_payouts(tournament: Tournament) -> list[dict[str, Any]]:
-    """Each paid place with its prize and, once decided, who finished there; in a satellite,
-    `seat` names the event a place's prize is a seat in (else "")."""
-    prizes = prize_table(tournament)
-    seats, target = seat_places(tournament, prizes)
-    finished: dict[int | None, list[dict[str, Any]]] = {}
-    for place, name, prize in Entry.objects.filter(
-        tournament=tournament, finishing_place__isnull=False
-    ).values_list("finishing_place", "player__name", "prize"):
-        finished.setdefault(place, []).append({"name": name, "prize": prize})
+    """Each paid place with its prize and, once decided, who finished there, as `payouts_get`
+    answers them (an accepted deal's amounts for the places it settled); in a satellite, `seat`
+    names the event a place's prize is a seat in (else "")."""
+    paid = payouts_get(tournament)
+    seats, target = seat_places(tournament, paid.places)
+    finished: dict[int, list[dict[str, Any]]] = {}
+    for placed in paid.placed:
+        finished.setdefault(placed.place, []).append({"name": placed.name, "prize": placed.prize})
     return [
         {
             "place": i + 1,
@@ -142,7 +144,7 @@ def tournament_payouts(tournament: Tournament) -> list[dict[str, Any]]:
             "players": finished.get(i + 1, []),
             "seat": target if i < seats else "",
         }
-        for i, prize in enumerate(prizes)
+        for i, prize in enumerate(paid.places)
     ]
 
 
@@ -150,12 +152,14 @@ def results_rows(tournament: Tournament) -> list[tuple[Any, ...]]:
     """The results so far, as the one export gives them: place, name, entry number and prize of
     every entry that played, and in an event with bounties its `bounties.bounty_columns`; the
     players still in first (no place yet), by chips, then everyone out, by place."""
-    rows = (
-        Entry.objects.filter(tournament=tournament)
+    paid = payouts_get(tournament, places=False)  # each player's prize: the one answer
+    rows = [
+        (place, name, number, paid.prize_of(pk), pk, status)
+        for place, name, number, pk, status in Entry.objects.filter(tournament=tournament)
         .exclude(status=Entry.Status.UNREGISTERED)
         .order_by(F("finishing_place").asc(nulls_first=True), "-chips", "player__name", "number")
-        .values_list("finishing_place", "player__name", "number", "prize", "pk", "status")
-    )
+        .values_list("finishing_place", "player__name", "number", "pk", "status")
+    ]
     bounties = event_bounties(tournament)
     if bounties is None:
         return [row[:4] for row in rows]

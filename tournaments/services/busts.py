@@ -49,8 +49,9 @@ def entries_bust(
     """Record the players out on one hand.
 
     Several busts on one hand are placed by the stack each started the hand with (the bigger
-    stack finishes higher); equal stacks share the place and split its prizes. In hand-for-hand
-    play (RP-8) everyone out on the same hand-for-hand hand shares the place, at every table.
+    stack finishes higher); equal stacks share the place and split its prizes (T). In
+    hand-for-hand play (RP-8) players out on the same hand-for-hand hand at different tables
+    share the place (`tournaments.finishing`).
 
     `hand` names the tablet's hand the players went out on: its end has already written their
     stacks to zero in the ledger. Without it (a bust typed on the desk) the player's last known

@@ -197,7 +197,8 @@ def tournament_set_hand_for_hand(
     """Start or end hand-for-hand play (RP-8). Starting it stops the clock and opens the first
     hand-for-hand hand: each table deals exactly one hand, and the next starts when every table
     has finished its own. Ending it starts the clock again. While it lasts, players out on the
-    same hand-for-hand hand share their place; it ends by itself when the bubble bursts."""
+    same hand-for-hand hand at different tables share their place (`finishing`); it ends by
+    itself when the bubble bursts."""
     tournament = lock_tournament(tournament)
     if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
         raise FloorError("not_running", "Hand-for-hand is played while the tournament runs.")

@@ -1,9 +1,9 @@
 """Finishing places and prizes: who finished where, what each place pays, and the changes a
 late entry, a shared hand-for-hand place or an undone bust make to them.
 
-Each entry has its own place; entries share one only when they went out on the same hand with
-equal starting stacks, or on the same hand-for-hand hand (RP-8), and then split the prizes of
-the places they span.
+Each entry has its own place; entries share one only when they went out on the same hand at one
+table with equal starting stacks, or on the same hand-for-hand hand at different tables (RP-8;
+`tournaments.finishing`), and then split the prizes of the places they span.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from itertools import groupby
 
 from django.db.models import Min
 
-from tournaments import payouts
+from tournaments import finishing, payouts
 from tournaments.errors import FloorError
 from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.selectors.prizes import prize_table
@@ -24,11 +24,11 @@ from tournaments.services.versions import tournament_bump
 
 
 def places_recompute(tournament: Tournament) -> None:
-    """Every busted entry's place, from the bust record alone: the players still in hold the
-    places above everyone out, then the busts from the latest to the earliest. Players out on
-    the same hand are placed by the stack they started it with (the bigger finishes higher,
-    equal stacks share); everyone out on the same hand-for-hand hand shares one place, at every
-    table (RP-8).
+    """Every busted entry's place, from the bust record alone (`finishing.finishing_places`):
+    the players still in hold the places above everyone out, then the busts from the latest to
+    the earliest. Players out on the same hand at one table are placed by the stack they started
+    it with (the bigger finishes higher, equal stacks share, T); players out on the same
+    hand-for-hand hand at different tables share (RP-8, A11).
 
     Worked out afresh on every bust, undone bust, reopened hand and new entry, so that no two
     entries share a place unless these rules say so, whatever order the floor worked in (a
@@ -37,32 +37,27 @@ def places_recompute(tournament: Tournament) -> None:
     left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
     out = list(
         Entry.objects.filter(tournament=tournament, status=Entry.Status.BUSTED).only(
-            "pk", "bust_group", "bust_round", "bust_stack", "finishing_place"
+            "pk", "bust_group", "bust_round", "bust_stack", "finishing_place", "table_id"
         )
     )
     when = _out_order(out)
-    blocks: dict[tuple[str, int], list[Entry]] = {}  # one hand's busts, or one h4h hand's
-    for entry in out:
-        key = ("round", entry.bust_round) if entry.bust_round else ("hand", entry.bust_group or 0)
-        blocks.setdefault(key, []).append(entry)
-    ordered_blocks = sorted(
-        blocks.values(),
-        key=lambda b: (-min(when[e.pk] for e in b), -max(e.bust_group or 0 for e in b)),
+    places = finishing.finishing_places(
+        left=left,
+        out=[
+            finishing.Out(
+                entry_id=entry.pk,
+                when=when[entry.pk],
+                hand=entry.bust_group or 0,
+                stack=entry.bust_stack or 0,
+                table=entry.table_id,
+                round=entry.bust_round,
+            )
+            for entry in out
+        ],
     )
-    place = left + 1
-    changed: list[Entry] = []
-    for block in ordered_blocks:
-        if block[0].bust_round:
-            tiers = [block]
-        else:
-            by_stack = sorted(block, key=lambda e: (-(e.bust_stack or 0), e.pk))
-            tiers = [list(tied) for _, tied in groupby(by_stack, key=lambda e: e.bust_stack)]
-        for tier in tiers:
-            for entry in tier:
-                if entry.finishing_place != place:
-                    entry.finishing_place = place
-                    changed.append(entry)
-            place += len(tier)
+    changed = [entry for entry in out if entry.finishing_place != places[entry.pk]]
+    for entry in changed:
+        entry.finishing_place = places[entry.pk]
     Entry.objects.bulk_update(changed, ["finishing_place"])
     tournament_bump(tournament.pk)
 
