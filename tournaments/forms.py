@@ -80,11 +80,24 @@ REFUSAL_FIELDS = {
     "bad_satellite_target": "satellite_target",
     "bad_bounty": "bounty",
     "bad_bounty_kind": "bounty_kind",
+    "bad_late_registration_level": "late_registration_level",
+    "bad_rebuy_until_level": "rebuy_until_level",
+    "bad_addon_level": "addon_level",
 }
 
 LOCKED_HELP = "Locked: the tournament has started, and a change would change the hands in play."
 _BOUNTY_LOCKED = "Locked: the tournament has started, and the players have paid their bounties."
-LOCKED_HELPS = {"bounty_kind": _BOUNTY_LOCKED, "bounty": _BOUNTY_LOCKED}
+# A price entries have paid (issue 26): corrected only by an audited repricing.
+_MONEY_LOCKED = (
+    "Locked: entries have paid this price. To correct a mistake, use Reprice: each entry's "
+    "change is written in the audit log."
+)
+MONEY_FIELDS = frozenset({"buy_in", "fee", "rebuy_price", "addon_price", "bounty"})
+LOCKED_HELPS = {
+    "bounty_kind": _BOUNTY_LOCKED,
+    "bounty": _MONEY_LOCKED,
+    **dict.fromkeys(MONEY_FIELDS - {"bounty"}, _MONEY_LOCKED),
+}
 
 
 def attach_refusal(form: forms.BaseForm, error: FloorError) -> None:
@@ -200,8 +213,15 @@ class TournamentForm(forms.Form):
             field.queryset = field.queryset | Tournament.objects.filter(pk=pk)  # type: ignore[attr-defined]
         for name in locked:
             if name in self.fields:
-                self.fields[name].disabled = True
-                self.fields[name].help_text = LOCKED_HELPS.get(name, LOCKED_HELP)
+                field = self.fields[name]
+                field.help_text = LOCKED_HELPS.get(name, LOCKED_HELP)
+                if name in MONEY_FIELDS:
+                    # Read-only, not disabled: a changed price posted anyway (a page opened
+                    # before the first entry paid) reaches the service, which refuses it
+                    # (409 money_locked) instead of the page dropping it without a word.
+                    field.widget.attrs["readonly"] = True
+                else:
+                    field.disabled = True
 
     @classmethod
     def initial_from(cls, tournament: Tournament) -> dict[str, Any]:

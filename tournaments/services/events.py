@@ -21,6 +21,7 @@ from tournaments.selectors.rules import rules_current
 from tournaments.selectors.satellites import players_at_end
 from tournaments.services.audit import audit_record
 from tournaments.services.places import crown_winner, places_reprice
+from tournaments.services.prices import MONEY_SETTINGS, check_money_settings, money_locked
 from tournaments.services.satellites import check_satellite_target
 
 # The settings the prize pool and the payouts are worked out from.
@@ -221,10 +222,13 @@ def tournament_started(tournament: Tournament) -> bool:
 
 def locked_settings(tournament: Tournament) -> tuple[str, ...]:
     """The settings that can no longer change: those the hands are dealt with, once started;
-    the bounty settings once started or finished."""
+    the bounty settings once started or finished; the prices once an entry has paid them
+    (`services.prices`)."""
     hands = tuple(LOCKED_WHEN_STARTED) if tournament_started(tournament) else ()
     played = tournament_started(tournament) or tournament.status == Tournament.Status.FINISHED
-    return hands + (tuple(BOUNTY_SETTINGS) if played else ())
+    bounty = tuple(BOUNTY_SETTINGS) if played else ()
+    prices = tuple(n for n in MONEY_SETTINGS if n not in bounty) if money_locked(tournament) else ()
+    return hands + bounty + prices
 
 
 def levels_fixed(tournament: Tournament, now: datetime) -> int:
@@ -312,9 +316,10 @@ def tournament_update(
             "bad_field", f"Unknown tournament setting: {', '.join(sorted(unknown))}."
         )
     changed = {k: v for k, v in values.items() if not _same(getattr(tournament, k), v)}
-    check_locked_settings(tournament, changed)
     merged = {name: getattr(tournament, name) for name in TOURNAMENT_FIELDS} | changed
     check_tournament_settings(merged)
+    check_money_settings(tournament, changed)  # a price entries paid: only by repricing
+    check_locked_settings(tournament, changed)
     if "satellite_target" in changed:
         check_satellite_target(tournament=tournament, target=changed["satellite_target"])
     now = now or timezone.now()
