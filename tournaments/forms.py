@@ -156,10 +156,21 @@ class TournamentForm(forms.Form):
     rebuy_chips = forms.IntegerField(
         min_value=0, max_value=2_000_000_000, initial=0, help_text="0: no rebuys"
     )
-    rebuy_until_level = forms.IntegerField(min_value=0, max_value=200, initial=0)
+    rebuy_until_level = forms.IntegerField(
+        min_value=0, max_value=200, initial=0, help_text="rebuys until the end of this level"
+    )
     addon_price = money(label="Add-on price")
     addon_chips = forms.IntegerField(
         min_value=0, max_value=2_000_000_000, initial=0, label="Add-on chips", help_text="0: none"
+    )
+    addon_level = forms.IntegerField(
+        min_value=0,
+        max_value=200,
+        initial=0,
+        required=False,
+        label="Add-on at level",
+        help_text="taken during this level and the break after it (0: the first break after "
+        "the last rebuy level)",
     )
     payout_percentages = forms.CharField(
         required=False,
@@ -259,7 +270,7 @@ class TournamentForm(forms.Form):
         data = self.cleaned_data
         skip = {"schedule", *SIXPLUS_RANKING_OPTIONS}
         values = {k: v for k, v in data.items() if k not in skip}
-        for name in ("bounty_kind", "bounty"):
+        for name in ("bounty_kind", "bounty", "addon_level"):
             if values.get(name) in ("", None):
                 values.pop(name, None)
         chosen = sixplus_overrides(data)

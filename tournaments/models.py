@@ -159,6 +159,11 @@ class Tournament(models.Model):
     rebuy_until_level = models.PositiveSmallIntegerField(default=0)
     addon_price = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
     addon_chips = models.PositiveIntegerField(default=0)
+    addon_level = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="the add-on is taken during this level and the break right after it "
+        "(0: on the first break after the last rebuy level)",
+    )
     guarantee = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal("0"))
     payout_percentages = models.JSONField(
         default=list, blank=True, help_text="percent per place, summing to 100; empty: standard"

@@ -30,7 +30,7 @@ def creation(**changes: Any) -> dict[str, Any]:
         "fee": "15",
         "starting_stack": "20000",
         "seats_per_table": "9",
-        "late_registration_level": "4",
+        "late_registration_level": "3",  # the last of the schedule's 3 playing levels
         "max_entries_per_player": "2",
         "rebuy_price": "0",
         "rebuy_chips": "0",

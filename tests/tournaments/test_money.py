@@ -226,7 +226,9 @@ def test_the_director_sets_the_add_on_level() -> None:
         entry_addon(entry=entry, now=ON_THE_BREAK)
     taken = entry_addon(entry=entry, now=IN_LEVEL_3)
 
-    assert refused.value.detail == "The add-on is taken during level 3; it is now the break."
+    assert refused.value.detail == (
+        "The add-on is taken during level 3; it is now the break after level 2."
+    )
     assert taken.addon is True
 
 

@@ -21,6 +21,7 @@ from tournaments.api.schedules import LevelInputSerializer, LevelOutputSerialize
 from tournaments.models import BlindSchedule, Series, Tournament
 from tournaments.roles import is_director
 from tournaments.selectors import tournament_list
+from tournaments.selectors.windows import sales_open
 from tournaments.services.deals import DEAL_METHODS, tournament_accept_deal
 from tournaments.services.entries import registration_open
 from tournaments.services.events import (
@@ -91,6 +92,13 @@ class TournamentSettingsInputSerializer(SatelliteSettingsInputSerializer):
     )
     addon_price = money_field(required=False)
     addon_chips = chips_field(min_value=0, required=False)
+    addon_level = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SMALL_INT,
+        required=False,
+        help_text="the add-on is taken during this level and the break after it; 0: on the "
+        "first break after the last rebuy level. A level the schedule does not have: 400",
+    )
     guarantee = money_field(digits=12, required=False)
     payout_percentages = PercentagesField(required=False)
     payout_unit = money_field(required=False)
@@ -154,6 +162,9 @@ class TournamentOutputSerializer(serializers.Serializer):
     rebuy_until_level = serializers.IntegerField()
     addon_price = serializers.DecimalField(max_digits=10, decimal_places=2)
     addon_chips = serializers.IntegerField()
+    addon_level = serializers.IntegerField()
+    rebuy_open = serializers.BooleanField(help_text="a rebuy is taken now")
+    addon_open = serializers.BooleanField(help_text="the add-on is taken now")
     guarantee = serializers.DecimalField(max_digits=12, decimal_places=2)
     payout_percentages = serializers.ListField(child=serializers.FloatField())
     payout_unit = serializers.DecimalField(max_digits=10, decimal_places=2)
@@ -180,7 +191,10 @@ class TournamentOutputSerializer(serializers.Serializer):
 
 def _render(tournament: Tournament) -> Any:
     tournament = Tournament.objects.prefetch_related("levels").get(pk=tournament.pk)
-    tournament.registration_open = registration_open(tournament, request_time.now())  # type: ignore[attr-defined]
+    now = request_time.now()
+    tournament.registration_open = registration_open(tournament, now)  # type: ignore[attr-defined]
+    tournament.rebuy_open = sales_open(tournament, now, "rebuy")  # type: ignore[attr-defined]
+    tournament.addon_open = sales_open(tournament, now, "addon")  # type: ignore[attr-defined]
     return TournamentOutputSerializer(tournament).data
 
 
