@@ -357,6 +357,9 @@ class LevelForm(forms.Form):
     big_blind = forms.IntegerField(required=False, max_value=2_000_000_000)
     ante = forms.IntegerField(required=False, max_value=2_000_000_000)
     bb_ante = forms.BooleanField(required=False, label="BB ante")
+    smallest_chip = forms.IntegerField(
+        required=False, min_value=1, max_value=2_000_000_000, label="Smallest chip"
+    )
     minutes = forms.IntegerField(required=False, max_value=100_000)
     is_break = forms.BooleanField(required=False, widget=forms.HiddenInput)
     note = forms.CharField(required=False, max_length=200)
@@ -384,6 +387,7 @@ class LevelForm(forms.Form):
             "big_blind": data.get("big_blind") or 0,
             "ante": data.get("ante") or 0,
             "bb_ante": bool(data.get("bb_ante")),
+            "smallest_chip": data.get("smallest_chip") or 1,
             "duration": (data.get("minutes") or 0) * 60,
             "is_break": bool(data.get("is_break")),
             "note": data.get("note") or "",
@@ -396,6 +400,7 @@ class LevelForm(forms.Form):
             "big_blind": level.big_blind,
             "ante": level.ante,
             "bb_ante": level.bb_ante,
+            "smallest_chip": level.smallest_chip,
             "minutes": level.duration // 60,
             "is_break": level.is_break,
             "note": level.note,

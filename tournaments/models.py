@@ -34,6 +34,9 @@ class LevelFields(models.Model):
     big_blind = models.PositiveIntegerField(default=0)
     ante = models.PositiveIntegerField(default=0)
     bb_ante = models.BooleanField(default=False)
+    # The smallest chip in play at this level (RULES.md 6: split pots are divided in it, the odd
+    # chips go left of the button); a colour-up raises it for the levels after.
+    smallest_chip = models.PositiveIntegerField(default=1)
     duration = models.PositiveIntegerField(help_text="seconds")
     is_break = models.BooleanField(default=False)
     note = models.CharField(max_length=200, blank=True)

@@ -104,6 +104,7 @@ def _default(name: str) -> Any:
     return {
         "ante": 0,
         "bb_ante": False,
+        "smallest_chip": 1,
         "is_break": False,
         "note": "",
         "small_blind": 0,
