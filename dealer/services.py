@@ -377,7 +377,7 @@ def _setup(
         small_blind=level.small_blind,
         big_blind=level.big_blind,
         small_bet=level.big_blind,
-        unit=1,
+        unit=level.smallest_chip,  # the level's smallest chip: pots split to it (RULES.md 6)
         button_index=button_index,
         bring_in_index=bring_in,
     )

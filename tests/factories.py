@@ -44,7 +44,9 @@ def level_rows(levels: Any = STANDARD_LEVELS) -> list[dict[str, Any]]:
     """Level dicts (as the services and the API take them) from compact tuples."""
     rows: list[dict[str, Any]] = []
     for level in levels:
-        if level is None:
+        if isinstance(level, dict):  # a row as the services take it (a level's smallest chip)
+            rows.append(dict(level))
+        elif level is None:
             rows.append({"duration": 600, "is_break": True})
         else:
             small, big, ante, duration = level

@@ -82,6 +82,7 @@ class Level:
     duration: int
     is_break: bool = False
     note: str = ""
+    smallest_chip: int = 1  # the smallest chip in play: pots split to it (RULES.md 6)
 
 
 class ClockStatus(StrEnum):
@@ -203,6 +204,19 @@ def _level_errors(levels: Sequence[Level], index: int) -> list[ScheduleError]:
     for what, amount in amounts:
         if amount < 0:
             found.append(error("negative_amount", f"the {what} ({amount}) is negative."))
+    chip = level.smallest_chip
+    if chip < 1:
+        found.append(error("bad_smallest_chip", f"the smallest chip ({chip}) must be positive."))
+    else:
+        # No dealer can post an amount the chips in play cannot make.
+        for what, amount in amounts:
+            if amount > 0 and amount % chip:
+                found.append(
+                    error(
+                        "not_in_smallest_chips",
+                        f"the {what} ({amount}) is not a multiple of the smallest chip ({chip}).",
+                    )
+                )
     if level.is_break:
         if level.small_blind or level.big_blind or level.ante or level.bb_ante:
             found.append(error("break_with_blinds", "a break has no blinds or ante."))
@@ -228,8 +242,9 @@ def schedule_errors(levels: Sequence[Level]) -> tuple[ScheduleError, ...]:
     The rules: at least one row; the first and the last rows are playing levels (the last runs
     into overtime); durations are positive; no amount is negative; a playing level has a big
     blind and a small blind no larger; a big-blind ante has an amount; a break has no blinds or
-    ante; and the big blind never goes down from one playing level to the next (it may stay the
-    same, for example when an ante starts at the same blinds).
+    ante; the smallest chip is positive and the blinds and ante are multiples of it; and the
+    big blind never goes down from one playing level to the next (it may stay the same, for
+    example when an ante starts at the same blinds).
     """
     if not levels:
         return (ScheduleError("empty_schedule", "The schedule has no levels."),)

@@ -80,11 +80,24 @@ REFUSAL_FIELDS = {
     "bad_satellite_target": "satellite_target",
     "bad_bounty": "bounty",
     "bad_bounty_kind": "bounty_kind",
+    "bad_late_registration_level": "late_registration_level",
+    "bad_rebuy_until_level": "rebuy_until_level",
+    "bad_addon_level": "addon_level",
 }
 
 LOCKED_HELP = "Locked: the tournament has started, and a change would change the hands in play."
 _BOUNTY_LOCKED = "Locked: the tournament has started, and the players have paid their bounties."
-LOCKED_HELPS = {"bounty_kind": _BOUNTY_LOCKED, "bounty": _BOUNTY_LOCKED}
+# A price entries have paid (issue 26): corrected only by an audited repricing.
+_MONEY_LOCKED = (
+    "Locked: entries have paid this price. To correct a mistake, use Reprice: each entry's "
+    "change is written in the audit log."
+)
+MONEY_FIELDS = frozenset({"buy_in", "fee", "rebuy_price", "addon_price", "bounty"})
+LOCKED_HELPS = {
+    "bounty_kind": _BOUNTY_LOCKED,
+    "bounty": _MONEY_LOCKED,
+    **dict.fromkeys(MONEY_FIELDS - {"bounty"}, _MONEY_LOCKED),
+}
 
 
 def attach_refusal(form: forms.BaseForm, error: FloorError) -> None:
@@ -143,10 +156,21 @@ class TournamentForm(forms.Form):
     rebuy_chips = forms.IntegerField(
         min_value=0, max_value=2_000_000_000, initial=0, help_text="0: no rebuys"
     )
-    rebuy_until_level = forms.IntegerField(min_value=0, max_value=200, initial=0)
+    rebuy_until_level = forms.IntegerField(
+        min_value=0, max_value=200, initial=0, help_text="rebuys until the end of this level"
+    )
     addon_price = money(label="Add-on price")
     addon_chips = forms.IntegerField(
         min_value=0, max_value=2_000_000_000, initial=0, label="Add-on chips", help_text="0: none"
+    )
+    addon_level = forms.IntegerField(
+        min_value=0,
+        max_value=200,
+        initial=0,
+        required=False,
+        label="Add-on at level",
+        help_text="taken during this level and the break after it (0: the first break after "
+        "the last rebuy level)",
     )
     payout_percentages = forms.CharField(
         required=False,
@@ -200,8 +224,15 @@ class TournamentForm(forms.Form):
             field.queryset = field.queryset | Tournament.objects.filter(pk=pk)  # type: ignore[attr-defined]
         for name in locked:
             if name in self.fields:
-                self.fields[name].disabled = True
-                self.fields[name].help_text = LOCKED_HELPS.get(name, LOCKED_HELP)
+                field = self.fields[name]
+                field.help_text = LOCKED_HELPS.get(name, LOCKED_HELP)
+                if name in MONEY_FIELDS:
+                    # Read-only, not disabled: a changed price posted anyway (a page opened
+                    # before the first entry paid) reaches the service, which refuses it
+                    # (409 money_locked) instead of the page dropping it without a word.
+                    field.widget.attrs["readonly"] = True
+                else:
+                    field.disabled = True
 
     @classmethod
     def initial_from(cls, tournament: Tournament) -> dict[str, Any]:
@@ -239,7 +270,7 @@ class TournamentForm(forms.Form):
         data = self.cleaned_data
         skip = {"schedule", *SIXPLUS_RANKING_OPTIONS}
         values = {k: v for k, v in data.items() if k not in skip}
-        for name in ("bounty_kind", "bounty"):
+        for name in ("bounty_kind", "bounty", "addon_level"):
             if values.get(name) in ("", None):
                 values.pop(name, None)
         chosen = sixplus_overrides(data)
@@ -326,6 +357,9 @@ class LevelForm(forms.Form):
     big_blind = forms.IntegerField(required=False, max_value=2_000_000_000)
     ante = forms.IntegerField(required=False, max_value=2_000_000_000)
     bb_ante = forms.BooleanField(required=False, label="BB ante")
+    smallest_chip = forms.IntegerField(
+        required=False, min_value=1, max_value=2_000_000_000, label="Smallest chip"
+    )
     minutes = forms.IntegerField(required=False, max_value=100_000)
     is_break = forms.BooleanField(required=False, widget=forms.HiddenInput)
     note = forms.CharField(required=False, max_length=200)
@@ -353,6 +387,7 @@ class LevelForm(forms.Form):
             "big_blind": data.get("big_blind") or 0,
             "ante": data.get("ante") or 0,
             "bb_ante": bool(data.get("bb_ante")),
+            "smallest_chip": data.get("smallest_chip") or 1,
             "duration": (data.get("minutes") or 0) * 60,
             "is_break": bool(data.get("is_break")),
             "note": data.get("note") or "",
@@ -365,6 +400,7 @@ class LevelForm(forms.Form):
             "big_blind": level.big_blind,
             "ante": level.ante,
             "bb_ante": level.bb_ante,
+            "smallest_chip": level.smallest_chip,
             "minutes": level.duration // 60,
             "is_break": level.is_break,
             "note": level.note,

@@ -34,6 +34,9 @@ class LevelFields(models.Model):
     big_blind = models.PositiveIntegerField(default=0)
     ante = models.PositiveIntegerField(default=0)
     bb_ante = models.BooleanField(default=False)
+    # The smallest chip in play at this level (RULES.md 6: split pots are divided in it, the odd
+    # chips go left of the button); a colour-up raises it for the levels after.
+    smallest_chip = models.PositiveIntegerField(default=1)
     duration = models.PositiveIntegerField(help_text="seconds")
     is_break = models.BooleanField(default=False)
     note = models.CharField(max_length=200, blank=True)
@@ -159,6 +162,11 @@ class Tournament(models.Model):
     rebuy_until_level = models.PositiveSmallIntegerField(default=0)
     addon_price = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
     addon_chips = models.PositiveIntegerField(default=0)
+    addon_level = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="the add-on is taken during this level and the break right after it "
+        "(0: on the first break after the last rebuy level)",
+    )
     guarantee = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal("0"))
     payout_percentages = models.JSONField(
         default=list, blank=True, help_text="percent per place, summing to 100; empty: standard"

@@ -49,6 +49,7 @@ director = [
     path("desk/schedules/<int:pk>/", schedules.schedule_edit_page, name="schedule-edit"),
     path("desk/t/<int:pk>/", events.dashboard, name="tournament-dashboard"),
     path("desk/t/<int:pk>/settings/", events.settings_page, name="tournament-settings"),
+    path("desk/t/<int:pk>/reprice/", events.reprice_page, name="tournament-reprice"),
     path("desk/t/<int:pk>/rules/", rules.tournament_rules_page, name="tournament-rules"),
     path("desk/t/<int:pk>/open/", events.open_registration, name="tournament-open"),
     path("desk/t/<int:pk>/finish/", events.finish, name="tournament-finish"),

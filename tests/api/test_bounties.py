@@ -91,7 +91,7 @@ def test_the_bounty_is_locked_once_started(director: APIClient) -> None:
 
     refused = director.patch(url, {"bounty": "60.00"}, format="json")
     assert refused.status_code == 409
-    assert refused.json()["code"] == "tournament_started"
+    assert refused.json()["code"] == "money_locked"  # paid by the entries (issue 26)
     assert ok(director.patch(url, {"bounty": "50.00", "name": "KO 50"}, format="json"))["name"] == (
         "KO 50"
     )

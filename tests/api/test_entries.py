@@ -139,6 +139,7 @@ def test_no_rebuys_is_409_no_rebuys(clock, director):
 def test_addon_once_per_entry(clock, director):
     tournament = seated_tournament(players=4, addon_chips=3000)
     entry = Entry.objects.filter(tournament=tournament).first()
+    clock["now"] = T0 + timedelta(minutes=45)  # the add-on's break, after level 2 (issue 26)
 
     first = director.post(f"/api/entries/{entry.pk}/addon/")
     second = director.post(f"/api/entries/{entry.pk}/addon/")

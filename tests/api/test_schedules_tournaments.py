@@ -39,6 +39,7 @@ def test_create_schedule_is_201_with_its_levels_in_order(director):
         "big_blind": 0,
         "ante": 0,
         "bb_ante": False,
+        "smallest_chip": 1,  # issue 26: the level's smallest chip, 1 when not given
         "duration": 600,
         "is_break": True,
         "note": "",

@@ -205,7 +205,7 @@ def test_bug_a_reopened_hand_that_takes_a_players_stack_leaves_their_later_add_o
     # hand was reopened and corrected so that they lost their whole stack in it. The hand's
     # result came off their chips (the add-on stayed, as the ledger adds to the floor's changes)
     # but the end busted them because the hand left them with nothing: busted holding 1,000.
-    table, dealer, director = three_players(addon_chips=1000)
+    table, dealer, director = three_players(addon_chips=1000, addon_level=1)
     short = Entry.objects.filter(table=table).order_by("seat").first()
     assert short is not None
     entry_set_chips(entry=short, chips=1500, note="re-count")

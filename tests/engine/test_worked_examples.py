@@ -267,6 +267,24 @@ def test_w12_r_odd_chip_high_card_by_suit_goes_to_the_jack_of_spades() -> None:
     assert award.shares == (13, 12)
 
 
+@pytest.mark.parametrize(("unit", "shares"), [(25, (6275, 6250)), (1, (6263, 6262))])
+def test_w12_s3_a_tournament_pot_splits_in_its_smallest_chip(
+    unit: int, shares: tuple[int, int]
+) -> None:
+    """Issue 26: 12,525 split two ways with 25 as the smallest chip is 6,275 / 6,250, the odd
+    chip (one 25) to the first tied winner left of the button (S3); a unit of 1 gives the
+    6,263 / 6,262 no dealer can push."""
+    rules = make_rules("tda_tournament", {"mode": "tournament"})
+    holes = [parse_cards("Qc Qd"), parse_cards("Jh Th"), parse_cards("Js Td")]
+    stakes = Stakes(small_blind=25, big_blind=50, unit=unit)
+    setup = deal_setup(rules, stakes, [10000] * 3, holes=holes)
+    state = play(start_hand(setup), "c f x | /9c 8d 7h | b6200 c | /2s | x x | /2c | x x")
+    for player in showdown_order(state):
+        state = apply(state, show(player))
+    (award,) = state.awards
+    assert (award.amount, award.winners, award.shares) == (12525, (1, 2), shares)
+
+
 # --- W13 / X4: heads-up blinds
 
 

@@ -29,6 +29,7 @@ TWINS: dict[str, tuple[str, ...]] = {
     "login": ("api-token",),
     "tournament-list": ("api-tournaments",),
     "tournament-settings": ("api-tournament",),
+    "tournament-reprice": ("api-tournament-reprice",),
     "tournament-rules": ("api-tournament-rules",),
     "cash-table-rules": ("api-cash-table-rules",),
     "tournament-open": ("api-tournament-open-registration",),

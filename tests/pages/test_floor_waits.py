@@ -71,7 +71,12 @@ def test_a_rebuy_or_add_on_in_a_hand_shows_the_services_sentence(
     director: Client, url: str, what: str
 ) -> None:
     event = tournament(
-        players=NAMES[:4], start=True, rebuy_chips=5000, rebuy_until_level=2, addon_chips=5000
+        players=NAMES[:4],
+        start=True,
+        rebuy_chips=5000,
+        rebuy_until_level=2,
+        addon_chips=5000,
+        addon_level=1,  # the add-on's window is now (issue 26)
     )
     hand = deal(event, 1)
     player = dealt(hand)[0]

@@ -128,7 +128,12 @@ def test_unregister_before_the_start(director: Client) -> None:
 @pytest.mark.django_db
 def test_rebuy_and_add_on_buttons(director: Client) -> None:
     event = tournament(
-        players=NAMES[:4], start=True, rebuy_chips=5000, rebuy_until_level=2, addon_chips=8000
+        players=NAMES[:4],
+        start=True,
+        rebuy_chips=5000,
+        rebuy_until_level=2,
+        addon_chips=8000,
+        addon_level=1,  # the add-on's window is now (issue 26)
     )
     ann = entry_of(event, "Ann Lee")
 

@@ -253,7 +253,8 @@ def test_bounty_settings_are_locked_once_the_tournament_has_started() -> None:
     with pytest.raises(FloorError) as refused:
         tournament_update(tournament=event, bounty=Decimal("200"))
 
-    assert refused.value.code == "tournament_started"
+    # The bounty is money the entries paid (issue 26): corrected only by a repricing.
+    assert refused.value.code == "money_locked"
     assert "bount" in refused.value.detail
     tournament_update(tournament=event, bounty=Decimal("100.00"))  # unchanged: fine
 

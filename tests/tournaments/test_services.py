@@ -187,9 +187,10 @@ def test_rebuy_and_addon_add_chips_once_and_count_in_the_prize_pool() -> None:
     entry_rebuy(entry=entry, now=NOW)
     with pytest.raises(FloorError):
         entry_rebuy(entry=entry, now=NOW)  # now above the starting stack
-    entry_addon(entry=entry)
+    on_the_break = NOW + timedelta(minutes=45)  # the add-on's window (issue 26)
+    entry_addon(entry=entry, now=on_the_break)
     with pytest.raises(FloorError) as twice:
-        entry_addon(entry=entry)
+        entry_addon(entry=entry, now=on_the_break)
     assert twice.value.code == "addon_taken"
     entry.refresh_from_db()
     assert entry.chips == 23000

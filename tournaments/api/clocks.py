@@ -52,6 +52,7 @@ class ClockLevelOutputSerializer(serializers.Serializer):
     big_blind = serializers.IntegerField()
     ante = serializers.IntegerField()
     bb_ante = serializers.BooleanField()
+    smallest_chip = serializers.IntegerField(help_text="the smallest chip in play")
     duration = serializers.IntegerField(help_text="seconds")
     is_break = serializers.BooleanField()
     note = serializers.CharField()

@@ -156,7 +156,8 @@ class EntryRebuyApi(FloorApi):
         tags=TAGS, request=None, responses=responses(EntryOutputSerializer, 403, 404, 409)
     )
     def post(self, request: Request, pk: int) -> Response:
-        """Add the rebuy chips (rebuy period, stack at or below the starting stack)."""
+        """Add the rebuy chips: until the end of `rebuy_until_level` and the break after it
+        (409 `rebuys_closed` after, naming the level), to a stack at or below the start."""
         entry = entry_rebuy(entry=pk, now=request_time.now(), actor=request.user)
         return Response(EntryOutputSerializer(entry).data)
 
@@ -166,8 +167,10 @@ class EntryAddonApi(FloorApi):
         tags=TAGS, request=None, responses=responses(EntryOutputSerializer, 403, 404, 409)
     )
     def post(self, request: Request, pk: int) -> Response:
-        """Add the add-on chips, once per entry."""
-        entry = entry_addon(entry=pk, actor=request.user)
+        """Add the add-on chips, once per entry, in the add-on's window (the tournament's
+        `addon_level`, or the first break after the last rebuy level): 409 `addon_not_yet`
+        before it, `addon_closed` after it, with a sentence naming the window."""
+        entry = entry_addon(entry=pk, actor=request.user, now=request_time.now())
         return Response(EntryOutputSerializer(entry).data)
 
 

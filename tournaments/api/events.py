@@ -21,6 +21,7 @@ from tournaments.api.schedules import LevelInputSerializer, LevelOutputSerialize
 from tournaments.models import BlindSchedule, Series, Tournament
 from tournaments.roles import is_director
 from tournaments.selectors import tournament_list
+from tournaments.selectors.windows import sales_open
 from tournaments.services.deals import DEAL_METHODS, tournament_accept_deal
 from tournaments.services.entries import registration_open
 from tournaments.services.events import (
@@ -29,6 +30,7 @@ from tournaments.services.events import (
     tournament_open_registration,
     tournament_update,
 )
+from tournaments.services.prices import tournament_reprice
 
 TAGS = ["tournaments"]
 
@@ -90,6 +92,13 @@ class TournamentSettingsInputSerializer(SatelliteSettingsInputSerializer):
     )
     addon_price = money_field(required=False)
     addon_chips = chips_field(min_value=0, required=False)
+    addon_level = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SMALL_INT,
+        required=False,
+        help_text="the add-on is taken during this level and the break after it; 0: on the "
+        "first break after the last rebuy level. A level the schedule does not have: 400",
+    )
     guarantee = money_field(digits=12, required=False)
     payout_percentages = PercentagesField(required=False)
     payout_unit = money_field(required=False)
@@ -153,6 +162,9 @@ class TournamentOutputSerializer(serializers.Serializer):
     rebuy_until_level = serializers.IntegerField()
     addon_price = serializers.DecimalField(max_digits=10, decimal_places=2)
     addon_chips = serializers.IntegerField()
+    addon_level = serializers.IntegerField()
+    rebuy_open = serializers.BooleanField(help_text="a rebuy is taken now")
+    addon_open = serializers.BooleanField(help_text="the add-on is taken now")
     guarantee = serializers.DecimalField(max_digits=12, decimal_places=2)
     payout_percentages = serializers.ListField(child=serializers.FloatField())
     payout_unit = serializers.DecimalField(max_digits=10, decimal_places=2)
@@ -179,7 +191,10 @@ class TournamentOutputSerializer(serializers.Serializer):
 
 def _render(tournament: Tournament) -> Any:
     tournament = Tournament.objects.prefetch_related("levels").get(pk=tournament.pk)
-    tournament.registration_open = registration_open(tournament, request_time.now())  # type: ignore[attr-defined]
+    now = request_time.now()
+    tournament.registration_open = registration_open(tournament, now)  # type: ignore[attr-defined]
+    tournament.rebuy_open = sales_open(tournament, now, "rebuy")  # type: ignore[attr-defined]
+    tournament.addon_open = sales_open(tournament, now, "addon")  # type: ignore[attr-defined]
     return TournamentOutputSerializer(tournament).data
 
 
@@ -285,3 +300,59 @@ class TournamentDealApi(FloorApi):
             expected_chips=data.validated_data.get("chips"),
         )
         return Response(_render(tournament))
+
+
+class RepriceInputSerializer(serializers.Serializer):
+    """The corrected prices (those left out keep theirs) and why."""
+
+    buy_in = money_field(required=False)
+    fee = money_field(required=False)
+    rebuy_price = money_field(required=False)
+    addon_price = money_field(required=False)
+    bounty = money_field(required=False)
+    reason = serializers.CharField(max_length=200, help_text="why the prices are corrected")
+
+
+class EntryPriceOutputSerializer(serializers.Serializer):
+    entry_id = serializers.IntegerField()
+    name = serializers.CharField()
+    paid = serializers.DecimalField(max_digits=12, decimal_places=2, help_text="at the old prices")
+    now = serializers.DecimalField(max_digits=12, decimal_places=2, help_text="at the new ones")
+
+
+class RepriceOutputSerializer(serializers.Serializer):
+    changes = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="each price changed: [old, new]",
+    )
+    entries = EntryPriceOutputSerializer(many=True)
+    prize_pool_before = serializers.CharField()
+    prize_pool_after = serializers.CharField()
+
+
+class TournamentRepriceApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        request=RepriceInputSerializer,
+        responses=responses(RepriceOutputSerializer, 400, 403, 404, 409),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Correct a price entries have paid (a PATCH of it is refused, 409 `money_locked`):
+        every entry is counted at the new prices, and the audit log names each entry's change,
+        old -> new. 400 `nothing_to_reprice` (a repeat: the prices are those already set),
+        `reason_required`; 409 `tournament_finished`, `bounties_won`, `reprice_the_event`."""
+        tournament = get_tournament(request, pk)
+        data = RepriceInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        reason = values.pop("reason")
+        answer = tournament_reprice(
+            tournament=tournament, reason=reason, actor=request.user, **values
+        )
+        body = {
+            "changes": {k: [f"{a:.2f}", f"{b:.2f}"] for k, (a, b) in answer.changes.items()},
+            "entries": answer.entries,
+            "prize_pool_before": f"{answer.pool_before:.2f}",
+            "prize_pool_after": f"{answer.pool_after:.2f}",
+        }
+        return Response(RepriceOutputSerializer(body).data)

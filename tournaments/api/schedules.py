@@ -26,6 +26,13 @@ class LevelInputSerializer(serializers.Serializer):
     big_blind = serializers.IntegerField(min_value=0, max_value=MAX_INT, required=False)
     ante = serializers.IntegerField(min_value=0, max_value=MAX_INT, required=False)
     bb_ante = serializers.BooleanField(required=False)
+    smallest_chip = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_INT,
+        required=False,
+        help_text="the smallest chip in play (default 1): split pots are divided in it, and "
+        "the blinds and ante are multiples of it",
+    )
     duration = serializers.IntegerField(min_value=0, max_value=MAX_LEVEL_SECONDS)
     is_break = serializers.BooleanField(required=False)
     note = serializers.CharField(max_length=200, required=False, allow_blank=True)
@@ -37,6 +44,7 @@ class LevelOutputSerializer(serializers.Serializer):
     big_blind = serializers.IntegerField()
     ante = serializers.IntegerField()
     bb_ante = serializers.BooleanField()
+    smallest_chip = serializers.IntegerField()
     duration = serializers.IntegerField(help_text="seconds")
     is_break = serializers.BooleanField()
     note = serializers.CharField()

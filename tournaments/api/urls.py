@@ -48,6 +48,7 @@ urlpatterns = [
     ),
     path(T + "finish/", events.TournamentFinishApi.as_view(), name="api-tournament-finish"),
     path(T + "deal/", events.TournamentDealApi.as_view(), name="api-tournament-deal"),
+    path(T + "reprice/", events.TournamentRepriceApi.as_view(), name="api-tournament-reprice"),
     path(T + "rules/", rules.TournamentRulesApi.as_view(), name="api-tournament-rules"),
     path(T + "entries/", entries.EntriesApi.as_view(), name="api-entries"),
     path(

@@ -19,7 +19,16 @@ from tournaments.selectors.versions import cached, tournament_full, version_tag
 
 # --- the schedule and the clock as stored ----------------------------------------------------
 
-LEVEL_FIELDS = ("small_blind", "big_blind", "ante", "bb_ante", "duration", "is_break", "note")
+LEVEL_FIELDS = (
+    "small_blind",
+    "big_blind",
+    "ante",
+    "bb_ante",
+    "smallest_chip",
+    "duration",
+    "is_break",
+    "note",
+)
 
 
 def levels_as_clock(rows: Iterable[Any]) -> tuple[clock.Level, ...]:
@@ -74,6 +83,7 @@ def _clock_level(level: Any) -> dict[str, Any] | None:
         "big_blind": level.big_blind,
         "ante": level.ante,
         "bb_ante": level.bb_ante,
+        "smallest_chip": level.smallest_chip,
         "duration": level.duration,
         "is_break": level.is_break,
         "note": level.note,

@@ -14,6 +14,7 @@ from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments.models import ChipMove, Entry, Table, Tournament
 from tournaments.selectors.clock import clock_state, levels_as_clock
 from tournaments.selectors.flights import flight_entry_refusal
+from tournaments.selectors.windows import addon_refusal, rebuy_refusal
 from tournaments.services.audit import audit_record
 from tournaments.services.ledger import chips_move
 from tournaments.services.places import places_reprice, places_shift_for_new_entry
@@ -227,8 +228,9 @@ def entry_rebuy(*, entry: Entry | int, now: Any, actor: Any = None) -> Entry:
     if not tournament.rebuy_chips:
         raise FloorError("no_rebuys", "This tournament has no rebuys.")
     _require_play(tournament, "A rebuy")
-    if playing_levels_done(tournament, now) > tournament.rebuy_until_level:
-        raise FloorError("rebuys_closed", "The rebuy period is over.")
+    refusal = rebuy_refusal(tournament, now)  # its window (issue 26)
+    if refusal is not None:
+        raise refusal
     check_not_in_hand(entry, "rebuy")
     if entry.chips > tournament.starting_stack:
         raise FloorError(
@@ -255,7 +257,7 @@ def entry_rebuy(*, entry: Entry | int, now: Any, actor: Any = None) -> Entry:
 
 @transaction.atomic
 def entry_addon(*, entry: Entry | int, actor: Any = None, now: Any = None) -> Entry:
-    """One add-on per entry, once the tournament is under way."""
+    """One add-on per entry, in its window (`selectors.windows.addon_window`)."""
     entry = _active_entry(entry)
     tournament = entry.tournament
     if not tournament.addon_chips:
@@ -263,6 +265,9 @@ def entry_addon(*, entry: Entry | int, actor: Any = None, now: Any = None) -> En
     _require_play(tournament, "The add-on")
     if entry.addon:
         raise FloorError("addon_taken", f"{entry.player.name} already took the add-on.")
+    refusal = addon_refusal(tournament, now or timezone.now())  # its window (issue 26)
+    if refusal is not None:
+        raise refusal
     check_not_in_hand(entry, "add-on")
     entry.addon = True
     entry.save(update_fields=["addon"])

@@ -19,8 +19,10 @@ from tournaments.payouts import PayoutError, PayoutTable
 from tournaments.selectors.clock import LEVEL_FIELDS, clock_state, levels_as_clock
 from tournaments.selectors.rules import rules_current
 from tournaments.selectors.satellites import players_at_end
+from tournaments.selectors.windows import WINDOW_SETTINGS, check_windows
 from tournaments.services.audit import audit_record
 from tournaments.services.places import crown_winner, places_reprice
+from tournaments.services.prices import MONEY_SETTINGS, check_money_settings, money_locked
 from tournaments.services.satellites import check_satellite_target
 
 # The settings the prize pool and the payouts are worked out from.
@@ -102,6 +104,7 @@ def _default(name: str) -> Any:
     return {
         "ante": 0,
         "bb_ante": False,
+        "smallest_chip": 1,
         "is_break": False,
         "note": "",
         "small_blind": 0,
@@ -126,6 +129,7 @@ TOURNAMENT_FIELDS = (
     "rebuy_until_level",
     "addon_price",
     "addon_chips",
+    "addon_level",
     "guarantee",
     "payout_percentages",
     "payout_unit",
@@ -186,6 +190,7 @@ def tournament_create(*, schedule: BlindSchedule, actor: Any = None, **values: A
     rows = list(schedule.levels.values(*LEVEL_FIELDS))
     if not rows:
         raise FloorError("empty_schedule", f"The schedule '{schedule.name}' has no levels.")
+    check_windows(values, levels_as_clock(rows))
     tournament = Tournament.objects.create(**values)
     _write_levels(TournamentLevel, {"tournament": tournament}, rows)
     audit_record(
@@ -221,10 +226,13 @@ def tournament_started(tournament: Tournament) -> bool:
 
 def locked_settings(tournament: Tournament) -> tuple[str, ...]:
     """The settings that can no longer change: those the hands are dealt with, once started;
-    the bounty settings once started or finished."""
+    the bounty settings once started or finished; the prices once an entry has paid them
+    (`services.prices`)."""
     hands = tuple(LOCKED_WHEN_STARTED) if tournament_started(tournament) else ()
     played = tournament_started(tournament) or tournament.status == Tournament.Status.FINISHED
-    return hands + (tuple(BOUNTY_SETTINGS) if played else ())
+    bounty = tuple(BOUNTY_SETTINGS) if played else ()
+    prices = tuple(n for n in MONEY_SETTINGS if n not in bounty) if money_locked(tournament) else ()
+    return hands + bounty + prices
 
 
 def levels_fixed(tournament: Tournament, now: datetime) -> int:
@@ -312,9 +320,10 @@ def tournament_update(
             "bad_field", f"Unknown tournament setting: {', '.join(sorted(unknown))}."
         )
     changed = {k: v for k, v in values.items() if not _same(getattr(tournament, k), v)}
-    check_locked_settings(tournament, changed)
+    check_locked_settings(tournament, set(changed) - set(MONEY_SETTINGS))
     merged = {name: getattr(tournament, name) for name in TOURNAMENT_FIELDS} | changed
     check_tournament_settings(merged)
+    check_money_settings(tournament, changed)  # a price entries paid: only by repricing
     if "satellite_target" in changed:
         check_satellite_target(tournament=tournament, target=changed["satellite_target"])
     now = now or timezone.now()
@@ -322,6 +331,10 @@ def tournament_update(
     if levels is not None:
         check_schedule(levels)
         levels_changed = check_level_changes(tournament, levels, now)
+    if levels_changed or set(WINDOW_SETTINGS) & set(changed):
+        # The windows end at a level the schedule has (a stored one is not re-judged unasked).
+        schedule = levels if levels_changed and levels is not None else tournament.levels.all()
+        check_windows(merged, levels_as_clock(schedule))
     # The rules have one writer, the rules editor's service: it trims the options to those
     # that differ from the profile and audits each change (tournaments/services/rules.py).
     rules_wanted = {key: changed.pop(key) for key in RULE_SETTINGS & set(changed)}

@@ -22,6 +22,7 @@ from tournaments import selectors
 from tournaments.errors import FloorError
 from tournaments.forms import RegisterForm, SearchForm, attach_refusal
 from tournaments.models import Entry, Tournament
+from tournaments.selectors.windows import sales_open
 from tournaments.services.entries import entry_addon, entry_rebuy, entry_register, entry_unregister
 from tournaments.services.form_tokens import FormSentTwiceError
 from tournaments.views.access import director_required, entry_get, tournament_get
@@ -64,6 +65,9 @@ def entries_page(request: HttpRequest, pk: int) -> HttpResponse:
         "query": query,
         "entries": selectors.entry_list(tournament, query),
         "before_start": tournament.status in NOT_STARTED,
+        # The rebuy and add-on buttons only in their windows (issue 26).
+        "rebuy_open": sales_open(tournament, request_time.now(), "rebuy"),
+        "addon_open": sales_open(tournament, request_time.now(), "addon"),
     }
     return render(request, "desk/entries.html", context, status=400 if refusal else 200)
 
