@@ -136,6 +136,9 @@ MIDDLEWARE = [
     # Every request's id (X-Request-ID), in its log lines and its answer (config/logs.py).
     "config.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Gzip for the public pages and their JSON only, never an answer with a secret or a CSRF
+    # token in it (BREACH; config/compression.py, docs/operations.md "Compression").
+    "config.compression.PublicGZipMiddleware",
     # The browser's policies (Content-Security-Policy, Permissions-Policy) on every answer,
     # early 304s and outage pages included (config/browser.py).
     "csp.middleware.CSPMiddleware",

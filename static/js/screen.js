@@ -6,6 +6,9 @@
  * tournament's version holds), turns the payouts page by page, lists the chip leaders, shows
  * hand-for-hand and the final result, counts down to the next break and, on a screen with
  * sound, chimes at each level change and one minute before it (Web Audio: no sound files).
+ * When its polls have failed for data-offline-seconds the screen says so ("Offline: showing the
+ * last update at 21:14"), and the clock keeps counting from what it has; the sign goes at the
+ * first poll that answers again.
  */
 (function () {
   "use strict";
@@ -29,6 +32,20 @@
     var tens = n % 100;
     var suffix = tens >= 10 && tens <= 20 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] || "th";
     return n + suffix;
+  }
+
+  function clockTime(ms) {
+    var at = new Date(ms);
+    return pad(at.getHours()) + ":" + pad(at.getMinutes());
+  }
+
+  // The board's pages cut again into pages of `rows` (the sidebar's), first place first.
+  function repage(pages, rows) {
+    if (!rows) return pages;
+    var lines = [].concat.apply([], pages);
+    var out = [];
+    for (var start = 0; start < lines.length; start += rows) out.push(lines.slice(start, start + rows));
+    return out;
   }
 
   function el(tag, className, text) {
@@ -99,6 +116,8 @@
     this.pageMs = 1000 * Number(root.dataset.pageSeconds || 8);
     this.etag = null;
     this.lastPoll = Date.now();
+    this.lastAnswer = Date.now(); // the page itself is the last update until a poll answers
+    this.offlineMs = 1000 * Number(root.dataset.offlineSeconds || 15);
     this.lastTurn = Date.now();
     this.group = 0;
     this.fetching = false;
@@ -116,7 +135,9 @@
     if (self.etag) headers["If-None-Match"] = self.etag;
     fetch(self.url, { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
-        if (response.status === 304 || !response.ok) return null;
+        if (response.status !== 304 && !response.ok) throw new Error("HTTP " + response.status);
+        self.lastAnswer = Date.now();
+        if (response.status === 304) return null;
         self.etag = response.headers.get("ETag");
         return response.json();
       })
@@ -126,14 +147,33 @@
           self.renderBoard();
         }
       })
-      .catch(function () { /* offline: keep what we have */ })
-      .then(function () { self.fetching = false; });
+      .catch(function () { /* offline or refused: keep what we have; renderOffline says so */ })
+      .then(function () { self.fetching = false; self.renderOffline(); });
+  };
+
+  Screen.prototype.renderOffline = function () {
+    var sign = this.root.querySelector("[data-screen-offline]");
+    if (!sign) return;
+    var offline = Date.now() - this.lastAnswer >= this.offlineMs;
+    if (offline) sign.textContent = "Offline: showing the last update at " + clockTime(this.lastAnswer);
+    sign.hidden = !offline;
+    this.root.classList.toggle("is-offline", offline);
+  };
+
+  // "200 / 400" big and "ante 400 (BB ante)" beside it (the label's parts, as the server cut them).
+  Screen.prototype.renderBlinds = function (text) {
+    var box = this.root.querySelector("[data-screen-blinds]");
+    if (!box) return;
+    text = text || "";
+    var cut = text.indexOf(", ");
+    box.querySelector(".screen__blinds-main").textContent = cut < 0 ? text : text.slice(0, cut);
+    box.querySelector(".screen__ante").textContent = cut < 0 ? "" : text.slice(cut + 2);
   };
 
   Screen.prototype.renderPayouts = function () {
-    var pages = this.board.payout_pages || [];
     var self = this;
     this.root.querySelectorAll("[data-screen-payouts]").forEach(function (box) {
+      var pages = repage(self.board.payout_pages || [], Number(box.dataset.pageRows || 0));
       var shown = Number(box.dataset.pagesShown || 1);
       var groups = Math.max(1, Math.ceil(pages.length / shown));
       var group = self.group % groups;
@@ -161,7 +201,9 @@
     var list = this.root.querySelector("[data-screen-leaders]");
     if (!list) return;
     list.textContent = "";
-    (this.board.leaders || []).forEach(function (row) {
+    var rows = Number(list.dataset.rows || 0);
+    var leaders = this.board.leaders || [];
+    (rows ? leaders.slice(0, rows) : leaders).forEach(function (row) {
       var item = el("li");
       item.appendChild(el("span", "screen__leader-rank", String(row.rank)));
       item.appendChild(el("span", "screen__leader-name", row.name));
@@ -215,6 +257,8 @@
     if (h4h) h4h.textContent = state.hand_for_hand ? "Hand for hand" : "";
     var breakIn = root.querySelector("[data-screen-break]");
     if (breakIn) breakIn.textContent = this.breakText(state, detail.now);
+    this.renderBlinds(state.blinds);
+    this.renderOffline();
     this.sounds(state, detail.secondsLeft);
     if (Date.now() - this.lastTurn >= this.pageMs) {
       this.lastTurn = Date.now();

@@ -1,10 +1,13 @@
-"""The room's screens and the phone page in Chromium (issue 14, "Screens").
+"""The room's screens and the phone page in Chromium (issues 14, "Screens", and 27).
 
-Each layout at 1920 x 1080 and 1280 x 720: nothing scrolls, the main figures are inside the
-screen, and the clock is readable from across the room (its digits at least 12% of the screen's
-height). The payouts turn page by page; a screen with sound asks for the click browsers need,
-then chimes when the level changes; the final result replaces the clock at the end. The phone
-page at 390 x 844 starts with the level, the blinds and the time, and "jose" finds José.
+Each layout at 1920 x 1080, 1280 x 720 and 3840 x 2160: nothing scrolls, the main figures are
+inside the screen, with a floor message of two lines too, and the clock is readable from across
+the room (its digits at least 12% of the screen's height, 30% on the big clock; the blinds at
+least 12%; the sidebar's rows at least 3.5%, readable from 5 m). A screen whose polls fail says
+so within 30 s, with the time of its last update, and stops saying so when they answer again.
+The payouts turn page by page; a screen with sound asks for the click browsers need, then
+chimes when the level changes; the final result replaces the clock at the end. The phone page
+at 390 x 844 starts with the level, the blinds and the time, and "jose" finds José.
 Screenshots go into docs/screenshots/ for the README.
 """
 
@@ -75,7 +78,12 @@ LEVELS: list[dict[str, Any]] = [
     {"is_break": True, "duration": 900, "note": "Colour-up: remove the 25s"},
     {"small_blind": 300, "big_blind": 600, "ante": 600, "bb_ante": True, "duration": 1800},
 ]
-VIEWPORTS = {"1920": (1920, 1080), "1280": (1280, 720)}
+VIEWPORTS = {"1920": (1920, 1080), "1280": (1280, 720), "3840": (3840, 2160)}
+# 150 characters: two lines on every layout at every size.
+TWO_LINES = (
+    "Day 2 restarts tomorrow at 12:00 in the main hall. Bag and tag your chips at the end of"
+    " the level; the bags and the forms are at the registration desk."
+)
 
 
 @pytest.fixture
@@ -122,7 +130,8 @@ def _wait_for_scripts(page: Any) -> None:
 
 
 def _fits(page: Any, selectors: list[str]) -> list[str]:
-    """What does not fit: the page scrolling, or a figure's box outside the viewport."""
+    """What does not fit: the page scrolling, or a figure's box outside the viewport or its
+    panel."""
     problems = page.evaluate(
         """(selectors) => {
           const out = [];
@@ -137,6 +146,11 @@ def _fits(page: Any, selectors: list[str]) -> list[str]:
             const inside = b.top >= 0 && b.left >= 0 && b.bottom <= window.innerHeight + 0.5
               && b.right <= window.innerWidth + 0.5;
             if (!inside) out.push('outside ' + s + ' ' + JSON.stringify(b));
+            const panel = e.closest('.screen__payouts, .screen__leaders');
+            const p = panel && panel.getBoundingClientRect();
+            if (p && (b.bottom > p.bottom + 0.5 || b.right > p.right + 0.5)) {
+              out.push('cut by its panel ' + s + ' ' + JSON.stringify(b));
+            }
           }
           return out;
         }""",
@@ -158,7 +172,7 @@ def _font_share(page: Any, selector: str) -> float:
 
 CLOCK_PARTS = [
     "[data-clock-time]",
-    "[data-clock-field=blinds]",
+    "[data-screen-blinds]",
     "[data-clock-field=label]",
     "[data-screen-break]",
     "[data-clock-field=break_note]",
@@ -182,6 +196,28 @@ SCREENSHOTS = {
 }
 
 
+SHARES = {
+    "classic": {"[data-clock-time]": 0.30, ".screen__blinds-main": 0.12},
+    "sidebar": {
+        "[data-clock-time]": 0.20,
+        ".screen__blinds-main": 0.12,
+        ".screen__places li": 0.035,
+        "[data-screen-leaders] li": 0.035,
+        ".screen__panel-title": 0.035,
+    },
+    "payouts": {
+        "[data-clock-time]": 0.12,
+        ".screen__blinds-main": 0.12,
+        ".screen__places li": 0.025,
+    },
+}
+
+
+def _shares(page: Any, least: dict[str, float]) -> dict[str, tuple[float, float]]:
+    """Each selector's font size as a share of the viewport's height, with the least allowed."""
+    return {selector: (round(_font_share(page, selector), 4), n) for selector, n in least.items()}
+
+
 def test_every_layout_fits_and_reads_from_across_the_room(
     screen_view: Any, live_server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -199,9 +235,12 @@ def test_every_layout_fits_and_reads_from_across_the_room(
             _wait_for_scripts(screen_view)
 
             assert _fits(screen_view, CLOCK_PARTS + LAYOUT_PARTS[layout]) == [], (layout, size)
-            # Readable from 10 metres: the digits are at least 12% of the screen's height.
-            assert _font_share(screen_view, "[data-clock-time]") >= 0.12, (layout, size)
-            assert _font_share(screen_view, "[data-clock-field=blinds]") >= 0.04, (layout, size)
+            # Readable from 10 metres: the digits are at least 12% of the screen's height, the
+            # blinds too, and the big clock's digits at least 30%.
+            shares = _shares(screen_view, SHARES[layout])
+            assert all(share >= least for share, least in shares.values()), (layout, size, shares)
+            assert screen_view.inner_text(".screen__blinds-main") == "200 / 400"
+            assert screen_view.inner_text(".screen__ante") == "ante 400 (BB ante)"
             assert screen_view.inner_text("[data-clock-field=label]") == "Level 2"
             assert re.fullmatch(
                 r" · Break in (21|22):\d\d", screen_view.inner_text("[data-screen-break]")
@@ -212,20 +251,76 @@ def test_every_layout_fits_and_reads_from_across_the_room(
             if (layout, size) in SCREENSHOTS:
                 screenshot(screen_view, SCREENSHOTS[layout, size], full_page=False)
 
+    # A message of two lines wraps, whole, and the layout still fits.
+    tournament_set_floor_message(tournament=event, message=TWO_LINES)
+    for layout, screen in screens.items():
+        for size, (width, height) in VIEWPORTS.items():
+            screen_view.set_viewport_size({"width": width, "height": height})
+            screen_view.goto(f"{live_server.url}/t/{event.pk}/screens/{screen.pk}/")
+            _wait_for_scripts(screen_view)
+
+            assert _fits(screen_view, CLOCK_PARTS + LAYOUT_PARTS[layout]) == [], (layout, size)
+            lines = screen_view.evaluate(
+                "() => { const m = document.querySelector('.screen__message');"
+                " const s = getComputedStyle(m);"
+                " return [(m.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom))"
+                " / parseFloat(s.lineHeight), m.scrollHeight <= m.clientHeight]; }"
+            )
+            assert round(lines[0]) == 2, (layout, size, lines)
+            assert lines[1], (layout, size)  # whole: nothing cut
+            shares = _shares(screen_view, SHARES[layout])  # as large with the message
+            assert all(share >= least for share, least in shares.values()), (layout, size, shares)
+            if (layout, size) == ("sidebar", "1280"):
+                screenshot(screen_view, "screen-sidebar-1280-two-lines", full_page=False)
+    tournament_set_floor_message(tournament=event, message="")
+
     # The sidebar turns the payouts page by page (one a second here) and lists the leaders.
     screen_view.goto(f"{live_server.url}/t/{event.pk}/screens/{screens['sidebar'].pk}/")
     _wait_for_scripts(screen_view)
     first = screen_view.inner_text(".screen__places li:first-child .screen__place-no")
     screen_view.wait_for_function(
-        "() => document.querySelector('[data-screen-page]').textContent.startsWith('2 / 4')"
+        "() => document.querySelector('[data-screen-page]').textContent.startsWith('2 / 6')"
     )
-    assert first == "1st"
-    assert screen_view.inner_text(".screen__places li:first-child .screen__place-no") == "11th"
+    assert first == "1st"  # six places to a page, six leaders
+    assert screen_view.inner_text(".screen__places li:first-child .screen__place-no") == "7th"
+    assert screen_view.locator(".screen__places li").count() == 6
+    assert screen_view.locator("[data-screen-leaders] li").count() == 6
     leader = Entry.objects.filter(tournament=event).order_by("-chips", "pk").first()
     assert leader is not None
     assert screen_view.inner_text("[data-screen-leaders] li:first-child .screen__leader-name") == (
         leader.player.name
     )
+
+
+def test_a_screen_whose_polls_fail_says_so_and_stops_when_they_answer(
+    screen_view: Any, live_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tournaments.views.screens.CLOCK_POLL_SECONDS", 1)
+    monkeypatch.setattr("tournaments.views.screens.OFFLINE_SECONDS", 4)
+    event = _series_event(30)
+    screen = screen_create(tournament=event, name="Bar TV", layout="sidebar")
+    screen_view.set_viewport_size({"width": 1280, "height": 720})
+    screen_view.goto(f"{live_server.url}/t/{event.pk}/screens/{screen.pk}/")
+    _wait_for_scripts(screen_view)
+    sign = screen_view.locator("[data-screen-offline]")
+    screen_view.wait_for_timeout(2500)  # polls answering: no sign
+    assert not sign.is_visible()
+
+    # The network goes: every poll (the clock's, the board's) fails; the clock keeps counting.
+    screen_view.route("**/api/**", lambda route: route.abort())
+    sign.wait_for(state="visible", timeout=30_000)
+    assert re.fullmatch(r"Offline: showing the last update at \d\d:\d\d", sign.inner_text())
+    before = screen_view.inner_text("[data-clock-time]")
+    screen_view.wait_for_function(
+        f"() => document.querySelector('[data-clock-time]').textContent !== '{before}'"
+    )
+    assert _fits(screen_view, ["[data-screen-offline]", *CLOCK_PARTS]) == []
+    screenshot(screen_view, "screen-offline-1280", full_page=False)
+
+    # Back: the next poll that answers takes the sign down.
+    screen_view.unroute("**/api/**")
+    sign.wait_for(state="hidden", timeout=10_000)
+    assert screen_view.locator(".screen.is-offline").count() == 0
 
 
 def test_a_screen_with_sound_asks_for_a_click_then_chimes_at_the_level_change(

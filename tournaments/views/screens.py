@@ -38,6 +38,12 @@ CLOCK_POLL_SECONDS = 5
 PAGE_SECONDS = 8  # how long a screen shows a page of the payouts before the next
 # Pages of the payouts side by side: the payouts board shows 30 places at a time.
 PAYOUT_PAGES_SHOWN = {Screen.Layout.PAYOUTS.value: 3, Screen.Layout.SIDEBAR.value: 1}
+# The sidebar's rows are 3.6% of the screen's height, read from 5 metres: six places to a page
+# and the six biggest stacks fit its half-height panels (the board sends pages of ten).
+SIDEBAR_ROWS = 6
+ROWS_SHOWN = {Screen.Layout.SIDEBAR.value: SIDEBAR_ROWS}
+# A screen whose polls have failed this long says so, with the time of its last update.
+OFFLINE_SECONDS = 15
 
 
 def screen_render(
@@ -49,14 +55,25 @@ def screen_render(
     clock = clock_context(tournament, request_time.now())
     board = screen_board(tournament)
     shown = PAYOUT_PAGES_SHOWN.get(layout, 1)
+    rows = ROWS_SHOWN.get(layout, 0)
+    pages = board["payout_pages"]
+    if rows:
+        pages = [line for page in pages for line in page]
+        pages = [pages[start : start + rows] for start in range(0, len(pages), rows)]
+    blinds, _, ante = clock["clock"]["blinds"].partition(", ")
     context = {
         "tournament": tournament,
         **clock,
         "poll_seconds": CLOCK_POLL_SECONDS,
+        "offline_seconds": OFFLINE_SECONDS,
         "break_in": countdown_text(clock["clock"]["seconds_to_next_break"]),
+        "blinds": blinds,
+        "ante": ante,
         "board": board,
-        "first_pages": board["payout_pages"][:shown],
+        "first_pages": pages[:shown],
         "pages_shown": shown,
+        "page_rows": rows,
+        "leaders": board["leaders"][:rows] if rows else board["leaders"],
         "board_url": reverse("api-screen-board", args=[tournament.pk]),
         "layout": layout,
         "sound": sound,

@@ -1,0 +1,115 @@
+"""First paint of the phone page on a slow 3G line (issue 27, "Weight"): a measurement.
+
+Chromium's network throttled through the DevTools protocol to 400 kbit/s each way with 400 ms
+of round trip; the public standings of a 100-player event loaded on a fresh phone (nothing
+cached), once with the public answers compressed (config/compression.py) and once without.
+The figures (first paint, first contentful paint, the page's bytes on the wire) are printed,
+and docs/operations.md ("Compression and caching") keeps the last ones; nothing is asserted on
+time, only that compression makes the page smaller on the wire. The live server serves the
+static files as they are (no `collectstatic`): in production they come compressed too.
+Run: `pytest -s tests/browser/test_first_paint.py`.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from tournaments.models import Entry, Tournament
+from tournaments.services.clocks import clock_start
+from tournaments.services.entries import entry_register, entry_set_chips
+from tournaments.services.events import (
+    schedule_create,
+    tournament_create,
+    tournament_open_registration,
+)
+from tournaments.services.tables import tournament_draw_seats
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ROUNDS = 3  # cold loads of each kind; the figures are the medians
+SLOW_3G = {
+    "offline": False,
+    "latency": 400,  # ms, round trip
+    "downloadThroughput": 400_000 / 8,  # bytes per second
+    "uploadThroughput": 400_000 / 8,
+}
+
+
+def _event(players: int = 100) -> Tournament:
+    schedule = schedule_create(
+        name="Deepstack", levels=[{"small_blind": 100, "big_blind": 200, "duration": 1800}]
+    )
+    event = tournament_create(schedule=schedule, name="Friday Deepstack", buy_in=200)
+    tournament_open_registration(tournament=event)
+    now = datetime.now(UTC)
+    for n in range(players):
+        entry_register(tournament=event, player_name=f"Player Number {n:03d}", now=now)
+    tournament_draw_seats(tournament=event, rng=random.Random(1))
+    event = clock_start(tournament=event, now=now)
+    rng = random.Random(2)
+    for entry in Entry.objects.filter(tournament=event):
+        entry_set_chips(entry=entry, chips=rng.randrange(5_000, 90_000, 25), note="count")
+    return event
+
+
+def _load(browser: Any, url: str) -> dict[str, float]:
+    """One cold load on a 390 x 844 phone over slow 3G: paint times and bytes."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    cdp.send("Network.emulateNetworkConditions", SLOW_3G)
+    page.goto(url, wait_until="load", timeout=120_000)
+    figures = page.evaluate(
+        """() => {
+          const paint = Object.fromEntries(performance.getEntriesByType('paint')
+            .map(e => [e.name, e.startTime]));
+          const nav = performance.getEntriesByType('navigation')[0];
+          const files = performance.getEntriesByType('resource');
+          return {
+            first_paint_ms: paint['first-paint'],
+            first_contentful_paint_ms: paint['first-contentful-paint'],
+            html_wire_bytes: nav.encodedBodySize,
+            html_bytes: nav.decodedBodySize,
+            static_wire_bytes: files.reduce((n, e) => n + e.encodedBodySize, 0),
+          };
+        }"""
+    )
+    context.close()
+    return {key: float(value) for key, value in figures.items()}
+
+
+def test_first_paint_of_the_phone_page_on_slow_3g(
+    browser: Any, live_server: Any, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    event = _event()
+    url = f"{live_server.url}/t/{event.pk}/"
+    never: Callable[..., bool] = lambda request, response: False  # noqa: E731
+    _load(browser, url)  # warm: the server's first answer compiles the templates
+    runs: dict[str, list[dict[str, float]]] = {"gzip": [], "plain": []}
+    for _ in range(ROUNDS):  # alternating, so that noise on the machine hits both alike
+        runs["gzip"].append(_load(browser, url))
+        with monkeypatch.context() as patch:
+            patch.setattr("config.compression.compressible", never)
+            runs["plain"].append(_load(browser, url))
+    compressed, plain = (
+        {key: statistics.median(run[key] for run in runs[name]) for key in runs[name][0]}
+        for name in ("gzip", "plain")
+    )
+
+    assert compressed["html_wire_bytes"] < compressed["html_bytes"] / 3
+    assert plain["html_wire_bytes"] == plain["html_bytes"]
+    with capsys.disabled():
+        print(
+            f"\nslow 3G (400 kbit/s, 400 ms RTT), /t/<id>/ of 100 players, 390 x 844, cold,"
+            f" median of {ROUNDS}"
+        )
+        for name, figures in (("gzip", compressed), ("plain", plain)):
+            print(f"  {name:5}", ", ".join(f"{k} {v:,.0f}" for k, v in figures.items()))

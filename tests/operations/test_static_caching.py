@@ -1,0 +1,48 @@
+"""Static files once collected, as the image serves them (Dockerfile: `collectstatic`).
+
+Hashed names (`css/app.3f1c….css`) with far-future caching: WhiteNoise answers
+`Cache-Control: max-age=315360000, public, immutable` for a hashed name, which a browser keeps
+for ten years without asking again, and the gzip and Brotli copies made at build time. A new
+version of a file is a new name, so nothing stale is ever served. docs/operations.md,
+"Compression and caching".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management import call_command
+from django.http import HttpResponse
+from django.templatetags.static import static
+from django.test import RequestFactory, override_settings
+from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
+
+HASHED = "whitenoise.storage.CompressedManifestStaticFilesStorage"
+
+
+def test_collected_static_files_have_hashed_names_cached_forever(tmp_path: Path) -> None:
+    storages = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": HASHED},
+    }
+    with override_settings(
+        STATIC_ROOT=tmp_path, STORAGES=storages, WHITENOISE_USE_FINDERS=False, DEBUG=False
+    ):
+        call_command("collectstatic", interactive=False, verbosity=0)
+        url = static("css/screens.css")
+        middleware = WhiteNoiseMiddleware(lambda request: HttpResponse(status=404))
+
+        hashed = middleware(RequestFactory().get(url, headers={"Accept-Encoding": "gzip, br"}))
+        plain = middleware(RequestFactory().get("/static/css/screens.css"))
+        hashed.close()  # the files WhiteNoise opened
+        plain.close()
+
+    assert url != "/static/css/screens.css"  # css/screens.<hash>.css
+    assert hashed.status_code == 200
+    assert hashed["Cache-Control"] == "max-age=315360000, public, immutable"
+    assert hashed["Content-Encoding"] in {"br", "gzip"}
+    assert "Accept-Encoding" in hashed["Vary"]
+    # The name without its hash is still served, for a minute only.
+    assert plain.status_code == 200
+    assert plain["Cache-Control"] == "max-age=60, public"
+    assert list(tmp_path.glob("css/screens.*.css.gz"))  # compressed once, at build time
