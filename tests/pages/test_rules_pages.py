@@ -233,6 +233,16 @@ def test_a_cash_tables_rake_is_set_to_two_and_a_half_percent_on_its_rules_page(
     assert "rake_percent" not in re.sub(r"<[^>]*>", " ", listing)  # a code only in a tooltip
 
 
+def test_opening_a_cash_table_labels_the_house_rules_in_words(director: Client) -> None:
+    """Issue 25: "Option names in words everywhere": the form that opens a table labelled its
+    house rules by their keys ("Missed sb fallback")."""
+    page = re.sub(r"<[^>]*>", " ", text(director.get(reverse("cash-tables"))))
+    for title in ("Missed blinds", "Missed small blind only", "Heads-up blinds", "First button"):
+        assert title in page
+    assert "Missed sb fallback" not in page
+    assert "Heads up button posts" not in page
+
+
 def test_the_seats_page_says_the_rules_in_words_not_codes(director: Client) -> None:
     table = cash_table(rule_overrides={"button_mode": "dead"})
     page = text(director.get(reverse("cash-table", args=[table.pk])))

@@ -7,6 +7,8 @@ from typing import Any
 
 from django import forms
 
+from dealer.engine.rule_text import OPTION_WORDS
+
 from tournaments.forms import sixplus_field, sixplus_overrides
 
 MAX_CHIPS = 2**31 - 1  # chips (a buy-in, a stack, a limit) fit their column on every database
@@ -88,6 +90,12 @@ class CashTableForm(forms.Form):
         "heads_up_button_posts",
         "initial_button",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The house rules are labelled as the rules page words them, never by their keys.
+        for key in (*self.OPTION_KEYS, "straddle_allowed"):
+            self.fields[key].label = OPTION_WORDS[key].title
 
     def values(self) -> dict[str, Any]:
         """The service's arguments: the game, and the rule options chosen as overrides (the
