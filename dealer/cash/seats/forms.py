@@ -8,7 +8,6 @@ from typing import Any
 from django import forms
 
 from dealer.engine.rule_text import OPTION_WORDS
-
 from tournaments.forms import sixplus_field, sixplus_overrides
 
 MAX_CHIPS = 2**31 - 1  # chips (a buy-in, a stack, a limit) fit their column on every database
