@@ -16,6 +16,7 @@ from dealer.cash.seats import services as cash
 from dealer.rotation import services as rotation
 from dealer.rotation import staff
 from tests.browser.conftest import screenshot, sign_in_director
+from tests.browser.test_tablet_layout import boxes, overlap
 from tests.dealer.test_cash_services import cash_table
 from tests.factories import DealerFactory
 from tournaments.models import DealerDown, Table
@@ -84,6 +85,11 @@ def test_the_incoming_dealer_signs_in_with_her_pin_and_the_tablet_is_hers(
         eve = DealerFactory._meta.model.objects.get(username="eve")
         assert Table.objects.get(pk=tables[0].pk).dealer_id != eve.pk
         screenshot(tablet, "tablet-handover", full_page=False)
+        # Found in review: the push, a refusal and the next hand's plan took the felt's room and
+        # the seats were drawn over each other at 1024 x 768. The felt keeps its room now.
+        seats = boxes(tablet, ".seat-box")
+        assert len(seats) >= 6
+        assert all(overlap(a, b) == 0 for i, a in enumerate(seats) for b in seats[i + 1 :])
 
         tablet.get_by_test_id("handover").get_by_label("Eve's PIN").fill("2468")
         tablet.get_by_role("button", name="Sign in: Eve").click()
