@@ -93,7 +93,7 @@ def test_a_director_ends_a_flight_and_draws_day_2(desk: Any, live_server: Any) -
     day1a = event.phases.get(flight="A")
     day1b = event.phases.get(flight="B")
     flight_played(day1a, NAMES_A, out=4, seed=1)
-    phase_bag(phase=day1a, now=NOW)
+    phase_bag(phase=day1a, now=NOW, confirm=True)
     flight_played(day1b, NAMES_B, out=3, seed=2)  # Ana Souza survived 1A and plays 1B too
 
     sign_in_director(desk, live_server)

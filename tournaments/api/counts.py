@@ -53,7 +53,8 @@ class TableCountsApi(FloorApi):
     def post(self, request: Request, pk: int) -> Response:
         """Record the stacks counted at a tournament table, one ledger row per player. If any
         count is refused (a player in a hand in progress: 409 `in_hand`; a player not at this
-        table: 409 `not_at_table`; a count below 1: 400 `bad_chips`), nothing is written and
+        table: 409 `not_at_table`; a count below 1: 400 `bad_chips`; a count, or the sheet's sum,
+        above the chips in play: 409 `count_over_chips_in_play`), nothing is written and
         `detail` names every refused player. Answers the entries counted."""
         table = Table.objects.filter(pk=pk, tournament__isnull=False).first()
         if table is None:

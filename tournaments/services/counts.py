@@ -21,6 +21,7 @@ from tournaments.errors import (
     refusal_like,
 )
 from tournaments.models import ChipMove, Entry, Table, Tournament
+from tournaments.selectors.books import chips_in_play
 from tournaments.services.audit import audit_record
 from tournaments.services.entries import entry_set_chips, lock_tournament
 
@@ -89,20 +90,22 @@ def table_record_counts(
     """Record the stacks counted at one table, one ledger row per entry (`entry_set_chips`,
     with the occasion as its note), in one transaction. Every row is checked: if any is refused
     (a player in a hand in progress: 409 `in_hand`; a count below 1; a player not seated at the
-    table) `CountsRefusedError` names each refused row and nothing is written."""
+    table) `CountsRefusedError` names each refused row and nothing is written. No stack and no
+    sheet is above the chips in play (409 `count_over_chips_in_play`)."""
     if kind not in SHEET_KINDS:
         raise FloorInvalid("bad_kind", "A count sheet records a count or a colour-up.")
     if table.tournament_id is None:
         raise FloorInvalid("not_tournament_table", f"{table} is a cash table.")
     tournament = lock_tournament(table.tournament_id)
     _check_sheet(tournament, counts)
+    _check_within_chips_in_play(tournament, table, counts)
+    when = now or timezone.now()
     seated = {
         e.pk: e
         for e in Entry.objects.filter(
             pk__in=[c.entry_id for c in counts], tournament=tournament
         ).select_related("player", "table")
     }
-    when = now or timezone.now()
     refused: dict[int, FloorError] = {}
     recorded: list[Entry] = []
     for count in counts:
@@ -142,6 +145,21 @@ def _check_sheet(tournament: Tournament, counts: Sequence[ChipCount]) -> None:
     ids = [c.entry_id for c in counts]
     if len(set(ids)) != len(ids):
         raise FloorInvalid("bad_counts", "Count each player once.")
+
+
+def _check_within_chips_in_play(
+    tournament: Tournament, table: Table, counts: Sequence[ChipCount]
+) -> None:
+    """A table holds no more than the chips in play (each row is checked by `entry_set_chips`,
+    the same rule): 409 `count_over_chips_in_play` naming both numbers."""
+    total = sum(count.chips for count in counts)
+    in_play = chips_in_play(tournament)
+    if total > in_play:
+        raise FloorError(
+            "count_over_chips_in_play",
+            f"The counts at {table} add up to {total:,}, more than the {in_play:,} chips in "
+            "play: count the table again.",
+        )
 
 
 def _naming(error: FloorError, entry: Entry) -> FloorError:
