@@ -1,5 +1,6 @@
 """Issue 26 through the API: a count above the chips in play is 409 `count_over_chips_in_play`
-(the count sheet and a single entry's count), and bagging over a table never counted is 409
+(the count sheet and a single entry's count), a colour-up's `smallest_chip` raises the levels
+(400 when a later level cannot be made of it), and bagging over a table never counted is 409
 `tables_not_counted` until `confirm`."""
 
 from __future__ import annotations
@@ -60,6 +61,46 @@ def test_bug_a_count_above_the_chips_in_play_is_409(director, at) -> None:
     assert (single.status_code, single.json()["code"]) == (409, "count_over_chips_in_play")
     players[0].refresh_from_db()
     assert players[0].chips == 10000
+
+
+def test_a_colour_up_with_its_smallest_chip_raises_the_levels_from_now_on(director, at) -> None:
+    table, players = table_one(levels=CHIPS)
+    at["now"] = BREAK
+
+    response = director.post(
+        f"/api/tables/{table.pk}/counts/",
+        {
+            "kind": "colour_up",
+            "smallest_chip": 100,
+            "counts": [{"entry_id": players[0].pk, "chips": players[0].chips}],
+        },
+        format="json",
+    )
+
+    assert response.status_code == 200, response.json()
+    levels = Tournament.objects.get(tables=table).levels.order_by("order")
+    assert list(levels.values_list("smallest_chip", flat=True)) == [25, 100, 100]
+
+
+def test_a_colour_up_a_later_level_cannot_be_made_of_is_400(director, at) -> None:
+    table, players = table_one(levels=[*CHIPS[:2], dict(CHIPS[2], small_blind=150, big_blind=300)])
+    at["now"] = BREAK
+
+    response = director.post(
+        f"/api/tables/{table.pk}/counts/",
+        {
+            "kind": "colour_up",
+            "smallest_chip": 100,
+            "counts": [{"entry_id": players[0].pk, "chips": players[0].chips}],
+        },
+        format="json",
+    )
+
+    assert (response.status_code, response.json()["code"]) == (400, "not_in_smallest_chips")
+    assert response.json()["detail"] == (
+        "Level 2: the small blind (150) is not a multiple of the smallest chip (100): "
+        "the colour-up to 100 cannot come before it."
+    )
 
 
 def test_bug_bagging_over_a_table_never_counted_is_409_until_confirmed(director, at) -> None:

@@ -1,5 +1,5 @@
 """Issue 26 on the desk: the event page, the flight's dashboard and the API say the same chips in
-play; the count sheet refuses a count above them;
+play; the count sheet refuses a count above them and records a colour-up's new smallest chip;
 ending a day over a table never counted asks the director to confirm, naming the table."""
 
 from __future__ import annotations
@@ -78,6 +78,21 @@ def test_bug_the_count_sheet_refuses_a_count_above_the_chips_in_play(director: C
     assert "3,100,000" in body
     assert "30,000 chips in play" in body
     assert not ChipMove.objects.filter(tournament=event, kind="count").exists()
+
+
+def test_a_colour_up_on_the_count_sheet_raises_the_smallest_chip(director: Client) -> None:
+    event = tournament(players=["Ann", "Bob", "Cy"], start=True, starting_stack=10000)
+    table = Table.objects.get(tournament=event, number=1)
+    first = seated(table)[0]
+    url = reverse("table-counts", args=[event.pk, table.pk])
+
+    director.post(
+        url,
+        once(kind="colour_up", note="25s", smallest_chip="100", **{f"chips_{first.pk}": "10000"}),
+    )
+
+    chips = list(event.levels.order_by("order").values_list("smallest_chip", flat=True))
+    assert chips == [100, 100, 100, 100]
 
 
 def test_bug_ending_a_day_over_a_table_never_counted_asks_to_confirm(director: Client) -> None:

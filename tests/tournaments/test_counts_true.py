@@ -1,11 +1,12 @@
 """Issue 26, "the director's money is right to the chip": a count cannot be above the chips in
 play, a day is not bagged over a table nobody counted without the director saying so, the event
-and the flight say the same chips in play."""
+and the flight say the same chips in play, and a colour-up raises the smallest chip."""
 
 from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -176,3 +177,66 @@ def test_a_day_whose_tables_are_all_counted_bags_without_asking() -> None:
     phase_bag(phase=flight, now=T0)
 
     assert Tournament.objects.get(pk=flight.pk).status == Tournament.Status.FINISHED
+
+
+# --- a colour-up raises the smallest chip ------------------------------------------------------
+
+CHIPS: list[dict[str, Any]] = [
+    {"small_blind": 25, "big_blind": 50, "smallest_chip": 25, "duration": 1200},
+    {"is_break": True, "duration": 600, "note": "Colour up the 25s", "smallest_chip": 25},
+    {"small_blind": 100, "big_blind": 200, "smallest_chip": 25, "duration": 1200},
+    {"small_blind": 200, "big_blind": 400, "ante": 400, "smallest_chip": 25, "duration": 1200},
+]
+
+
+def smallest_chips(event: Tournament) -> list[int]:
+    return list(event.levels.order_by("order").values_list("smallest_chip", flat=True))
+
+
+def colour_up(event: Tournament, chip: int, at: datetime) -> None:
+    table = Table.objects.get(tournament=event, number=1)
+    first = seated(table)[0]
+    table_record_counts(
+        table=table,
+        counts=[ChipCount(entry_id=first.pk, chips=first.chips)],
+        kind="colour_up",
+        smallest_chip=chip,
+        now=at,
+    )
+
+
+def test_bug_recording_a_colour_up_raises_the_smallest_chip_from_the_level_in_play() -> None:
+    event = seated_tournament(players=3, levels=CHIPS, now=T0)
+    on_break = T0 + timedelta(minutes=25)  # level 1 is over: the break is in play
+
+    colour_up(event, 100, on_break)
+
+    assert smallest_chips(event) == [25, 100, 100, 100]  # level 1 was played with 25s
+
+
+def test_a_colour_up_to_a_chip_a_later_level_cannot_be_made_of_is_refused() -> None:
+    rows = [*CHIPS[:3], dict(CHIPS[3], small_blind=150, big_blind=300, ante=0)]
+    event = seated_tournament(players=3, levels=rows, now=T0)
+
+    with pytest.raises(FloorError) as refused:
+        colour_up(event, 100, T0 + timedelta(minutes=25))
+
+    assert (refused.value.code, status_of(refused.value)) == ("not_in_smallest_chips", 400)
+    assert refused.value.detail == (
+        "Level 3: the small blind (150) is not a multiple of the smallest chip (100): "
+        "the colour-up to 100 cannot come before it."
+    )
+    assert smallest_chips(event) == [25, 25, 25, 25]
+
+
+def test_the_smallest_chip_never_goes_down_and_a_second_table_repeats_it() -> None:
+    event = seated_tournament(players=3, levels=CHIPS, now=T0)
+    on_break = T0 + timedelta(minutes=25)
+    colour_up(event, 100, on_break)
+
+    colour_up(event, 100, on_break)  # the next table's sheet of the same colour-up
+    with pytest.raises(FloorError) as refused:
+        colour_up(event, 25, on_break)
+
+    assert (refused.value.code, status_of(refused.value)) == ("smallest_chip_lower", 400)
+    assert smallest_chips(event) == [25, 100, 100, 100]
