@@ -107,6 +107,7 @@ def test_bug_ending_a_day_over_a_table_never_counted_asks_to_confirm(director: C
     )
     assert sentence in refused
     assert 'name="confirm"' in refused  # the confirm step
+    assert "Bag without counting table 1" in refused
     assert Tournament.objects.get(pk=flight.pk).status == Tournament.Status.RUNNING
 
     bagged = director.post(url, once(confirm="on"), follow=True).content.decode()
