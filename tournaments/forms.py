@@ -551,6 +551,13 @@ class CountSheetForm(forms.Form):
         label="Occasion",
         help_text="e.g. at the break, end of day 1",
     )
+    smallest_chip = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=1_000_000,
+        label="Smallest chip after the colour-up",
+        help_text="a colour-up of the 25s: 100; the levels from now on play with it",
+    )
 
     def __init__(self, *args: Any, entries: Sequence[Entry], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -76,6 +76,9 @@ def bust(director, pk, entry):
     _ok(director.post(f"/api/tournaments/{pk}/busts/", body, format="json"))
 
 
+CONFIRM = {"confirm": True}  # bag with tables never counted (issue 26)
+
+
 @pytest.mark.django_db
 def test_two_flight_event_through_the_api_to_a_winner_on_day_2(director, clock):
     event = create_event(director)
@@ -98,7 +101,7 @@ def test_two_flight_event_through_the_api_to_a_winner_on_day_2(director, clock):
             format="json",
         )
     )
-    bags = _ok(director.post(f"/api/tournaments/{day1a}/bag/"))
+    bags = _ok(director.post(f"/api/tournaments/{day1a}/bag/", CONFIRM, format="json"))
     assert (bags["status"], bags["players"], bags["chips"]) == ("finished", 3, 32000)
     assert {b["name"]: (b["chips"], b["state"]) for b in bags["bags"]} == {
         "Ann": (12000, "bagged"),
@@ -121,7 +124,7 @@ def test_two_flight_event_through_the_api_to_a_winner_on_day_2(director, clock):
         )
     )
     _refused(director.post(f"/api/tournaments/{day2}/day-draw/"), 409, "flights_running")
-    _ok(director.post(f"/api/tournaments/{day1b}/bag/"))
+    _ok(director.post(f"/api/tournaments/{day1b}/bag/", CONFIRM, format="json"))
 
     clock["now"] += timedelta(days=1)
     drawn = _ok(director.post(f"/api/tournaments/{day2}/day-draw/"))
@@ -174,7 +177,7 @@ def test_entering_a_flight_after_surviving_one_is_409_when_the_event_forbids_it(
     event = create_event(director, reentry_across_flights=False)
     day1a, day1b = phase_id(event, "Day 1A"), phase_id(event, "Day 1B")
     start_flight(director, day1a, ["Ann", "Bob"])
-    _ok(director.post(f"/api/tournaments/{day1a}/bag/"))
+    _ok(director.post(f"/api/tournaments/{day1a}/bag/", CONFIRM, format="json"))
     _ok(director.post(f"/api/tournaments/{day1b}/open-registration/"))
 
     detail = _refused(

@@ -117,7 +117,7 @@ def test_ending_a_day_from_the_bag_list_bags_once_even_sent_twice(director: Clie
     flight = event.phases.get(flight="A")
     url = reverse("phase-bag", args=[flight.pk])
     before = director.get(url).content.decode()
-    form = once()
+    form = once(confirm="on")  # table 1 was never counted (issue 26)
 
     first = director.post(url, form, follow=True).content.decode()
     second = director.post(url, form, follow=True).content.decode()
@@ -134,11 +134,11 @@ def test_ending_a_day_from_the_bag_list_bags_once_even_sent_twice(director: Clie
 def test_drawing_day_2_from_the_event_page_seats_the_survivors(director: Client) -> None:
     event = event_with_flights({"A": ["Ann", "Bob", "Cy"], "B": ["Dee", "Eve"]})
     day2 = event.phases.get(day=2)
-    phase_bag(phase=event.phases.get(flight="A"), now=NOW)
+    phase_bag(phase=event.phases.get(flight="A"), now=NOW, confirm=True)
     url = reverse("day-draw", args=[day2.pk])
 
     early = director.post(url, once(), follow=True).content.decode()
-    phase_bag(phase=event.phases.get(flight="B"), now=NOW)
+    phase_bag(phase=event.phases.get(flight="B"), now=NOW, confirm=True)
     drawn = director.post(url, once(), follow=True).content.decode()
 
     assert "Day 1B has not ended: bag it before the Day 2 draw." in early

@@ -124,7 +124,7 @@ def test_worked_example_two_flights_to_a_winner_on_day_2_paying_the_whole_events
     bust(day1a, a["Dee"], NOW + timedelta(minutes=20))
     entry_set_chips(entry=a["Ann"], chips=12000, note="end of day 1A")
     assert [row.state for row in bag_list(day1a)] == ["to bag"] * 3
-    phase_bag(phase=day1a, now=NOW + timedelta(hours=1))
+    phase_bag(phase=day1a, now=NOW + timedelta(hours=1), confirm=True)
 
     later = NOW + timedelta(days=1)
     b = run_flight(day1b, ["Cy", "Ann", "Fay", "Gus", "Hal"], at=later)
@@ -134,7 +134,7 @@ def test_worked_example_two_flights_to_a_winner_on_day_2_paying_the_whole_events
     with pytest.raises(FloorError) as early:
         day_draw(day=day2, now=later, rng=random.Random(5))
     assert early.value.code == "flights_running"
-    phase_bag(phase=day1b, now=later + timedelta(hours=1))
+    phase_bag(phase=day1b, now=later + timedelta(hours=1), confirm=True)
 
     day1a.refresh_from_db()
     assert day1a.status == Tournament.Status.FINISHED
@@ -200,7 +200,7 @@ def test_entering_another_flight_after_surviving_one_is_refused_when_the_event_f
     day1a, day1b = phase(event, "Day 1A"), phase(event, "Day 1B")
     a = run_flight(day1a, ["Ann", "Bob", "Cy"])
     bust(day1a, a["Cy"], NOW + timedelta(minutes=5))
-    phase_bag(phase=day1a, now=NOW + timedelta(hours=1))
+    phase_bag(phase=day1a, now=NOW + timedelta(hours=1), confirm=True)
     tournament_open_registration(tournament=day1b)
 
     with pytest.raises(FloorError) as refused:
@@ -261,7 +261,7 @@ def test_bagging_is_refused_before_the_start_and_twice() -> None:
     with pytest.raises(FloorError) as before:
         phase_bag(phase=day1a, now=NOW)
     run_flight(day1a, ["Ann", "Bob"])
-    phase_bag(phase=day1a, now=NOW)
+    phase_bag(phase=day1a, now=NOW, confirm=True)
     with pytest.raises(FloorError) as again:
         phase_bag(phase=day1a, now=NOW)
 
@@ -273,7 +273,7 @@ def test_the_last_day_is_not_bagged_and_day_2_is_drawn_once() -> None:
     event = main_event(flights=("A",))
     day1a, day2 = phase(event, "Day 1A"), phase(event, "Day 2")
     run_flight(day1a, ["Ann", "Bob", "Cy"])
-    phase_bag(phase=day1a, now=NOW)
+    phase_bag(phase=day1a, now=NOW, confirm=True)
     day_draw(day=day2, now=NOW, rng=random.Random(1))
     clock_start(tournament=day2, now=NOW)
 

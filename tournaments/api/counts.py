@@ -39,6 +39,15 @@ class TableCountsInputSerializer(serializers.Serializer):
         default="count",
         help_text="`count`, or `colour_up` for the stacks after a colour-up or chip race",
     )
+    smallest_chip = serializers.IntegerField(
+        min_value=1,
+        max_value=1_000_000,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="a `colour_up` only: the smallest chip in play after it (the 25s coloured up: "
+        "100); the level in play and the later ones are raised to it",
+    )
     counts = serializers.ListField(
         child=ChipCountInputSerializer(), min_length=1, max_length=MAX_COUNTS
     )
@@ -53,8 +62,11 @@ class TableCountsApi(FloorApi):
     def post(self, request: Request, pk: int) -> Response:
         """Record the stacks counted at a tournament table, one ledger row per player. If any
         count is refused (a player in a hand in progress: 409 `in_hand`; a player not at this
-        table: 409 `not_at_table`; a count below 1: 400 `bad_chips`), nothing is written and
-        `detail` names every refused player. Answers the entries counted."""
+        table: 409 `not_at_table`; a count below 1: 400 `bad_chips`; a count, or the sheet's sum,
+        above the chips in play: 409 `count_over_chips_in_play`), nothing is written and
+        `detail` names every refused player. A colour-up with `smallest_chip` raises the levels
+        from the one in play on (400 `smallest_chip_lower`, `bad_smallest_chip`,
+        `not_in_smallest_chips`). Answers the entries counted."""
         table = Table.objects.filter(pk=pk, tournament__isnull=False).first()
         if table is None:
             raise NotFound("There is no such tournament table.")
@@ -65,6 +77,7 @@ class TableCountsApi(FloorApi):
             counts=[ChipCount(**row) for row in data.validated_data["counts"]],
             kind=data.validated_data["kind"],
             note=data.validated_data["note"],
+            smallest_chip=data.validated_data["smallest_chip"],
             now=request_time.now(),
             actor=request.user,
         )

@@ -68,7 +68,9 @@ class PhaseOutputSerializer(serializers.Serializer):
     status = TournamentStatusField()
     entries = serializers.IntegerField()
     players_left = serializers.IntegerField()
-    chips_in_play = serializers.IntegerField(help_text="the chips of the players still in")
+    chips_in_play = serializers.IntegerField(
+        help_text="chips issued less colour-ups: the phase's `total_chips` in its standings"
+    )
     can_bag = serializers.BooleanField(help_text="under way, with a later day to bag for")
     can_draw = serializers.BooleanField(help_text="a later day whose field is not drawn yet")
 
@@ -219,6 +221,14 @@ class EventResultsApi(FloorApi):
         return Response(EventResultOutputSerializer(event_results(summary.event), many=True).data)
 
 
+class BagInputSerializer(serializers.Serializer):
+    confirm = serializers.BooleanField(
+        default=False,
+        help_text="bag although some tables were never counted (409 `tables_not_counted` "
+        "names them)",
+    )
+
+
 class PhaseBagApi(FloorApi):
     @extend_schema(tags=TAGS, responses=responses(BagListOutputSerializer, 403, 404))
     def get(self, request: Request, pk: int) -> Response:
@@ -227,14 +237,23 @@ class PhaseBagApi(FloorApi):
         return Response(_bags(get_tournament(request, pk)))
 
     @extend_schema(
-        tags=TAGS, request=None, responses=responses(BagListOutputSerializer, 403, 404, 409)
+        tags=TAGS,
+        request=BagInputSerializer,
+        responses=responses(BagListOutputSerializer, 400, 403, 404, 409),
     )
     def post(self, request: Request, pk: int) -> Response:
         """End the day: bag the survivors' chips (their ledger chips: correct the counts on the
-        count sheets first); the phase finishes without a winner. 409 `hands_in_progress`,
-        `not_running`, `no_next_day` (the last day is played to a winner)."""
+        count sheets first); the phase finishes without a winner. 409 `tables_not_counted`
+        (naming the tables where someone still in was never counted: send `confirm` to bag
+        them with the ledger's chips), `hands_in_progress`, `not_running`, `no_next_day` (the
+        last day is played to a winner)."""
+        data = BagInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
         phase = phase_bag(
-            phase=get_tournament(request, pk), now=request_time.now(), actor=request.user
+            phase=get_tournament(request, pk),
+            now=request_time.now(),
+            confirm=data.validated_data["confirm"],
+            actor=request.user,
         )
         return Response(_bags(phase))
 

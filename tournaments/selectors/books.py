@@ -11,6 +11,7 @@ a count made since: `FLOOR_COUNTS`).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Sum
@@ -48,13 +49,26 @@ class Books:
 
 
 def chips_in_play(tournament: Tournament) -> int:
-    """Chips issued less colour-ups: the chips in play a tournament clock shows. One sum over
-    the rows that issue or remove chips (on the tournament-and-kind index), however many hands
-    have been played: the public pages ask for it on every poll."""
-    total = ChipMove.objects.filter(tournament=tournament, kind__in=ISSUED + REMOVED).aggregate(
-        s=Sum("delta")
-    )["s"]
-    return int(total or 0)
+    """Chips issued less colour-ups: the chips in play of a tournament or a flight, as its
+    clock, its standings, the event page, the API and the count check all say it (one figure,
+    `chips_in_play_of`). One sum over the rows that issue or remove chips (on the
+    tournament-and-kind index), however many hands have been played: the public pages ask for
+    it on every poll."""
+    return chips_in_play_of([tournament]).get(tournament.pk, 0)
+
+
+def chips_in_play_of(tournaments: Iterable[Tournament]) -> dict[int, int]:
+    """The chips in play of each tournament (by id; none issued: absent), in one query: the
+    event page asks it of every flight and day. Not the sum of the counts: a bust typed on the
+    desk takes a player's last count off the tables although the chips went to someone."""
+    rows = (
+        ChipMove.objects.filter(tournament__in=list(tournaments), kind__in=ISSUED + REMOVED)
+        .values("tournament")
+        .annotate(s=Sum("delta"))
+        .order_by()
+        .values_list("tournament", "s")
+    )
+    return {pk: int(total or 0) for pk, total in rows}
 
 
 def tournament_books(tournament: Tournament) -> Books:

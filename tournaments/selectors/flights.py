@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
 from dealer.models import Hand
 from tournaments.errors import FloorError
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import ChipMove, Entry, Player, Tournament
+from tournaments.selectors.books import FLOOR_COUNTS, chips_in_play_of
 from tournaments.selectors.prizes import event_prize_table
 
 Kind = Tournament.Kind
@@ -78,6 +79,33 @@ def hands_in_progress(tournament: Tournament) -> list[int]:
                 table__tournament=tournament, status=Hand.Status.IN_PROGRESS
             ).values_list("table__number", flat=True)
         )
+    )
+
+
+def tables_not_counted(tournament: Tournament) -> list[int]:
+    """The numbers of the tables of a tournament where someone still in has never been
+    counted (no count sheet, correction or colour-up in their ledger): their bag would be the
+    ledger's figure only, which nobody at the table has looked at (issue 26)."""
+    counted = ChipMove.objects.filter(
+        tournament=tournament, kind__in=FLOOR_COUNTS, entry=OuterRef("pk")
+    )
+    return sorted(
+        set(
+            Entry.objects.filter(tournament=tournament, status=ACTIVE, table__isnull=False)
+            .exclude(Exists(counted))
+            .values_list("table__number", flat=True)
+        )
+    )
+
+
+def tables_not_counted_sentence(numbers: list[int]) -> str:
+    """What the bag refusal and the bag page's confirm step say of the tables not counted."""
+    many = len(numbers) > 1
+    listed = ", ".join(str(n) for n in numbers)
+    return (
+        f"Table{'s' if many else ''} {listed} {'have' if many else 'has'} not been counted: "
+        f"record {'their' if many else 'its'} count sheet{'s' if many else ''}, or confirm to "
+        "bag with the chips the ledger has."
     )
 
 
@@ -194,7 +222,7 @@ class PhaseRow:
     status: str
     entries: int
     players_left: int
-    chips_in_play: int  # what the players still in hold (their bags once the phase has ended)
+    chips_in_play: int  # issued less colour-ups: the flight's own figure (`chips_in_play_of`)
     can_bag: bool  # under way, with a later day to bag for
     can_draw: bool  # a later day not drawn yet
 
@@ -237,10 +265,10 @@ def event_summary(event: Tournament) -> EventSummary:
         .annotate(
             entries=Count("pk", filter=~Q(status=Entry.Status.UNREGISTERED)),
             left=Count("pk", filter=Q(status=ACTIVE)),
-            chips=Sum("chips", filter=Q(status=ACTIVE)),
         )
         .order_by()
     }
+    in_play = chips_in_play_of(phases)
     days = {phase.day for phase in phases if phase.kind == Kind.DAY}
     rows = []
     for phase in phases:
@@ -258,7 +286,7 @@ def event_summary(event: Tournament) -> EventSummary:
                 status=phase.status,
                 entries=entries,
                 players_left=int(total.get("left") or 0),
-                chips_in_play=int(total.get("chips") or 0),
+                chips_in_play=in_play.get(phase.pk, 0),
                 can_bag=later and phase.status in PLAYING,
                 can_draw=phase.kind == Kind.DAY
                 and entries == 0

@@ -21,8 +21,10 @@ from tournaments.errors import (
     refusal_like,
 )
 from tournaments.models import ChipMove, Entry, Table, Tournament
+from tournaments.selectors.books import chips_in_play
 from tournaments.services.audit import audit_record
 from tournaments.services.entries import entry_set_chips, lock_tournament
+from tournaments.services.events import levels_colour_up
 
 # What a count sheet records: a count, or the stacks after a colour-up or chip race.
 SHEET_KINDS = (ChipMove.Kind.COUNT, ChipMove.Kind.COLOUR_UP)
@@ -83,26 +85,34 @@ def table_record_counts(
     counts: Sequence[ChipCount],
     kind: str = ChipMove.Kind.COUNT,
     note: str = "",
+    smallest_chip: int | None = None,
     now: datetime | None = None,
     actor: Any = None,
 ) -> list[Entry]:
     """Record the stacks counted at one table, one ledger row per entry (`entry_set_chips`,
     with the occasion as its note), in one transaction. Every row is checked: if any is refused
     (a player in a hand in progress: 409 `in_hand`; a count below 1; a player not seated at the
-    table) `CountsRefusedError` names each refused row and nothing is written."""
+    table) `CountsRefusedError` names each refused row and nothing is written. No stack and no
+    sheet is above the chips in play (409 `count_over_chips_in_play`). A colour-up may say the
+    new `smallest_chip`: the levels from the one in play on are raised to it
+    (`levels_colour_up`), and the stacks counted must be made of it."""
     if kind not in SHEET_KINDS:
         raise FloorInvalid("bad_kind", "A count sheet records a count or a colour-up.")
     if table.tournament_id is None:
         raise FloorInvalid("not_tournament_table", f"{table} is a cash table.")
     tournament = lock_tournament(table.tournament_id)
     _check_sheet(tournament, counts)
+    _check_within_chips_in_play(tournament, table, counts)
+    when = now or timezone.now()
+    if smallest_chip is not None:
+        _check_colour_up(kind, counts, smallest_chip)
+        levels_colour_up(tournament=tournament, smallest_chip=smallest_chip, now=when, actor=actor)
     seated = {
         e.pk: e
         for e in Entry.objects.filter(
             pk__in=[c.entry_id for c in counts], tournament=tournament
         ).select_related("player", "table")
     }
-    when = now or timezone.now()
     refused: dict[int, FloorError] = {}
     recorded: list[Entry] = []
     for count in counts:
@@ -142,6 +152,35 @@ def _check_sheet(tournament: Tournament, counts: Sequence[ChipCount]) -> None:
     ids = [c.entry_id for c in counts]
     if len(set(ids)) != len(ids):
         raise FloorInvalid("bad_counts", "Count each player once.")
+
+
+def _check_colour_up(kind: str, counts: Sequence[ChipCount], chip: int) -> None:
+    if kind != ChipMove.Kind.COLOUR_UP:
+        raise FloorInvalid("bad_smallest_chip", "Only a colour-up raises the smallest chip.")
+    if chip < 1:
+        raise FloorInvalid("bad_smallest_chip", "The smallest chip is at least 1.")
+    odd = [count.chips for count in counts if count.chips % chip]
+    if odd:
+        raise FloorInvalid(
+            "not_in_smallest_chips",
+            f"After the colour-up every stack is made of {chip}s: {odd[0]:,} is not a "
+            f"multiple of {chip}.",
+        )
+
+
+def _check_within_chips_in_play(
+    tournament: Tournament, table: Table, counts: Sequence[ChipCount]
+) -> None:
+    """A table holds no more than the chips in play (each row is checked by `entry_set_chips`,
+    the same rule): 409 `count_over_chips_in_play` naming both numbers."""
+    total = sum(count.chips for count in counts)
+    in_play = chips_in_play(tournament)
+    if total > in_play:
+        raise FloorError(
+            "count_over_chips_in_play",
+            f"The counts at {table} add up to {total:,}, more than the {in_play:,} chips in "
+            "play: count the table again.",
+        )
 
 
 def _naming(error: FloorError, entry: Entry) -> FloorError:

@@ -12,6 +12,7 @@ from django.utils import timezone
 from tournaments import clock, seating
 from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments.models import ChipMove, Entry, Table, Tournament
+from tournaments.selectors.books import chips_in_play
 from tournaments.selectors.clock import clock_state, levels_as_clock
 from tournaments.selectors.flights import flight_entry_refusal
 from tournaments.selectors.windows import addon_refusal, rebuy_refusal
@@ -290,6 +291,18 @@ def entry_addon(*, entry: Entry | int, actor: Any = None, now: Any = None) -> En
 
 
 @transaction.atomic
+def check_within_chips_in_play(*, tournament: Tournament, chips: int, what: str) -> None:
+    """No stack, and no table, holds more than the chips in play (issued less colour-ups,
+    `selectors.books.chips_in_play`): such a count is a typo (409 `count_over_chips_in_play`,
+    the sentence naming both numbers). `what` begins the sentence: "Ann's count of"."""
+    in_play = chips_in_play(tournament)
+    if chips > in_play:
+        raise FloorError(
+            "count_over_chips_in_play",
+            f"{what} {chips:,} is more than the {in_play:,} chips in play: count again.",
+        )
+
+
 def entry_set_chips(
     *,
     entry: Entry | int,
@@ -315,6 +328,9 @@ def entry_set_chips(
             "tournament_finished", "The tournament is finished: chip counts are final."
         )
     check_not_in_hand(entry, "count")
+    check_within_chips_in_play(
+        tournament=entry.tournament, chips=chips, what=f"{entry.player.name}'s count of"
+    )
     before = entry.chips
     chips_move(
         entry=entry,

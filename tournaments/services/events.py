@@ -248,6 +248,61 @@ def levels_fixed(tournament: Tournament, now: datetime) -> int:
         raise from_value_error(error) from error
 
 
+def levels_colour_up(
+    *, tournament: Tournament, smallest_chip: int, now: datetime, actor: Any = None
+) -> int:
+    """A colour-up (RULES.md 6): the smallest chip of the level in play and of every later
+    level becomes `smallest_chip`, unless a later level has a bigger one already; the levels
+    played keep theirs. Refused (400) below the smallest chip in play (`smallest_chip_lower`:
+    it never goes down), not made of it (`bad_smallest_chip`), or when a level from now on has
+    blinds or an ante the new chip cannot make (`not_in_smallest_chips`). The same colour-up
+    recorded again (the next table's sheet) changes nothing. Answers the levels raised. The
+    caller holds the tournament's lock."""
+    rows = list(tournament.levels.order_by("order"))
+    if not rows:
+        return 0
+    first = max(levels_fixed(tournament, now) - 1, 0)
+    current = rows[first].smallest_chip
+    if smallest_chip < current:
+        raise FloorInvalid(
+            "smallest_chip_lower",
+            f"The smallest chip in play is {current}: a colour-up cannot lower it to "
+            f"{smallest_chip}.",
+        )
+    if smallest_chip % current:
+        raise FloorInvalid(
+            "bad_smallest_chip",
+            f"A colour-up makes bigger chips of the {current}s: {smallest_chip} is not a "
+            f"multiple of {current}.",
+        )
+    levels = levels_as_clock(rows)
+    raised = []
+    for index, row in enumerate(rows[first:], start=first):
+        chip = max(row.smallest_chip, smallest_chip)
+        amounts = (("small blind", row.small_blind), ("big blind", row.big_blind))
+        for what, amount in (*amounts, ("ante", row.ante)):
+            if amount % chip:
+                raise FloorInvalid(
+                    "not_in_smallest_chips",
+                    f"Level {clock.level_number(levels, index)}: the {what} ({amount}) is not a "
+                    f"multiple of the smallest chip ({chip}): the colour-up to {smallest_chip} "
+                    "cannot come before it.",
+                )
+        if chip != row.smallest_chip:
+            row.smallest_chip = chip
+            raised.append(row)
+    TournamentLevel.objects.bulk_update(raised, ["smallest_chip"])
+    if raised:
+        audit_record(
+            tournament=tournament,
+            actor=actor,
+            action="levels_colour_up",
+            smallest_chip=smallest_chip,
+            levels=[row.order for row in raised],
+        )
+    return len(raised)
+
+
 def _same(old: Any, new: Any) -> bool:
     if isinstance(old, Decimal) or isinstance(new, Decimal):
         try:

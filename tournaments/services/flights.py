@@ -28,6 +28,8 @@ from tournaments.selectors.flights import (
     next_day,
     phase_label,
     survivors_going_on,
+    tables_not_counted,
+    tables_not_counted_sentence,
 )
 from tournaments.services.audit import audit_record
 from tournaments.services.entries import lock_tournament
@@ -157,12 +159,15 @@ def event_add_day(*, event: Tournament | int, actor: Any = None) -> Tournament:
 
 
 @transaction.atomic
-def phase_bag(*, phase: Tournament | int, now: datetime, actor: Any = None) -> Tournament:
+def phase_bag(
+    *, phase: Tournament | int, now: datetime, confirm: bool = False, actor: Any = None
+) -> Tournament:
     """End a flight's (or a day's) play for the day: "bag and tag". The survivors' bags are
     their chips in the ledger (the tablets' last hands, with any count sheet recorded since),
-    so the counts are corrected on the count sheets first; refused while a hand is in progress.
-    The phase ends (finished, its clock stopped) without a winner; its survivors go on to the
-    next day's draw."""
+    so the counts are corrected on the count sheets first; refused while a hand is in progress,
+    and while a table has never been counted (409 `tables_not_counted`, naming them) unless the
+    director confirms (`confirm`). The phase ends (finished, its clock stopped) without a
+    winner; its survivors go on to the next day's draw."""
     phase = lock_tournament(phase)
     after = next_day(phase)
     if phase.kind not in (Kind.FLIGHT, Kind.DAY) or after is None:
@@ -181,6 +186,9 @@ def phase_bag(*, phase: Tournament | int, now: datetime, actor: Any = None) -> T
             f"Table{'s' if len(busy) > 1 else ''} {listed} {'are' if len(busy) > 1 else 'is'} "
             "still playing a hand: bag once every hand has ended.",
         )
+    uncounted = tables_not_counted(phase)
+    if uncounted and not confirm:
+        raise FloorError("tables_not_counted", tables_not_counted_sentence(uncounted))
     survivors = list(
         Entry.objects.filter(tournament=phase, status=Entry.Status.ACTIVE).values_list(
             "pk", "player__name", "chips"
@@ -199,6 +207,7 @@ def phase_bag(*, phase: Tournament | int, now: datetime, actor: Any = None) -> T
         players=len(survivors),
         chips=sum(chips for _, _, chips in survivors),
         bags=[{"entry": pk, "player": name, "chips": chips} for pk, name, chips in survivors],
+        not_counted=uncounted,
         at=now.isoformat(),
     )
     return phase

@@ -39,6 +39,7 @@ def count_sheet(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse:
                     counts=form.counts(),
                     kind=form.cleaned_data["kind"],
                     note=form.cleaned_data["note"],
+                    smallest_chip=form.cleaned_data["smallest_chip"],
                     now=request_time.now(),
                     actor=request.user,
                 ),

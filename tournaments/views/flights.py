@@ -23,6 +23,8 @@ from tournaments.selectors.flights import (
     event_summary,
     next_day,
     phase_label,
+    tables_not_counted,
+    tables_not_counted_sentence,
 )
 from tournaments.services.flights import (
     day_draw,
@@ -119,7 +121,9 @@ def event_day_add(request: HttpRequest, pk: int) -> HttpResponse:
 
 @director_required
 def phase_bag_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """A flight's (or a day's) bag list, printable; posting it ends the day."""
+    """A flight's (or a day's) bag list, printable; posting it ends the day. While a table has
+    never been counted the form names it and asks the director to confirm (the service's 409
+    `tables_not_counted` otherwise: the event page's button lands here with it)."""
     phase = tournament_get(pk)
     event = event_of(phase)
     if event is None or phase.kind == Tournament.Kind.EVENT:
@@ -128,7 +132,12 @@ def phase_bag_page(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             submit_once(
                 request,
-                lambda: phase_bag(phase=phase, now=request_time.now(), actor=request.user),
+                lambda: phase_bag(
+                    phase=phase,
+                    now=request_time.now(),
+                    confirm=request.POST.get("confirm") == "on",
+                    actor=request.user,
+                ),
             )
         except FloorError as error:
             report_form_refusal(request, error)
@@ -136,6 +145,7 @@ def phase_bag_page(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"{phase_label(phase)} is over: its bags are recorded.")
         return redirect("phase-bag", pk=pk)
     bags = bag_list(phase)
+    not_counted = tables_not_counted(phase) if phase.status != Tournament.Status.FINISHED else []
     context = {
         "tournament": phase,
         "event": event,
@@ -147,6 +157,8 @@ def phase_bag_page(request: HttpRequest, pk: int) -> HttpResponse:
         "count_sheets": list(
             phase.tables.filter(is_broken=False).order_by("number").values_list("number", "pk")
         ),
+        "not_counted": not_counted,
+        "not_counted_sentence": tables_not_counted_sentence(not_counted) if not_counted else "",
     }
     return render(request, "desk/flights_bags.html", context)
 
