@@ -22,7 +22,7 @@ PLAN_FIELDS = {
 
 
 class GenerateForm(forms.Form):
-    """The generator's inputs (rule SG-1, docs/rules.md 7)."""
+    """The generator's inputs (rule SG-1, docs/rules.md)."""
 
     name = forms.CharField(max_length=120, label="Schedule name")
     small_blind = forms.IntegerField(min_value=1, label="First small blind")

@@ -1,7 +1,8 @@
 """Blind structures from a few numbers: the schedule generator and its built-in templates.
 
 Pure (no Django): `levels_generate` turns a `BlindPlan` into level rows as
-`services.events.schedule_create` takes them. The rounding rule is our `SG-1` (docs/rules.md 7):
+`services.events.schedule_create` takes them. The rounding rule is our `SG-1` (docs/rules.md,
+"Schedule generator"):
 
 - every big blind after the first is a value of the ladder `LADDER` (1, 1.2, 1.5, 2, 2.5, 3, 4,
   5, 6, 8 times a power of ten) that is a multiple of the smallest chip;

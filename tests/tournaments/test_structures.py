@@ -1,4 +1,4 @@
-"""The schedule generator (issue 26, rule SG-1, docs/rules.md 7): pure, no database."""
+"""The schedule generator (issue 26, rule SG-1 of docs/rules.md): pure, no database."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ TAGS = ["set-up"]
 
 
 class PlanFieldsSerializer(serializers.Serializer):
-    """The generator's inputs (docs/rules.md 7, SG-1); each left out is the template's."""
+    """The generator's inputs (rule SG-1, docs/rules.md); each left out is the template's."""
 
     small_blind = serializers.IntegerField(min_value=1, max_value=MAX_INT, required=False)
     big_blind = serializers.IntegerField(min_value=1, max_value=MAX_INT, required=False)
