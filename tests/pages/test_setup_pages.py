@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.pages import schedule, staff_client, tournament
+from tests.pages import once, schedule, staff_client, tournament
 from tournaments.models import BlindSchedule, Tournament
 from tournaments.services.players import player_get_or_create
 
@@ -91,10 +91,14 @@ def test_the_dashboard_copies_a_tournament(director: Client) -> None:
     page = director.get(reverse("tournament-dashboard", args=[event.pk])).content.decode()
     assert reverse("tournament-copy", args=[event.pk]) in page
 
-    response = director.post(reverse("tournament-copy", args=[event.pk]), {"name": "Next week"})
+    form = once(name="Next week")
 
-    copy = Tournament.objects.get(name="Next week")
+    response = director.post(reverse("tournament-copy", args=[event.pk]), form)
+    again = director.post(reverse("tournament-copy", args=[event.pk]), form, follow=True)
+
+    copy = Tournament.objects.get(name="Next week")  # one copy: the second tap changed nothing
     assert response["Location"] == reverse("tournament-settings", args=[copy.pk])
+    assert "Already recorded" in again.content.decode()
     assert copy.entries.count() == 0
     assert copy.buy_in == event.buy_in
 

@@ -19,6 +19,7 @@ from tournaments.services.setup import schedule_copy, schedule_generate, tournam
 from tournaments.setup_forms import PLAN_FIELDS, ArchiveForm, CopyForm, GenerateForm
 from tournaments.structures import TEMPLATES
 from tournaments.views.access import director_required, report_refusal, tournament_get
+from tournaments.views.form_tokens import report_form_refusal, submit_once
 
 
 @director_required
@@ -73,15 +74,17 @@ def schedule_copy_page(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def tournament_copy_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """A double tap makes one copy: the form carries a one-time token (duplicate tournament
+    names are allowed, so the service alone could not tell)."""
     tournament = tournament_get(pk)
+    name = _copy_name(request, f"{tournament.name} (copy)")
     try:
-        copy = tournament_copy(
-            tournament=tournament,
-            name=_copy_name(request, f"{tournament.name} (copy)"),
-            actor=request.user,
+        copy = submit_once(
+            request,
+            lambda: tournament_copy(tournament=tournament, name=name, actor=request.user),
         )
     except FloorError as error:
-        report_refusal(request, error)
+        report_form_refusal(request, error)
         return redirect("tournament-dashboard", pk=pk)
     messages.success(request, f"Copied as '{copy.name}': check its settings.")
     return redirect("tournament-settings", pk=copy.pk)
