@@ -220,3 +220,23 @@ def test_a_player_with_entries_is_not_archived() -> None:
         player_archive(player=entry.player)
     assert refused.value.code == "player_has_entries"
     assert not Player.objects.get(pk=entry.player.pk).is_archived
+
+
+def test_an_event_whose_flights_and_days_are_all_finished_is_archived_despite_its_entries() -> None:
+    event = make(TournamentFactory, kind=Tournament.Kind.EVENT, status=Tournament.Status.PLANNED)
+    day1 = make(
+        TournamentFactory,
+        kind=Tournament.Kind.FLIGHT,
+        parent=event,
+        status=Tournament.Status.FINISHED,
+    )
+    day2 = make(
+        TournamentFactory, kind=Tournament.Kind.DAY, parent=event, status=Tournament.Status.RUNNING
+    )
+    EntryFactory(tournament=day1)
+
+    with pytest.raises(FloorConflict) as refused:
+        tournament_archive(tournament=event)
+    assert refused.value.code == "tournament_running"
+    Tournament.objects.filter(pk=day2.pk).update(status=Tournament.Status.FINISHED)
+    assert tournament_archive(tournament=event).is_archived

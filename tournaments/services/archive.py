@@ -31,9 +31,14 @@ def check_archivable(tournament: Tournament) -> None:
             "archive_the_event",
             f"{tournament.name} is a flight or day of an event: archive the event.",
         )
-    if tournament.status == Tournament.Status.FINISHED:
+    # A multi-flight event is played in its flights and days: it is over when they all are.
+    played = [tournament]
+    if tournament.kind == Tournament.Kind.EVENT:
+        played = list(Tournament.objects.filter(parent=tournament).only("status")) or played
+    statuses = {t.status for t in played}
+    if statuses == {Tournament.Status.FINISHED}:
         return
-    if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
+    if statuses & {Tournament.Status.RUNNING, Tournament.Status.PAUSED}:
         raise FloorConflict(
             "tournament_running",
             f"{tournament.name} is being played: finish it before archiving it.",
