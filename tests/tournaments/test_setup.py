@@ -240,3 +240,12 @@ def test_an_event_whose_flights_and_days_are_all_finished_is_archived_despite_it
     assert refused.value.code == "tournament_running"
     Tournament.objects.filter(pk=day2.pk).update(status=Tournament.Status.FINISHED)
     assert tournament_archive(tournament=event).is_archived
+
+
+def test_archiving_twice_changes_nothing_the_second_time() -> None:
+    event = make(TournamentFactory, status=Tournament.Status.FINISHED)
+
+    tournament_archive(tournament=event)
+    tournament_archive(tournament=event)
+
+    assert AuditEvent.objects.filter(action="tournament_archive").count() == 1
