@@ -189,6 +189,8 @@ class Tournament(models.Model):
     # Moves on with every write a public page can show (standings, payouts, the clock): the
     # pages' and the API's ETags are built from it, so an unchanged answer costs one row read.
     version = models.PositiveBigIntegerField(default=0, editable=False)
+    # Hidden from the lists, its data kept (`services.archive`): a test event, or one long over.
+    is_archived = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -236,6 +238,8 @@ class Player(models.Model):
     )
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=30, blank=True)
+    # Hidden from the search, the row kept (`services.archive`): a name typed by mistake.
+    is_archived = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

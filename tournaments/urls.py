@@ -22,6 +22,7 @@ from tournaments.views import (
     satellites,
     schedules,
     screens,
+    setup,
     sign_ins,
     tables,
 )
@@ -117,6 +118,7 @@ urlpatterns = [
     *flights.urls,
     *satellites.urls,
     *players.urls,
+    *setup.urls,
     *screens.urls,
     *floor.urls,
 ]

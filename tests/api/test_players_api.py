@@ -44,6 +44,7 @@ def test_the_director_searches_by_folded_name_and_by_number(
         "name": "José Núñez",
         "number": "1042",
         "entries": 0,
+        "is_archived": False,  # issue 26
     }
     assert [p["id"] for p in by_part["results"]] == [jose.pk]
     assert [p["id"] for p in by_number["results"]] == [jose.pk]

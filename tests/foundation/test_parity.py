@@ -126,6 +126,13 @@ TWINS: dict[str, tuple[str, ...]] = {
     "staff-create": ("api-staff",),
     "staff-pin": ("api-staff-pin",),
     "staff-deactivate": ("api-staff-deactivate",),
+    # recurring work (issue 26)
+    "schedule-generate": ("api-schedule-generate",),
+    "schedule-copy": ("api-schedule-copy",),
+    "tournament-copy": ("api-tournament-copy",),
+    "tournament-archive": ("api-tournament-archive",),
+    "tournament-delete": ("api-tournament",),
+    "player-archive": ("api-player-archive",),
 }
 # page writes with no API twin, and why
 PAGE_ONLY = {"logout": "a browser's session ends; an API token signs out with DELETE api-token"}

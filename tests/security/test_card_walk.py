@@ -140,7 +140,14 @@ EXCLUDED = {
         "a device or user's tokens: no hand, directors only",
     ),
     **dict.fromkeys(
-        ["api-schedule", "api-schedule-levels", "schedule-edit"], "a blind schedule: no hand"
+        [
+            "api-schedule",
+            "api-schedule-levels",
+            "api-schedule-copy",
+            "schedule-edit",
+            "schedule-copy",
+        ],
+        "a blind schedule: no hand",
     ),
     **dict.fromkeys(
         [

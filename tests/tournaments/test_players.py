@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.django_db
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 
 
-def names(query: str, **options: int) -> list[str]:
+def names(query: str, **options: Any) -> list[str]:
     return [row.name for row in player_search(query, **options).rows]
 
 

@@ -22,6 +22,7 @@ from tournaments.models import BlindSchedule, Series, Tournament
 from tournaments.roles import is_director
 from tournaments.selectors import tournament_list
 from tournaments.selectors.windows import sales_open
+from tournaments.services.archive import tournament_delete
 from tournaments.services.deals import DEAL_METHODS, tournament_accept_deal
 from tournaments.services.entries import registration_open
 from tournaments.services.events import (
@@ -129,6 +130,12 @@ class TournamentCreateInputSerializer(TournamentSettingsInputSerializer, SixPlus
     name = serializers.CharField(max_length=120)
 
 
+class TournamentListInputSerializer(serializers.Serializer):
+    archived = serializers.BooleanField(
+        default=False, help_text="directors: the archived tournaments too"
+    )
+
+
 class TournamentListOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -139,6 +146,7 @@ class TournamentListOutputSerializer(serializers.Serializer):
     fee = serializers.DecimalField(max_digits=10, decimal_places=2)
     starting_stack = serializers.IntegerField()
     players_left = serializers.IntegerField()
+    is_archived = serializers.BooleanField(help_text="hidden from the lists (`?archived=true`)")
     created_at = serializers.DateTimeField()
 
 
@@ -184,12 +192,13 @@ class TournamentOutputSerializer(serializers.Serializer):
         help_text="the deal the players left accepted: method, total, players (entry, player, "
         "chips, place, amount); {} without one"
     )
+    is_archived = serializers.BooleanField()
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     levels = LevelOutputSerializer(many=True, source="levels.all")
 
 
-def _render(tournament: Tournament) -> Any:
+def render_tournament(tournament: Tournament) -> Any:
     tournament = Tournament.objects.prefetch_related("levels").get(pk=tournament.pk)
     now = request_time.now()
     tournament.registration_open = registration_open(tournament, now)  # type: ignore[attr-defined]
@@ -201,10 +210,20 @@ def _render(tournament: Tournament) -> Any:
 class TournamentsApi(FloorApi):
     permission_classes = (PublicReadDirectorWrite,)
 
-    @extend_schema(tags=TAGS, responses=responses(TournamentListOutputSerializer(many=True)))
+    @extend_schema(
+        tags=TAGS,
+        parameters=[TournamentListInputSerializer],
+        responses=responses(TournamentListOutputSerializer(many=True), 400),
+    )
     def get(self, request: Request) -> Response:
-        """Public: every tournament but the planned ones (directors see those too)."""
-        tournaments = tournament_list(public=not is_director(request.user))
+        """Public: every tournament but the planned ones (directors see those too); the
+        archived ones are left out, but for a director asking `?archived=true`."""
+        query = TournamentListInputSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        director = is_director(request.user)
+        tournaments = tournament_list(
+            public=not director, archived=director and query.validated_data["archived"]
+        )
         return Response(TournamentListOutputSerializer(tournaments, many=True).data)
 
     @extend_schema(
@@ -217,7 +236,7 @@ class TournamentsApi(FloorApi):
         data = TournamentCreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = tournament_create(actor=request.user, **data.validated_data)
-        return Response(_render(tournament), status=201)
+        return Response(render_tournament(tournament), status=201)
 
 
 class TournamentApi(FloorApi):
@@ -226,7 +245,7 @@ class TournamentApi(FloorApi):
     @extend_schema(tags=TAGS, responses=responses(TournamentOutputSerializer, 404))
     def get(self, request: Request, pk: int) -> Response:
         """Public: the settings and the tournament's own levels."""
-        return Response(_render(get_tournament(request, pk)))
+        return Response(render_tournament(get_tournament(request, pk)))
 
     @extend_schema(
         tags=TAGS,
@@ -243,7 +262,14 @@ class TournamentApi(FloorApi):
         tournament = tournament_update(
             tournament=tournament, actor=request.user, now=request_time.now(), **data.validated_data
         )
-        return Response(_render(tournament))
+        return Response(render_tournament(tournament))
+
+    @extend_schema(tags=TAGS, responses=responses(None, 403, 404, 409, status=204))
+    def delete(self, request: Request, pk: int) -> Response:
+        """Delete a test event nobody entered (409 `has_entries`, `tournament_finished`,
+        `has_phases`): one with entries is archived instead (POST .../archive/)."""
+        tournament_delete(tournament=get_tournament(request, pk), actor=request.user)
+        return Response(status=204)
 
 
 class TournamentOpenRegistrationApi(FloorApi):
@@ -254,7 +280,7 @@ class TournamentOpenRegistrationApi(FloorApi):
         """Open registration of a planned tournament."""
         tournament = get_tournament(request, pk)
         tournament = tournament_open_registration(tournament=tournament, actor=request.user)
-        return Response(_render(tournament))
+        return Response(render_tournament(tournament))
 
 
 class TournamentFinishApi(FloorApi):
@@ -266,7 +292,7 @@ class TournamentFinishApi(FloorApi):
         `players_left` before: finish when one is left, or accept a deal)."""
         tournament = get_tournament(request, pk)
         tournament = tournament_finish(tournament=tournament, actor=request.user)
-        return Response(_render(tournament))
+        return Response(render_tournament(tournament))
 
 
 class DealInputSerializer(serializers.Serializer):
@@ -299,7 +325,7 @@ class TournamentDealApi(FloorApi):
             actor=request.user,
             expected_chips=data.validated_data.get("chips"),
         )
-        return Response(_render(tournament))
+        return Response(render_tournament(tournament))
 
 
 class RepriceInputSerializer(serializers.Serializer):

@@ -38,6 +38,7 @@ class PlayerSearchInputSerializer(serializers.Serializer):
         help_text='any part of the name, accents optional ("jose" finds José), or "#1042"',
     )
     page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, required=False)
+    archived = serializers.BooleanField(default=False, help_text="the archived players too")
 
 
 class PlayerHitOutputSerializer(serializers.Serializer):
@@ -45,6 +46,7 @@ class PlayerHitOutputSerializer(serializers.Serializer):
     name = serializers.CharField()
     number = serializers.CharField()
     entries = serializers.IntegerField(help_text="entries played in every event")
+    is_archived = serializers.BooleanField()
 
 
 class PlayerPageOutputSerializer(serializers.Serializer):
@@ -65,6 +67,7 @@ class PlayerOutputSerializer(serializers.Serializer):
     number = serializers.CharField()
     email = serializers.CharField()
     phone = serializers.CharField()
+    is_archived = serializers.BooleanField(help_text="hidden from the search")
     created_at = serializers.DateTimeField()
 
 
@@ -123,11 +126,14 @@ class PlayersApi(FloorApi):
         responses=responses(PlayerPageOutputSerializer, 400, 403),
     )
     def get(self, request: Request) -> Response:
-        """Director: players by name or number, a page of 50 at a time."""
+        """Director: players by name or number, a page of 50 at a time; the archived ones only
+        with `?archived=true`."""
         query = PlayerSearchInputSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         found = player_search(
-            query.validated_data.get("q", ""), page=query.validated_data.get("page", 1)
+            query.validated_data.get("q", ""),
+            page=query.validated_data.get("page", 1),
+            archived=query.validated_data["archived"],
         )
         return Response(PlayerPageOutputSerializer(found).data)
 

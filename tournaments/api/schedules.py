@@ -70,7 +70,7 @@ class ScheduleOutputSerializer(serializers.Serializer):
     levels = LevelOutputSerializer(many=True, source="levels.all")
 
 
-def _render(schedule: BlindSchedule) -> Any:
+def render_schedule(schedule: BlindSchedule) -> Any:
     schedule = BlindSchedule.objects.prefetch_related("levels").get(pk=schedule.pk)
     return ScheduleOutputSerializer(schedule).data
 
@@ -93,13 +93,13 @@ class SchedulesApi(FloorApi):
         data = ScheduleInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         schedule = schedule_create(actor=request.user, **data.validated_data)
-        return Response(_render(schedule), status=201)
+        return Response(render_schedule(schedule), status=201)
 
 
 class ScheduleApi(FloorApi):
     @extend_schema(tags=TAGS, responses=responses(ScheduleOutputSerializer, 403, 404))
     def get(self, request: Request, pk: int) -> Response:
-        return Response(_render(get_schedule(pk)))
+        return Response(render_schedule(get_schedule(pk)))
 
 
 class ScheduleLevelsApi(FloorApi):
@@ -116,4 +116,4 @@ class ScheduleLevelsApi(FloorApi):
         schedule = schedule_replace_levels(
             schedule=schedule, actor=request.user, **data.validated_data
         )
-        return Response(_render(schedule))
+        return Response(render_schedule(schedule))

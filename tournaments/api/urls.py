@@ -20,6 +20,7 @@ from tournaments.api import (
     satellites,
     schedules,
     screens,
+    setup,
     tables,
 )
 
@@ -33,6 +34,7 @@ urlpatterns = [
     path("auth/lockouts/", auth.LockoutsApi.as_view(), name="api-lockouts"),
     path("auth/lockouts/<str:lockout_id>/", auth.LockoutApi.as_view(), name="api-lockout"),
     path("schedules/", schedules.SchedulesApi.as_view(), name="api-schedules"),
+    *setup.urls,
     path("schedules/<int:pk>/", schedules.ScheduleApi.as_view(), name="api-schedule"),
     path(
         "schedules/<int:pk>/levels/",

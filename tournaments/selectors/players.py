@@ -38,6 +38,7 @@ class PlayerHit:
     name: str
     number: str
     entries: int
+    is_archived: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -100,12 +101,18 @@ def _matching(query: str) -> QuerySet[Player]:
     return players.filter(match).order_by("search_name", "pk")
 
 
-def player_search(query: str = "", *, page: int = 1, per_page: int = PAGE_SIZE) -> PlayerPage:
+def player_search(
+    query: str = "", *, page: int = 1, per_page: int = PAGE_SIZE, archived: bool = False
+) -> PlayerPage:
     """Players whose name (folded) has a word starting with each word of the query; or whose
     number is the query ("#1042", or "1042"). Every player when it is empty. A page at a time,
-    by name; each with their number of entries (two queries and a count)."""
+    by name; each with their number of entries (two queries and a count). Archived players
+    (`services.archive`) only with `archived`."""
     query = " ".join(query.split())
-    paginator = Paginator(_matching(query).only("pk", "name", "number"), per_page)
+    matching = _matching(query)
+    if not archived:
+        matching = matching.filter(is_archived=False)
+    paginator = Paginator(matching.only("pk", "name", "number", "is_archived"), per_page)
     shown = paginator.get_page(page)
     players = list(shown.object_list)
     counts = dict(
@@ -118,7 +125,13 @@ def player_search(query: str = "", *, page: int = 1, per_page: int = PAGE_SIZE) 
     return PlayerPage(
         query=query,
         rows=tuple(
-            PlayerHit(id=p.pk, name=p.name, number=p.number, entries=counts.get(p.pk, 0))
+            PlayerHit(
+                id=p.pk,
+                name=p.name,
+                number=p.number,
+                entries=counts.get(p.pk, 0),
+                is_archived=p.is_archived,
+            )
             for p in players
         ),
         page=shown.number,

@@ -57,8 +57,13 @@ class Standings:
         return self.counted_chips != self.total_chips
 
 
-def tournament_list(*, public: bool = False) -> Any:
-    return tournaments_seen(planned=not public).annotate(
+def tournament_list(*, public: bool = False, archived: bool = False) -> Any:
+    """The tournaments of the lists (the public's without the planned ones); the archived ones
+    (`services.archive`) only with `archived`."""
+    rows = tournaments_seen(planned=not public)
+    if not archived:
+        rows = rows.filter(is_archived=False)
+    return rows.annotate(
         players_left=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE))
     )
 

@@ -185,20 +185,29 @@ def tournament_create(*, schedule: BlindSchedule, actor: Any = None, **values: A
         raise FloorInvalid(
             "bad_field", f"Unknown tournament setting: {', '.join(sorted(unknown))}."
         )
-    check_tournament_settings(values)
-    check_satellite_target(tournament=None, target=values.get("satellite_target"))
     rows = list(schedule.levels.values(*LEVEL_FIELDS))
     if not rows:
         raise FloorError("empty_schedule", f"The schedule '{schedule.name}' has no levels.")
-    check_windows(values, levels_as_clock(rows))
+    return tournament_open(levels=rows, actor=actor, source={"schedule": schedule.name}, **values)
+
+
+def tournament_open(
+    *, levels: Sequence[Mapping[str, Any]], actor: Any, source: Mapping[str, Any], **values: Any
+) -> Tournament:
+    """The one place a single tournament row is created (from a schedule, or as a copy of
+    another: `services.setup.tournament_copy`), with its own copy of `levels`; `source` names
+    where they came from in the audit log. Called inside the caller's transaction."""
+    check_tournament_settings(values)
+    check_satellite_target(tournament=None, target=values.get("satellite_target"))
+    check_windows(values, levels_as_clock(levels))
     tournament = Tournament.objects.create(**values)
-    _write_levels(TournamentLevel, {"tournament": tournament}, rows)
+    _write_levels(TournamentLevel, {"tournament": tournament}, levels)
     audit_record(
         tournament=tournament,
         actor=actor,
         action="tournament_create",
         name=tournament.name,
-        schedule=schedule.name,
+        **source,
     )
     return tournament
 

@@ -56,9 +56,11 @@ def tournaments_page(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"Tournament '{tournament.name}' created.")
             return redirect("tournament-dashboard", pk=tournament.pk)
+    archived = request.GET.get("archived") == "1"  # "show archived"
     context = {
         "form": form,
-        "tournaments": tournament_list(),
+        "tournaments": tournament_list(archived=archived),
+        "show_archived": archived,
         "has_schedules": BlindSchedule.objects.exists(),
     }
     return render(request, "desk/tournament_list.html", context)

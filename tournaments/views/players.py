@@ -30,7 +30,12 @@ def players_page(request: HttpRequest) -> HttpResponse:
     query, page, refusal = PlayerSearchForm.read(request.GET)
     if refusal:
         messages.error(request, refusal)
-    context = {"found": player_search(query, page=page), "tab": "players"}
+    archived = request.GET.get("archived") == "1"  # "show archived"
+    context = {
+        "found": player_search(query, page=page, archived=archived),
+        "show_archived": archived,
+        "tab": "players",
+    }
     return render(request, "desk/players.html", context, status=400 if refusal else 200)
 
 
