@@ -12,6 +12,7 @@ from django.utils import timezone
 from tournaments import clock, seating
 from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments.models import ChipMove, Entry, Table, Tournament
+from tournaments.names import clean_name
 from tournaments.selectors.clock import clock_state, levels_as_clock
 from tournaments.selectors.flights import flight_entry_refusal
 from tournaments.selectors.windows import addon_refusal, rebuy_refusal
@@ -62,7 +63,7 @@ def entry_register(
     """Register a player (or re-enter a busted one). Once seats are drawn, a late entry takes a
     random open seat at one of the shortest tables (T 8-A)."""
     tournament = lock_tournament(tournament)
-    name = " ".join(player_name.split())
+    name = clean_name(player_name)
     if not name:
         raise FloorInvalid("name_required", "Enter the player's name.")
     if not registration_open(tournament, now):

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 
 from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
 from tournaments.models import Player
-from tournaments.names import fold
+from tournaments.names import clean_name, fold
 from tournaments.services.audit import audit_record
 
 NAME_MAX = 80
@@ -24,10 +24,6 @@ EMAIL_MAX = 254
 # A player number as the room prints it on a card: letters, digits and - . / (no spaces).
 NUMBER_SHAPE = re.compile(r"^[A-Z0-9][A-Z0-9./-]*$")
 PHONE_SHAPE = re.compile(r"^\+?[0-9 ().-]+$")
-
-
-def clean_name(name: str) -> str:
-    return " ".join(name.split())
 
 
 def clean_number(text: str) -> str:

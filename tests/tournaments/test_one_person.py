@@ -1,0 +1,110 @@
+"""One person, one player (issue 26): a name with nothing visible is refused everywhere a name
+is taken; registration asks before creating a second player whose name folds to a known one;
+two players can be merged."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from dealer.cash.games import services as games
+from dealer.cash.games import waitlist
+from dealer.cash.seats import services as cash
+from tests.factories import TournamentFactory, make
+from tournaments.errors import FloorError
+from tournaments.models import Player, Tournament
+from tournaments.names import clean_name
+from tournaments.services.entries import entry_register
+from tournaments.services.players import player_get_or_create
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
+
+INVISIBLE = [
+    "",
+    "   ",
+    "\u200b",  # zero-width space
+    "\ufeff",  # byte order mark
+    "\u200d\u200c",  # zero-width joiner and non-joiner
+    "\u0301",  # a lone combining acute
+    " \u0301\u0308 ",  # lone combining accents between spaces
+    "\u2060\u00a0\u3000",  # word joiner, no-break and ideographic spaces
+]
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("  José   Núñez ", "José Núñez"),
+        ("Jose\u0301", "José"),  # the accent on its letter is kept (NFC)
+        ("Jo\u200bsé", "José"),
+        ("\ufeffAnna", "Anna"),
+        ("\u0301Anna", "Anna"),
+        ("Ann\ta\nB", "Ann a B"),
+    ],
+)
+def test_a_name_is_kept_without_what_cannot_be_seen(typed: str, kept: str) -> None:
+    assert clean_name(typed) == kept
+
+
+@pytest.mark.parametrize("typed", INVISIBLE)
+def test_a_name_with_nothing_visible_cleans_to_nothing(typed: str) -> None:
+    assert clean_name(typed) == ""
+
+
+@pytest.mark.parametrize("typed", INVISIBLE)
+def test_a_player_with_nothing_visible_is_refused(typed: str) -> None:
+    with pytest.raises(FloorError) as raised:
+        player_get_or_create(name=typed)
+    assert raised.value.code == "name_required"
+    assert not Player.objects.exists()
+
+
+@pytest.mark.parametrize("typed", INVISIBLE[2:])
+def test_registration_refuses_an_invisible_name(typed: str) -> None:
+    tournament = make(TournamentFactory, status=Tournament.Status.REGISTERING)
+    with pytest.raises(FloorError) as raised:
+        entry_register(tournament=tournament, player_name=typed, now=T0)
+    assert raised.value.code == "name_required"
+    assert not Player.objects.exists()
+
+
+def _table() -> Any:
+    return cash.cash_table_create(
+        number=1,
+        name="1/2 NLH",
+        game="holdem",
+        structure="no_limit",
+        rule_profile="casino_cash",
+        small_blind=1,
+        big_blind=2,
+        min_buy_in=40,
+        max_buy_in=200,
+    )
+
+
+@pytest.mark.parametrize("typed", ["\u200b", "\ufeff", "\u0301"])
+def test_cash_seats_and_lists_refuse_an_invisible_name(typed: str) -> None:
+    table = _table()
+    game = games.cash_game_create(name="1/2 NL", small_blind=1, big_blind=2)
+    games.cash_game_open(game=game)
+    refusals = []
+    for write in (
+        lambda: cash.cash_seat_take(table=table, seat=1, player_name=typed, buy_in=100),
+        lambda: cash.cash_waitlist_add(table=table, player_name=typed),
+        lambda: waitlist.game_waitlist_join(game=game, player_name=typed),
+        lambda: waitlist.game_waitlist_join(game=game, player_name=typed, public=True),
+    ):
+        with pytest.raises(FloorError) as raised:
+            write()
+        refusals.append(raised.value.code)
+    assert refusals == ["name_required"] * 4
+    assert not Player.objects.exists()
+
+
+def test_a_cash_seat_stores_the_cleaned_name() -> None:
+    cash.cash_seat_take(table=_table(), seat=1, player_name="\ufeffAnna\u200b  Lee ", buy_in=100)
+    assert list(Player.objects.values_list("name", flat=True)) == ["Anna Lee"]
