@@ -131,14 +131,22 @@ def _name_change(player: Player, name: str) -> dict[str, str]:
     if not name:
         raise FloorInvalid("name_required", "Enter the player's name.")
     _check_name(name)
-    other = Player.objects.filter(name__iexact=name).exclude(pk=player.pk).first()
-    if other is not None:
+    others = Player.objects.exclude(pk=player.pk)
+    other = (
+        others.filter(name__iexact=name).first() or others.filter(search_name=fold(name)).first()
+    )
+    if other is not None:  # the same name, or one that differs only by accents or case
         raise FloorConflict(
             "name_taken",
-            f"Another player is already called {other.name}: add something that tells them "
-            "apart (a middle initial, a town).",
+            f"Another player is already called {other.name}{_number_of(other)}: if it is the "
+            "same person, merge the two players; else add something that tells them apart "
+            "(a middle initial, a town).",
         )
     return {"name": name, "search_name": fold(name)}
+
+
+def _number_of(player: Player) -> str:
+    return f" #{player.number}" if player.number else ""
 
 
 def _number_change(player: Player, number: str) -> dict[str, str]:
