@@ -13,11 +13,11 @@ from dealer.cash.games import services as games
 from dealer.cash.games import waitlist
 from dealer.cash.seats import services as cash
 from tests.factories import TournamentFactory, make
-from tournaments.errors import FloorError
+from tournaments.errors import FloorError, LikelySamePlayerError
 from tournaments.models import Player, Tournament
 from tournaments.names import clean_name
 from tournaments.services.entries import entry_register
-from tournaments.services.players import player_get_or_create
+from tournaments.services.players import player_get_or_create, player_update
 
 pytestmark = pytest.mark.django_db
 
@@ -108,3 +108,75 @@ def test_cash_seats_and_lists_refuse_an_invisible_name(typed: str) -> None:
 def test_a_cash_seat_stores_the_cleaned_name() -> None:
     cash.cash_seat_take(table=_table(), seat=1, player_name="\ufeffAnna\u200b  Lee ", buy_in=100)
     assert list(Player.objects.values_list("name", flat=True)) == ["Anna Lee"]
+
+
+# --- registration asks before creating a second player -------------------------------------
+
+
+@pytest.fixture
+def jose() -> Player:
+    return player_update(player=player_get_or_create(name="José Núñez"), number="1042")
+
+
+@pytest.mark.parametrize("typed", ["Jose Nunez", "JOSE  NUNEZ", "jose nuñez"])
+def test_registration_asks_before_a_second_player_of_a_folded_name(
+    jose: Player, typed: str
+) -> None:
+    tournament = make(TournamentFactory, status=Tournament.Status.REGISTERING)
+
+    with pytest.raises(LikelySamePlayerError) as raised:
+        entry_register(tournament=tournament, player_name=typed, now=T0)
+
+    assert raised.value.code == "likely_same_player"
+    assert raised.value.detail == (
+        "José Núñez #1042 is already a player: register them, or create a new player."
+    )
+    assert raised.value.candidates == [{"id": jose.pk, "name": "José Núñez", "number": "1042"}]
+    assert Player.objects.count() == 1
+    assert not tournament.entries.exists()
+
+
+def test_the_same_name_in_another_case_is_the_same_player(jose: Player) -> None:
+    tournament = make(TournamentFactory, status=Tournament.Status.REGISTERING)
+
+    entry = entry_register(tournament=tournament, player_name="josé NÚÑEZ", now=T0)
+
+    assert entry.player == jose
+
+
+def test_registration_of_the_candidate_by_id(jose: Player) -> None:
+    tournament = make(TournamentFactory, status=Tournament.Status.REGISTERING)
+
+    entry = entry_register(tournament=tournament, player=jose.pk, now=T0)
+
+    assert entry.player == jose
+    assert Player.objects.count() == 1
+
+
+def test_registration_as_a_new_player_when_told(jose: Player) -> None:
+    tournament = make(TournamentFactory, status=Tournament.Status.REGISTERING)
+
+    entry = entry_register(tournament=tournament, player_name="Jose Nunez", new_player=True, now=T0)
+
+    assert entry.player.name == "Jose Nunez"
+    assert Player.objects.count() == 2
+
+
+def test_registration_of_an_unknown_player_id_is_not_found() -> None:
+    tournament = make(TournamentFactory, status=Tournament.Status.REGISTERING)
+
+    with pytest.raises(FloorError) as raised:
+        entry_register(tournament=tournament, player=999999, now=T0)
+
+    assert raised.value.code == "not_found"
+
+
+def test_several_candidates_are_all_named(jose: Player) -> None:
+    player_get_or_create(name="Jose Nunez")  # a second one, made before this release
+    tournament = make(TournamentFactory, status=Tournament.Status.REGISTERING)
+
+    with pytest.raises(LikelySamePlayerError) as raised:
+        entry_register(tournament=tournament, player_name="JOSÉ NUNEZ ", now=T0)
+
+    assert [c["name"] for c in raised.value.candidates] == ["Jose Nunez", "José Núñez"]
+    assert "Jose Nunez and José Núñez #1042 are already players" in raised.value.detail

@@ -12,12 +12,13 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 
-from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
+from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound, LikelySamePlayerError
 from tournaments.models import Player
 from tournaments.names import clean_name, fold
 from tournaments.services.audit import audit_record
 
 NAME_MAX = 80
+LIKELY_MAX = 5  # candidates named by a `likely_same_player` refusal
 NUMBER_MAX = 20
 PHONE_MAX = 30
 EMAIL_MAX = 254
@@ -38,9 +39,11 @@ def number_typed(name: str) -> str | None:
     return clean_number(text) if text.startswith("#") else None
 
 
-def player_get_or_create(*, name: str) -> Player:
+def player_get_or_create(*, name: str, ask: bool = False) -> Player:
     """The player of that name (case and spacing do not matter), created if new; "#1042" is
-    the player with that number (400 `unknown_player_number` when no one has it)."""
+    the player with that number (400 `unknown_player_number` when no one has it). With `ask`
+    (registration, unless told it is a new player), a new name that folds to known players'
+    ("Jose Nunez" next to "José Núñez") is refused 409 `likely_same_player` naming them."""
     name = clean_name(name)
     if not name:
         raise FloorInvalid("name_required", "Enter the player's name.")
@@ -48,14 +51,56 @@ def player_get_or_create(*, name: str) -> Player:
     if number is not None:
         return _by_number(number)
     _check_name(name)
-    found = Player.objects.filter(name__iexact=name).first()
+    found = Player.objects.filter(name__iexact=name).first() or _same_name(name)
     if found is not None:
         return found
+    if ask:
+        _check_no_likely_player(name)
     try:
         with transaction.atomic():
             return Player.objects.create(name=name, search_name=fold(name))
     except IntegrityError:  # created meanwhile by another desk
         return Player.objects.get(name__iexact=name)
+
+
+def player_get(*, player: int) -> Player:
+    """The player with that id (404 `not_found`)."""
+    found = Player.objects.filter(pk=player).first()
+    if found is None:
+        raise FloorNotFound("not_found", "There is no such player.")
+    return found
+
+
+def player_label(player: Player) -> str:
+    """A player as the desk names them: "José Núñez #1042" (the number when there is one)."""
+    return f"{player.name}{_number_of(player)}"
+
+
+def _same_name(name: str) -> Player | None:
+    """The player of the name in any case, by Unicode's case folding ("ÑÚ" is "ñú"), which the
+    database's iexact does not do everywhere (SQLite folds ASCII only)."""
+    folded = name.casefold()
+    return next(
+        (p for p in Player.objects.filter(search_name=fold(name)) if p.name.casefold() == folded),
+        None,
+    )
+
+
+def _check_no_likely_player(name: str) -> None:
+    likely = list(Player.objects.filter(search_name=fold(name)).order_by("name")[:LIKELY_MAX])
+    if not likely:
+        return
+    labels = [player_label(p) for p in likely]
+    who = (
+        f"{labels[0]} is already a player: register them"
+        if len(labels) == 1
+        else f"{', '.join(labels[:-1])} and {labels[-1]} are already players: register one of them"
+    )
+    raise LikelySamePlayerError(
+        "likely_same_player",
+        f"{who}, or create a new player.",
+        candidates=[{"id": p.pk, "name": p.name, "number": p.number} for p in likely],
+    )
 
 
 def _by_number(number: str) -> Player:
