@@ -60,3 +60,34 @@ def test_no_name_and_no_player_is_400_with_a_sentence(
 
     assert response.status_code == 400
     assert response.json()["detail"]
+
+
+def test_the_api_merges_two_players(director: APIClient, jose: Player) -> None:
+    twin = player_get_or_create(name="Jose Nunez")
+
+    response = director.post(f"/api/players/{jose.pk}/merge/", {"from": twin.pk}, format="json")
+
+    assert response.status_code == 200
+    assert response.json()["id"] == jose.pk
+    assert not Player.objects.filter(pk=twin.pk).exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"), [({}, 400, "invalid"), ({"from": 999999}, 404, "not_found")]
+)
+def test_a_refused_merge_answers_a_code(
+    director: APIClient, jose: Player, body: dict[str, int], status: int, code: str
+) -> None:
+    response = director.post(f"/api/players/{jose.pk}/merge/", body, format="json")
+
+    assert (response.status_code, response.json()["code"]) == (status, code)
+    assert response.json()["detail"]
+
+
+def test_only_a_director_merges(jose: Player) -> None:
+    twin = player_get_or_create(name="Jose Nunez")
+
+    response = APIClient().post(f"/api/players/{jose.pk}/merge/", {"from": twin.pk}, format="json")
+
+    assert response.status_code in (401, 403)
+    assert Player.objects.filter(pk=twin.pk).exists()

@@ -60,3 +60,40 @@ def test_the_second_button_creates_a_new_player(director: Client, jose: Player) 
     assert response.status_code == 302
     assert Entry.objects.get(tournament=event).player.name == "Jose Nunez"
     assert Player.objects.count() == 2
+
+
+def test_the_player_page_offers_to_merge_a_likely_same_player(
+    director: Client, jose: Player
+) -> None:
+    twin = player_get_or_create(name="Jose Nunez")
+
+    body = director.get(reverse("player-detail", args=[jose.pk])).content.decode()
+
+    assert "Merge Jose Nunez into José Núñez</button>" in body
+    assert f'name="merge" value="{twin.pk}"' in body
+
+
+def test_the_director_merges_a_player_on_the_page(director: Client, jose: Player) -> None:
+    twin = player_get_or_create(name="Jose Nunez")
+    event = tournament(status="finished")
+    Entry.objects.create(tournament=event, player=twin, status="busted", finishing_place=4)
+
+    response = director.post(reverse("player-merge", args=[jose.pk]), once(merge=twin.pk))
+
+    assert response.status_code == 302
+    assert not Player.objects.filter(pk=twin.pk).exists()
+    assert Entry.objects.get(tournament=event).player == jose
+
+
+def test_a_refused_merge_is_shown_next_to_the_merge_field(director: Client, jose: Player) -> None:
+    twin = player_get_or_create(name="Jose Nunez")
+    event = tournament(players=["José Núñez"])
+    Entry.objects.create(tournament=event, player=twin, number=1)
+
+    response = director.post(reverse("player-merge", args=[jose.pk]), once(merge=twin.pk))
+
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "both play Friday Deepstack" in body
+    assert response.context["merge_form"].errors["merge"]
+    assert Player.objects.filter(pk=twin.pk).exists()

@@ -11,13 +11,14 @@ import pytest
 
 from dealer.cash.games import services as games
 from dealer.cash.games import waitlist
+from dealer.cash.models import CashSeat
 from dealer.cash.seats import services as cash
-from tests.factories import TournamentFactory, make
-from tournaments.errors import FloorError, LikelySamePlayerError
-from tournaments.models import Player, Tournament
+from tests.factories import DirectorFactory, EntryFactory, TournamentFactory, make
+from tournaments.errors import FloorConflict, FloorError, LikelySamePlayerError
+from tournaments.models import AuditEvent, Player, Tournament
 from tournaments.names import clean_name
 from tournaments.services.entries import entry_register
-from tournaments.services.players import player_get_or_create, player_update
+from tournaments.services.players import player_get_or_create, player_update, players_merge
 
 pytestmark = pytest.mark.django_db
 
@@ -180,3 +181,66 @@ def test_several_candidates_are_all_named(jose: Player) -> None:
 
     assert [c["name"] for c in raised.value.candidates] == ["Jose Nunez", "José Núñez"]
     assert "Jose Nunez and José Núñez #1042 are already players" in raised.value.detail
+
+
+# --- two players merged ---------------------------------------------------------------------
+
+
+def _entered(player: Player, status: str, **fields: Any) -> Any:
+    tournament = make(TournamentFactory, status=status)
+    return make(EntryFactory, tournament=tournament, player=player, **fields)
+
+
+def test_a_merge_moves_entries_results_and_seats_to_the_kept_player(jose: Player) -> None:
+    twin = player_update(player=player_get_or_create(name="Jose Nunez"), email="j@example.org")
+    result = _entered(twin, Tournament.Status.FINISHED, finishing_place=3)
+    shared = result.tournament
+    make(EntryFactory, tournament=shared, player=jose, number=1, status="busted")
+    seat = cash.cash_seat_take(table=_table(), seat=1, player_name="Jose Nunez", buy_in=100)
+    director = make(DirectorFactory)
+
+    kept = players_merge(keep=jose, merge=twin, actor=director)
+
+    assert kept == jose
+    assert not Player.objects.filter(pk=twin.pk).exists()
+    result.refresh_from_db()
+    assert (result.player, result.finishing_place) == (jose, 3)
+    assert sorted(shared.entries.values_list("number", flat=True)) == [1, 2]
+    assert CashSeat.objects.get(pk=seat.pk).player == jose
+    assert kept.email == "j@example.org"  # a contact the kept player lacked
+    event = AuditEvent.objects.get(action="players_merge")
+    assert event.actor == director
+    assert event.detail["player"] == "José Núñez #1042"
+    assert event.detail["merged"] == f"Jose Nunez (player {twin.pk})"
+    assert event.detail["entries"] == 1
+
+
+@pytest.mark.parametrize(
+    "status", [Tournament.Status.RUNNING, Tournament.Status.PAUSED, Tournament.Status.REGISTERING]
+)
+def test_a_merge_is_refused_when_both_play_the_same_event(jose: Player, status: str) -> None:
+    twin = player_get_or_create(name="Jose Nunez")
+    entry = _entered(twin, status)
+    make(EntryFactory, tournament=entry.tournament, player=jose)
+
+    with pytest.raises(FloorError) as raised:
+        players_merge(keep=jose, merge=twin)
+
+    assert raised.value.code == "both_playing"
+    assert isinstance(raised.value, FloorConflict)
+    assert "José Núñez #1042 and Jose Nunez both play" in raised.value.detail
+    assert Player.objects.filter(pk=twin.pk).exists()
+
+
+def test_a_player_is_not_merged_with_themselves(jose: Player) -> None:
+    with pytest.raises(FloorError) as raised:
+        players_merge(keep=jose, merge=jose.pk)
+
+    assert raised.value.code == "same_player"
+
+
+def test_a_merge_with_a_missing_player_is_not_found(jose: Player) -> None:
+    with pytest.raises(FloorError) as raised:
+        players_merge(keep=jose, merge=999999)
+
+    assert raised.value.code == "not_found"

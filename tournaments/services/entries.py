@@ -19,7 +19,7 @@ from tournaments.selectors.windows import addon_refusal, rebuy_refusal
 from tournaments.services.audit import audit_record
 from tournaments.services.ledger import chips_move
 from tournaments.services.places import places_reprice, places_shift_for_new_entry
-from tournaments.services.players import player_get, player_get_or_create
+from tournaments.services.players import player_get_or_create, player_known
 
 OPEN_STATUSES = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING, Tournament.Status.PAUSED)
 
@@ -73,7 +73,7 @@ def entry_register(
     if not registration_open(tournament, now):
         raise FloorError("registration_closed", "Registration is closed for this tournament.")
     found = (
-        player_get(player=player)
+        player_known(player=player)
         if player is not None
         else player_get_or_create(name=name, ask=not new_player)
     )

@@ -10,11 +10,13 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
+from django.db.models import Max
 
 from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound, LikelySamePlayerError
-from tournaments.models import Player
+from tournaments.models import Entry, Player, Tournament
 from tournaments.names import clean_name, fold
+from tournaments.selectors.players import player_get
 from tournaments.services.audit import audit_record
 
 NAME_MAX = 80
@@ -63,9 +65,9 @@ def player_get_or_create(*, name: str, ask: bool = False) -> Player:
         return Player.objects.get(name__iexact=name)
 
 
-def player_get(*, player: int) -> Player:
-    """The player with that id (404 `not_found`)."""
-    found = Player.objects.filter(pk=player).first()
+def player_known(*, player: int) -> Player:
+    """The player with that id, for a write that names them (404 `not_found`)."""
+    found = player_get(player)
     if found is None:
         raise FloorNotFound("not_found", "There is no such player.")
     return found
@@ -223,3 +225,110 @@ def _phone(phone: str) -> str:
             "bad_phone", f"A phone number is at most {PHONE_MAX} digits, spaces and + ( ) - ."
         )
     return phone
+
+
+# --- one person, one player: a merge -----------------------------------------------------------
+
+
+@transaction.atomic
+def players_merge(*, keep: Player | int, merge: Player | int, actor: Any = None) -> Player:
+    """Make two players one (the same person registered twice): every row that names `merge`
+    (entries with their results, cash seats, list places, cash chips and time) names `keep`,
+    a contact or number `keep` lacks is taken from `merge`, and `merge` is deleted. Refused
+    409 `both_playing` while both play the same event that is not finished (the floor first
+    unregisters or busts one), 409 `both_seated` when both hold a seat or a place on the same
+    list. In a finished event both played, `merge`'s entries are numbered after `keep`'s."""
+    kept, merged = _locked_pair(keep, merge)
+    _check_not_both_playing(kept, merged)
+    moved = _rows_moved(kept, merged)
+    labels = {"player": _audit_label(kept), "merged": _audit_label(merged)}
+    taken = _contact_taken(kept, merged)
+    merged.delete()
+    if taken:
+        kept.save(update_fields=taken)
+    audit_record(
+        tournament=None, actor=actor, action="players_merge", **labels, **moved, taken=taken
+    )
+    return kept
+
+
+def _locked_pair(keep: Player | int, merge: Player | int) -> tuple[Player, Player]:
+    pks = [p if isinstance(p, int) else p.pk for p in (keep, merge)]
+    if pks[0] == pks[1]:
+        raise FloorInvalid("same_player", "A player cannot be merged with themselves.")
+    found = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=pks).order_by("pk")}
+    if len(found) < 2:
+        raise FloorNotFound("not_found", "There is no such player.")
+    return found[pks[0]], found[pks[1]]
+
+
+def _check_not_both_playing(kept: Player, merged: Player) -> None:
+    live = Entry.objects.exclude(status=Entry.Status.UNREGISTERED).exclude(
+        tournament__status=Tournament.Status.FINISHED
+    )
+    both = (
+        live.filter(player=merged, tournament__in=live.filter(player=kept).values("tournament"))
+        .select_related("tournament")
+        .first()
+    )
+    if both is not None:
+        raise FloorConflict(
+            "both_playing",
+            f"{player_label(kept)} and {player_label(merged)} both play "
+            f"{both.tournament.name}: unregister or bust one of them there first.",
+        )
+
+
+def _rows_moved(kept: Player, merged: Player) -> dict[str, int]:
+    """Every row naming `merged` names `kept` (found through the model's relations, so a new
+    model with a player is moved too), as {rows' name: how many}."""
+    moved: dict[str, int] = {}
+    try:
+        with transaction.atomic():
+            moved["entries"] = _renumber_shared_entries(kept, merged)
+            for model, field in _player_references():
+                name = str(model._meta.verbose_name_plural).replace(" ", "_")
+                rows = model._default_manager.filter(**{field: merged}).update(**{field: kept})
+                moved[name] = moved.get(name, 0) + rows
+    except IntegrityError as error:  # a seat at the same table, a place on the same list
+        raise FloorConflict(
+            "both_seated",
+            f"{player_label(kept)} and {player_label(merged)} both hold a seat at the same table "
+            "or a place on the same list: close one of them first.",
+        ) from error
+    return {name: rows for name, rows in moved.items() if rows}
+
+
+def _player_references() -> list[tuple[type[models.Model], str]]:
+    """(model, field) of every foreign key to `Player`, hidden ones (`related_name="+"`) too."""
+    return [
+        (relation.related_model, relation.field.name)
+        for relation in Player._meta.get_fields(include_hidden=True)
+        if isinstance(relation, models.ManyToOneRel) and isinstance(relation.related_model, type)
+    ]
+
+
+def _renumber_shared_entries(kept: Player, merged: Player) -> int:
+    """`merged`'s entries in events `kept` also played, numbered after `kept`'s and moved."""
+    shared = Entry.objects.filter(player=kept).values("tournament")
+    moved = 0
+    for entry in Entry.objects.filter(player=merged, tournament__in=shared).order_by("number"):
+        top = Entry.objects.filter(tournament_id=entry.tournament_id, player=kept).aggregate(
+            n=Max("number")
+        )["n"]
+        entry.number, entry.player = (top or 0) + 1, kept
+        entry.save(update_fields=["number", "player"])
+        moved += 1
+    return moved
+
+
+def _contact_taken(kept: Player, merged: Player) -> list[str]:
+    taken = [k for k in ("number", "email", "phone") if not getattr(kept, k) and getattr(merged, k)]
+    for key in taken:
+        setattr(kept, key, getattr(merged, key))
+    return taken
+
+
+def _audit_label(player: Player) -> str:
+    """A player as the audit log names them, even once deleted: with the number, else the id."""
+    return player_label(player) if player.number else f"{player.name} (player {player.pk})"
