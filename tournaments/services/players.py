@@ -17,7 +17,7 @@ from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound, Likel
 from tournaments.models import Entry, Player, Tournament
 from tournaments.names import clean_name, fold
 from tournaments.selectors.players import player_get
-from tournaments.services.audit import audit_record
+from tournaments.services.audit import audit_changes, audit_record
 
 NAME_MAX = 80
 LIKELY_MAX = 5  # candidates named by a `likely_same_player` refusal
@@ -153,6 +153,9 @@ def player_update(
     changed = sorted(k for k, v in changes.items() if getattr(found, k) != v)
     if not changed:
         return found
+    # The name and number with their old values; the contact itself stays out of the log.
+    shown = {k: getattr(found, k) for k in ("name", "number") if k in changed}
+    values = audit_changes(shown, {k: changes[k] for k in shown})
     for key in changed:
         setattr(found, key, changes[key])
     try:
@@ -163,13 +166,13 @@ def player_update(
             "number_taken" if "number" in changed else "name_taken",
             "Another player took that name or number a moment ago: reload and check.",
         ) from error
-    # The contact itself stays out of the log: only which fields changed.
     audit_record(
         tournament=None,
         actor=actor,
         action="player_update",
         player=found.name,
         fields=[k for k in changed if k != "search_name"],
+        changes=values,
     )
     return found
 
