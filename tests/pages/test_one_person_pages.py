@@ -83,6 +83,8 @@ def test_the_director_merges_a_player_on_the_page(director: Client, jose: Player
     assert response.status_code == 302
     assert not Player.objects.filter(pk=twin.pk).exists()
     assert Entry.objects.get(tournament=event).player == jose
+    after = director.get(reverse("player-detail", args=[jose.pk])).content.decode()
+    assert "Jose Nunez merged into José Núñez." in after
 
 
 def test_a_refused_merge_is_shown_next_to_the_merge_field(director: Client, jose: Player) -> None:

@@ -76,6 +76,7 @@ def player_merge_page(request: HttpRequest, pk: int) -> HttpResponse:
     form = PlayerMergeForm(request.POST)
     if form.is_valid():
         merged = form.cleaned_data["merge"]
+        other = player_get(merged)  # its name, for the message once it is gone
         try:
             submit_once(
                 request,
@@ -87,7 +88,8 @@ def player_merge_page(request: HttpRequest, pk: int) -> HttpResponse:
         except FloorError as error:
             attach_player_refusal(form, error)
         else:
-            messages.success(request, f"Player {merged} merged into {player.name}.")
+            name = other.name if other else f"Player {merged}"
+            messages.success(request, f"{name} merged into {player.name}.")
             return redirect("player-detail", pk=pk)
     initial = PlayerForm.initial_from(player)
     return _player_page(request, player, PlayerForm(initial=initial), form)
