@@ -55,6 +55,16 @@ class FloorForbidden(FloorError, Forbidden):  # noqa: N818 - the kind, as client
     """The user may not do this here (a dealer writing to another dealer's table)."""
 
 
+class LikelySamePlayerError(FloorConflict):
+    """Registration asks before creating a second player whose name folds to a known one's
+    ("Jose Nunez" next to "José Núñez"): `candidates` are the known players (id, name, number),
+    which the API answers with the refusal and the desk offers to register."""
+
+    def __init__(self, code: str, detail: str, *, candidates: list[dict[str, Any]]) -> None:
+        super().__init__(code, detail)
+        self.candidates = candidates
+
+
 _OF_KIND: dict[type[DomainError], type[FloorError]] = {
     Invalid: FloorInvalid,
     Conflict: FloorConflict,

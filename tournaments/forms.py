@@ -76,6 +76,7 @@ REFUSAL_FIELDS = {
     "duplicate_schedule": "name",
     "name_required": "name",
     "duplicate_registration": "name",
+    "likely_same_player": "name",
     "no_reentry": "name",
     "bad_satellite_target": "satellite_target",
     "bad_bounty": "bounty",
@@ -484,6 +485,16 @@ class RegisterForm(forms.Form):
             attrs={**AUTOFOCUS, "autocomplete": "off", "data-select-on-focus": ""}
         ),
     )
+    # The answers to a `likely_same_player` question: register this known player, or create
+    # a new one with the name typed.
+    player = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    new_player = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("player") is not None:
+            self.errors.pop("name", None)  # the name is not read: the player is chosen
+        return data
 
 
 class BustsForm(forms.Form):

@@ -23,6 +23,10 @@ PLAYER_REFUSAL_FIELDS = {
     "bad_email": "email",
     "bad_phone": "phone",
     "series_taken": "name",
+    "same_player": "merge",
+    "both_playing": "merge",
+    "both_seated": "merge",
+    "not_found": "merge",
 }
 
 
@@ -68,6 +72,20 @@ class PlayerForm(forms.Form):
             "email": player.email,
             "phone": player.phone,
         }
+
+
+class PlayerMergeForm(forms.Form):
+    """The player merged into the one whose page this is (then deleted)."""
+
+    merge = forms.IntegerField(
+        min_value=1,
+        label="Merge another player into this one",
+        help_text="their player id: the number at the end of their page's address",
+        error_messages={
+            "invalid": "Type the player's id (a number).",
+            "required": "Type the player's id.",
+        },
+    )
 
 
 class SeriesForm(forms.Form):

@@ -92,6 +92,7 @@ TWINS: dict[str, tuple[str, ...]] = {
     "screen-save": ("api-screen",),
     "screen-delete": ("api-screen",),
     "player-detail": ("api-player",),
+    "player-merge": ("api-player-merge",),
     "series-list": ("api-series",),
     "satellite-register-winners": ("api-satellite-register-winners",),
     # games and waiting lists (issue 15)

@@ -50,7 +50,12 @@ def test_an_update_keeps_the_search_name_in_step_and_is_audited() -> None:
     assert (player.name, player.search_name) == ("José Núñez", "jose nunez")
     assert (player.number, player.email, player.phone) == ("A-12", "j@x.org", "+34 600")
     audit = AuditEvent.objects.get(action="player_update")
-    assert audit.detail == {"player": "José Núñez", "fields": ["email", "name", "number", "phone"]}
+    assert audit.detail == {
+        "player": "José Núñez",
+        "fields": ["email", "name", "number", "phone"],
+        # The name and number with their old values (issue 26), never the contact.
+        "changes": {"name": ["Jose Nunez", "José Núñez"], "number": ["", "A-12"]},
+    }
     assert "j@x.org" not in str(audit.detail)  # the contact stays out of the log
 
 

@@ -76,6 +76,8 @@ def test_rules_set_writes_an_audit_record_with_the_changed_keys() -> None:
     assert audit.detail == {
         "profile": "tda_tournament",
         "changed": ["fl_cap_bets=5", "play_board_claim=muck_ok"],
+        # With the old values too (issue 26), which the audit page shows.
+        "changes": {"fl_cap_bets": [4, 5], "play_board_claim": ["table_both", "muck_ok"]},
     }
 
 

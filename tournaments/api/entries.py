@@ -40,6 +40,7 @@ class SeatPlaceSerializer(serializers.Serializer):
 
 class EntryOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
+    player_id = serializers.IntegerField()
     player_name = serializers.CharField(source="player.name")
     number = serializers.IntegerField(help_text="1 for the first entry, 2 for a re-entry, ...")
     status = EntryStatusField()
@@ -82,7 +83,24 @@ class EntryFilterSerializer(serializers.Serializer):
 
 
 class EntryRegisterInputSerializer(serializers.Serializer):
-    player_name = serializers.CharField(max_length=MAX_NAME)
+    player_name = serializers.CharField(
+        max_length=MAX_NAME,
+        required=False,
+        default="",
+        trim_whitespace=False,
+        allow_blank=True,
+        help_text='the player\'s name, or "#1042" for the player with that number',
+    )
+    player = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="the id of a known player to register (a `likely_same_player` candidate); "
+        "the name is then not read",
+    )
+    new_player = serializers.BooleanField(
+        default=False,
+        help_text="register a new player even when the name folds to a known player's",
+    )
 
 
 class EntryChipsInputSerializer(serializers.Serializer):
@@ -131,7 +149,10 @@ class EntriesApi(FloorApi):
     )
     def post(self, request: Request, pk: int) -> Response:
         """Register a player: before the start, during late registration (a random seat at a
-        shortest table once seats are drawn) or as a re-entry of a busted player."""
+        shortest table once seats are drawn) or as a re-entry of a busted player. A new name
+        that folds to a known player's ("Jose Nunez" next to "José Núñez") answers 409
+        `likely_same_player` with `candidates` (id, name, number): send again with `player`
+        (one of their ids) or with `new_player: true`."""
         tournament = get_tournament(request, pk)
         data = EntryRegisterInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

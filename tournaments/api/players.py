@@ -25,7 +25,13 @@ from tournaments.selectors.players import (
     player_results,
     player_search,
 )
-from tournaments.services.players import EMAIL_MAX, NUMBER_MAX, PHONE_MAX, player_update
+from tournaments.services.players import (
+    EMAIL_MAX,
+    NUMBER_MAX,
+    PHONE_MAX,
+    player_update,
+    players_merge,
+)
 
 TAGS = ["players"]
 
@@ -78,6 +84,18 @@ class PlayerUpdateInputSerializer(serializers.Serializer):
     )
     email = serializers.CharField(max_length=EMAIL_MAX, required=False, allow_blank=True)
     phone = serializers.CharField(max_length=PHONE_MAX, required=False, allow_blank=True)
+
+
+# `{"from": id}`: "from" is a Python keyword, so the class is built with the field by name.
+PlayerMergeInputSerializer = type(
+    "PlayerMergeInputSerializer",
+    (serializers.Serializer,),
+    {
+        "from": serializers.IntegerField(
+            min_value=1, help_text="the id of the player merged into this one (then deleted)"
+        )
+    },
+)
 
 
 class ResultRowOutputSerializer(serializers.Serializer):
@@ -159,6 +177,24 @@ class PlayerApi(FloorApi):
         return Response(PlayerOutputSerializer(player).data)
 
 
+class PlayerMergeApi(FloorApi):
+    @extend_schema(
+        tags=TAGS,
+        request=PlayerMergeInputSerializer,
+        responses=responses(PlayerOutputSerializer, *WRITE_ERRORS),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        """Director: merge the player `from` into this one (the same person registered twice):
+        their entries, results, cash seats and list places become this player's, and `from` is
+        deleted. 409 `both_playing` while both play the same event that is not finished, 409
+        `both_seated` when both hold a seat at one table or a place on one list; 400
+        `same_player`; 404 `not_found`."""
+        data = PlayerMergeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = players_merge(keep=pk, merge=data.validated_data["from"], actor=request.user)
+        return Response(PlayerOutputSerializer(player).data)
+
+
 class PlayerResultsApi(FloorApi):
     permission_classes = (AllowAny,)
 
@@ -178,6 +214,7 @@ class PlayerResultsApi(FloorApi):
 urls: list[URLPattern] = [
     path("players/", PlayersApi.as_view(), name="api-players"),
     path("players/<int:pk>/", PlayerApi.as_view(), name="api-player"),
+    path("players/<int:pk>/merge/", PlayerMergeApi.as_view(), name="api-player-merge"),
     path("players/<int:pk>/results/", PlayerResultsApi.as_view(), name="api-player-results"),
     *series.urls,
 ]

@@ -40,6 +40,7 @@ from tournaments.selectors.clock import (
 from tournaments.selectors.desk import (
     LevelRow,
     audit_detail,
+    audit_entry_names,
     audit_log,
     count_sheet,
     dealer_choices,
@@ -93,6 +94,7 @@ __all__ = [
     "Standings",
     "TableView",
     "audit_detail",
+    "audit_entry_names",
     "audit_log",
     "cached",
     "clock_etag",

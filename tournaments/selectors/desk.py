@@ -76,16 +76,69 @@ def level_list(tournament: Tournament) -> list[LevelRow]:
     return rows
 
 
-def audit_detail(detail: Any) -> str:
-    """An audit event's details as one readable line ("player: Ann Lee, table: 3")."""
+def audit_detail(detail: Any, names: dict[int, str] | None = None) -> str:
+    """An audit event's details as one readable line ("player: Ann Lee, table: 3"): a
+    settings change as "buy_in: 50 -> 60", and the entries it concerns by their players'
+    names (`names`, from `audit_entry_names`) instead of bare ids."""
+    names = names or {}
     if not isinstance(detail, dict):
         return str(detail)
-    parts = []
+    parts: list[str] = []
     for key, value in detail.items():
+        if key == "changed" and "changes" in detail:
+            continue  # the rules' older `key=value` list, said again with the old values
+        if key == "changes" and isinstance(value, dict):
+            parts.extend(
+                f"{name}: {_shown(old)} -> {_shown(new)}" for name, (old, new) in value.items()
+            )
+            continue
+        if key in ENTRY_KEYS:
+            value = _entry_names(value, names)
         if isinstance(value, list):
-            value = "; ".join(audit_detail(item) for item in value)
+            value = "; ".join(audit_detail(item, names) for item in value)
         parts.append(f"{key.replace('_', ' ')}: {value}")
     return ", ".join(parts)
+
+
+# The detail keys that hold entry ids (one, or a list), shown by the players' names.
+ENTRY_KEYS = frozenset({"entry", "eliminated_by"})
+
+
+def audit_entry_names(events: list[AuditEvent]) -> dict[int, str]:
+    """The players' names of the entries the events name (one query for the page), a
+    re-entry with its number: {entry id: "Ann Lee" or "Ann Lee (entry 2)"}."""
+    ids: set[int] = set()
+    for event in events:
+        _collect_entry_ids(event.detail, ids)
+    entries = Entry.objects.filter(pk__in=ids).select_related("player")
+    return {
+        e.pk: e.player.name if e.number == 1 else f"{e.player.name} (entry {e.number})"
+        for e in entries
+    }
+
+
+def _collect_entry_ids(detail: Any, ids: set[int]) -> None:
+    if isinstance(detail, list):
+        for item in detail:
+            _collect_entry_ids(item, ids)
+    elif isinstance(detail, dict):
+        for key, value in detail.items():
+            if key in ENTRY_KEYS:
+                ids.update(
+                    v for v in (value if isinstance(value, list) else [value]) if isinstance(v, int)
+                )
+            else:
+                _collect_entry_ids(value, ids)
+
+
+def _entry_names(value: Any, names: dict[int, str]) -> Any:
+    if isinstance(value, list):
+        return ", ".join(str(_entry_names(v, names)) for v in value)
+    return names.get(value, f"entry {value}") if isinstance(value, int) else value
+
+
+def _shown(value: Any) -> str:
+    return "(none)" if value in (None, "") else str(value)
 
 
 def count_sheet(table: Table) -> list[Entry]:

@@ -234,6 +234,12 @@ def player_get(pk: int) -> Player | None:
     return Player.objects.filter(pk=pk).first()
 
 
+def player_likely_same(player: Player) -> list[Player]:
+    """The other players whose name folds to this one's ("Jose Nunez" for "José Núñez"): the
+    person may have been registered twice (the director's player page offers to merge them)."""
+    return list(Player.objects.filter(search_name=player.search_name).exclude(pk=player.pk))
+
+
 def player_public_get(pk: int) -> Player | None:
     """The player, for a reader who is not a director, if they have a public result: an entry
     (not unregistered) in a tournament the public may see (`tournaments_seen`: any but a

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import date
+from decimal import Decimal
 from typing import Any
+
+from django.db import models
 
 from tournaments.models import AuditEvent, Tournament
 from tournaments.services.versions import tournament_bump
@@ -17,3 +22,26 @@ def audit_record(
     return AuditEvent.objects.create(
         tournament=tournament, actor=user, action=action, detail=detail
     )
+
+
+def audit_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """A settings change as the log keeps it: {field: [old, new]} for each field of `after`
+    whose value differs from `before`'s, as plain values ("buy_in": ["50", "60"]); the audit
+    page shows it as "buy_in: 50 -> 60"."""
+    return {
+        name: [_plain(before.get(name)), _plain(value)]
+        for name, value in after.items()
+        if _plain(before.get(name)) != _plain(value)
+    }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return f"{value.normalize():f}"
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, models.Model):
+        return str(value)
+    if value is None or isinstance(value, str | int | float | bool | list | dict):
+        return value
+    return str(value)

@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from tournaments import clock, seating
 from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
-from tournaments.models import ChipMove, Entry, Table, Tournament
+from tournaments.models import ChipMove, Entry, Player, Table, Tournament
+from tournaments.names import clean_name
 from tournaments.selectors.books import chips_in_play
 from tournaments.selectors.clock import clock_state, levels_as_clock
 from tournaments.selectors.flights import flight_entry_refusal
@@ -19,7 +20,7 @@ from tournaments.selectors.windows import addon_refusal, rebuy_refusal
 from tournaments.services.audit import audit_record
 from tournaments.services.ledger import chips_move
 from tournaments.services.places import places_reprice, places_shift_for_new_entry
-from tournaments.services.players import player_get_or_create
+from tournaments.services.players import player_get_or_create, player_known
 
 OPEN_STATUSES = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING, Tournament.Status.PAUSED)
 
@@ -55,20 +56,33 @@ def registration_open(tournament: Tournament, now: Any) -> bool:
 def entry_register(
     *,
     tournament: Tournament,
-    player_name: str,
     now: Any,
+    player_name: str = "",
+    player: int | None = None,
+    new_player: bool = False,
     actor: Any = None,
     rng: random.Random | None = None,
 ) -> Entry:
-    """Register a player (or re-enter a busted one). Once seats are drawn, a late entry takes a
-    random open seat at one of the shortest tables (T 8-A)."""
+    """Register a player (or re-enter a busted one): the `player` of that id, or the one of
+    that name. A new name that folds to a known player's is refused 409 `likely_same_player`
+    with the candidates, unless `new_player` says it is someone else. Once seats are drawn, a
+    late entry takes a random open seat at one of the shortest tables (T 8-A)."""
     tournament = lock_tournament(tournament)
-    name = " ".join(player_name.split())
-    if not name:
+    name = clean_name(player_name)
+    if player is None and not name:
         raise FloorInvalid("name_required", "Enter the player's name.")
     if not registration_open(tournament, now):
         raise FloorError("registration_closed", "Registration is closed for this tournament.")
-    player = player_get_or_create(name=name)
+    found = (
+        player_known(player=player)
+        if player is not None
+        else player_get_or_create(name=name, ask=not new_player)
+    )
+    return _entry_new(tournament, found, now, actor, rng)
+
+
+def _next_entry_number(tournament: Tournament, player: Player) -> int:
+    """The number of the player's next entry, refused when they play or have used them all."""
     refusal = flight_entry_refusal(tournament, player)  # a multi-flight event's phases
     if refusal is not None:
         raise refusal
@@ -87,7 +101,13 @@ def entry_register(
             f"{player.name} has used every entry this tournament "
             f"allows ({tournament.max_entries_per_player}).",
         )
-    number = (entries.aggregate(n=Max("number"))["n"] or 0) + 1
+    return (entries.aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+def _entry_new(
+    tournament: Tournament, player: Player, now: Any, actor: Any, rng: random.Random | None
+) -> Entry:
+    number = _next_entry_number(tournament, player)
     entry = Entry(
         tournament=tournament,
         player=player,

@@ -20,7 +20,7 @@ from tournaments.selectors.clock import LEVEL_FIELDS, clock_state, levels_as_clo
 from tournaments.selectors.rules import rules_current
 from tournaments.selectors.satellites import players_at_end
 from tournaments.selectors.windows import WINDOW_SETTINGS, check_windows
-from tournaments.services.audit import audit_record
+from tournaments.services.audit import audit_changes, audit_record
 from tournaments.services.places import crown_winner, places_reprice
 from tournaments.services.prices import MONEY_SETTINGS, check_money_settings, money_locked
 from tournaments.services.satellites import check_satellite_target
@@ -384,6 +384,8 @@ def tournament_update(
             "bad_field", f"Unknown tournament setting: {', '.join(sorted(unknown))}."
         )
     changed = {k: v for k, v in values.items() if not _same(getattr(tournament, k), v)}
+    before = {k: getattr(tournament, k) for k in changed}
+    wanted = dict(changed)  # as asked: `changed` gives the rules to their own writer below
     check_locked_settings(tournament, set(changed) - set(MONEY_SETTINGS))
     merged = {name: getattr(tournament, name) for name in TOURNAMENT_FIELDS} | changed
     check_tournament_settings(merged)
@@ -422,7 +424,13 @@ def tournament_update(
         tournament.levels.filter(order__gte=first).delete()
         _write_levels(TournamentLevel, {"tournament": tournament}, levels, first=first)
     fields = sorted([*changed, *rules_wanted]) + (["levels"] if levels_changed else [])
-    audit_record(tournament=tournament, actor=actor, action="tournament_update", fields=fields)
+    audit_record(
+        tournament=tournament,
+        actor=actor,
+        action="tournament_update",
+        fields=fields,
+        changes=audit_changes(before, wanted),
+    )
     return tournament
 
 

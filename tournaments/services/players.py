@@ -10,24 +10,23 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
+from django.db.models import Max
 
-from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
-from tournaments.models import Player
-from tournaments.names import fold
-from tournaments.services.audit import audit_record
+from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound, LikelySamePlayerError
+from tournaments.models import Entry, Player, Tournament
+from tournaments.names import clean_name, fold
+from tournaments.selectors.players import player_get
+from tournaments.services.audit import audit_changes, audit_record
 
 NAME_MAX = 80
+LIKELY_MAX = 5  # candidates named by a `likely_same_player` refusal
 NUMBER_MAX = 20
 PHONE_MAX = 30
 EMAIL_MAX = 254
 # A player number as the room prints it on a card: letters, digits and - . / (no spaces).
 NUMBER_SHAPE = re.compile(r"^[A-Z0-9][A-Z0-9./-]*$")
 PHONE_SHAPE = re.compile(r"^\+?[0-9 ().-]+$")
-
-
-def clean_name(name: str) -> str:
-    return " ".join(name.split())
 
 
 def clean_number(text: str) -> str:
@@ -42,9 +41,11 @@ def number_typed(name: str) -> str | None:
     return clean_number(text) if text.startswith("#") else None
 
 
-def player_get_or_create(*, name: str) -> Player:
+def player_get_or_create(*, name: str, ask: bool = False) -> Player:
     """The player of that name (case and spacing do not matter), created if new; "#1042" is
-    the player with that number (400 `unknown_player_number` when no one has it)."""
+    the player with that number (400 `unknown_player_number` when no one has it). With `ask`
+    (registration, unless told it is a new player), a new name that folds to known players'
+    ("Jose Nunez" next to "José Núñez") is refused 409 `likely_same_player` naming them."""
     name = clean_name(name)
     if not name:
         raise FloorInvalid("name_required", "Enter the player's name.")
@@ -52,14 +53,56 @@ def player_get_or_create(*, name: str) -> Player:
     if number is not None:
         return _by_number(number)
     _check_name(name)
-    found = Player.objects.filter(name__iexact=name).first()
+    found = Player.objects.filter(name__iexact=name).first() or _same_name(name)
     if found is not None:
         return found
+    if ask:
+        _check_no_likely_player(name)
     try:
         with transaction.atomic():
             return Player.objects.create(name=name, search_name=fold(name))
     except IntegrityError:  # created meanwhile by another desk
         return Player.objects.get(name__iexact=name)
+
+
+def player_known(*, player: int) -> Player:
+    """The player with that id, for a write that names them (404 `not_found`)."""
+    found = player_get(player)
+    if found is None:
+        raise FloorNotFound("not_found", "There is no such player.")
+    return found
+
+
+def player_label(player: Player) -> str:
+    """A player as the desk names them: "José Núñez #1042" (the number when there is one)."""
+    return f"{player.name}{_number_of(player)}"
+
+
+def _same_name(name: str) -> Player | None:
+    """The player of the name in any case, by Unicode's case folding ("ÑÚ" is "ñú"), which the
+    database's iexact does not do everywhere (SQLite folds ASCII only)."""
+    folded = name.casefold()
+    return next(
+        (p for p in Player.objects.filter(search_name=fold(name)) if p.name.casefold() == folded),
+        None,
+    )
+
+
+def _check_no_likely_player(name: str) -> None:
+    likely = list(Player.objects.filter(search_name=fold(name)).order_by("name")[:LIKELY_MAX])
+    if not likely:
+        return
+    labels = [player_label(p) for p in likely]
+    who = (
+        f"{labels[0]} is already a player: register them"
+        if len(labels) == 1
+        else f"{', '.join(labels[:-1])} and {labels[-1]} are already players: register one of them"
+    )
+    raise LikelySamePlayerError(
+        "likely_same_player",
+        f"{who}, or create a new player.",
+        candidates=[{"id": p.pk, "name": p.name, "number": p.number} for p in likely],
+    )
 
 
 def _by_number(number: str) -> Player:
@@ -110,6 +153,9 @@ def player_update(
     changed = sorted(k for k, v in changes.items() if getattr(found, k) != v)
     if not changed:
         return found
+    # The name and number with their old values; the contact itself stays out of the log.
+    shown = {k: getattr(found, k) for k in ("name", "number") if k in changed}
+    values = audit_changes(shown, {k: changes[k] for k in shown})
     for key in changed:
         setattr(found, key, changes[key])
     try:
@@ -120,13 +166,13 @@ def player_update(
             "number_taken" if "number" in changed else "name_taken",
             "Another player took that name or number a moment ago: reload and check.",
         ) from error
-    # The contact itself stays out of the log: only which fields changed.
     audit_record(
         tournament=None,
         actor=actor,
         action="player_update",
         player=found.name,
         fields=[k for k in changed if k != "search_name"],
+        changes=values,
     )
     return found
 
@@ -135,14 +181,22 @@ def _name_change(player: Player, name: str) -> dict[str, str]:
     if not name:
         raise FloorInvalid("name_required", "Enter the player's name.")
     _check_name(name)
-    other = Player.objects.filter(name__iexact=name).exclude(pk=player.pk).first()
-    if other is not None:
+    others = Player.objects.exclude(pk=player.pk)
+    other = (
+        others.filter(name__iexact=name).first() or others.filter(search_name=fold(name)).first()
+    )
+    if other is not None:  # the same name, or one that differs only by accents or case
         raise FloorConflict(
             "name_taken",
-            f"Another player is already called {other.name}: add something that tells them "
-            "apart (a middle initial, a town).",
+            f"Another player is already called {other.name}{_number_of(other)}: if it is the "
+            "same person, merge the two players; else add something that tells them apart "
+            "(a middle initial, a town).",
         )
     return {"name": name, "search_name": fold(name)}
+
+
+def _number_of(player: Player) -> str:
+    return f" #{player.number}" if player.number else ""
 
 
 def _number_change(player: Player, number: str) -> dict[str, str]:
@@ -174,3 +228,110 @@ def _phone(phone: str) -> str:
             "bad_phone", f"A phone number is at most {PHONE_MAX} digits, spaces and + ( ) - ."
         )
     return phone
+
+
+# --- one person, one player: a merge -----------------------------------------------------------
+
+
+@transaction.atomic
+def players_merge(*, keep: Player | int, merge: Player | int, actor: Any = None) -> Player:
+    """Make two players one (the same person registered twice): every row that names `merge`
+    (entries with their results, cash seats, list places, cash chips and time) names `keep`,
+    a contact or number `keep` lacks is taken from `merge`, and `merge` is deleted. Refused
+    409 `both_playing` while both play the same event that is not finished (the floor first
+    unregisters or busts one), 409 `both_seated` when both hold a seat or a place on the same
+    list. In a finished event both played, `merge`'s entries are numbered after `keep`'s."""
+    kept, merged = _locked_pair(keep, merge)
+    _check_not_both_playing(kept, merged)
+    moved = _rows_moved(kept, merged)
+    labels = {"player": _audit_label(kept), "merged": _audit_label(merged)}
+    taken = _contact_taken(kept, merged)
+    merged.delete()
+    if taken:
+        kept.save(update_fields=taken)
+    audit_record(
+        tournament=None, actor=actor, action="players_merge", **labels, **moved, taken=taken
+    )
+    return kept
+
+
+def _locked_pair(keep: Player | int, merge: Player | int) -> tuple[Player, Player]:
+    pks = [p if isinstance(p, int) else p.pk for p in (keep, merge)]
+    if pks[0] == pks[1]:
+        raise FloorInvalid("same_player", "A player cannot be merged with themselves.")
+    found = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=pks).order_by("pk")}
+    if len(found) < 2:
+        raise FloorNotFound("not_found", "There is no such player.")
+    return found[pks[0]], found[pks[1]]
+
+
+def _check_not_both_playing(kept: Player, merged: Player) -> None:
+    live = Entry.objects.exclude(status=Entry.Status.UNREGISTERED).exclude(
+        tournament__status=Tournament.Status.FINISHED
+    )
+    both = (
+        live.filter(player=merged, tournament__in=live.filter(player=kept).values("tournament"))
+        .select_related("tournament")
+        .first()
+    )
+    if both is not None:
+        raise FloorConflict(
+            "both_playing",
+            f"{player_label(kept)} and {player_label(merged)} both play "
+            f"{both.tournament.name}: unregister or bust one of them there first.",
+        )
+
+
+def _rows_moved(kept: Player, merged: Player) -> dict[str, int]:
+    """Every row naming `merged` names `kept` (found through the model's relations, so a new
+    model with a player is moved too), as {rows' name: how many}."""
+    moved: dict[str, int] = {}
+    try:
+        with transaction.atomic():
+            moved["entries"] = _renumber_shared_entries(kept, merged)
+            for model, field in _player_references():
+                name = str(model._meta.verbose_name_plural).replace(" ", "_")
+                rows = model._default_manager.filter(**{field: merged}).update(**{field: kept})
+                moved[name] = moved.get(name, 0) + rows
+    except IntegrityError as error:  # a seat at the same table, a place on the same list
+        raise FloorConflict(
+            "both_seated",
+            f"{player_label(kept)} and {player_label(merged)} both hold a seat at the same table "
+            "or a place on the same list: close one of them first.",
+        ) from error
+    return {name: rows for name, rows in moved.items() if rows}
+
+
+def _player_references() -> list[tuple[type[models.Model], str]]:
+    """(model, field) of every foreign key to `Player`, hidden ones (`related_name="+"`) too."""
+    return [
+        (relation.related_model, relation.field.name)
+        for relation in Player._meta.get_fields(include_hidden=True)
+        if isinstance(relation, models.ManyToOneRel) and isinstance(relation.related_model, type)
+    ]
+
+
+def _renumber_shared_entries(kept: Player, merged: Player) -> int:
+    """`merged`'s entries in events `kept` also played, numbered after `kept`'s and moved."""
+    shared = Entry.objects.filter(player=kept).values("tournament")
+    moved = 0
+    for entry in Entry.objects.filter(player=merged, tournament__in=shared).order_by("number"):
+        top = Entry.objects.filter(tournament_id=entry.tournament_id, player=kept).aggregate(
+            n=Max("number")
+        )["n"]
+        entry.number, entry.player = (top or 0) + 1, kept
+        entry.save(update_fields=["number", "player"])
+        moved += 1
+    return moved
+
+
+def _contact_taken(kept: Player, merged: Player) -> list[str]:
+    taken = [k for k in ("number", "email", "phone") if not getattr(kept, k) and getattr(merged, k)]
+    for key in taken:
+        setattr(kept, key, getattr(merged, key))
+    return taken
+
+
+def _audit_label(player: Player) -> str:
+    """A player as the audit log names them, even once deleted: with the number, else the id."""
+    return player_label(player) if player.number else f"{player.name} (player {player.pk})"

@@ -39,7 +39,7 @@ from tournaments.selectors.rules import (
     rules_fixed,
     rules_profiles,
 )
-from tournaments.services.audit import audit_record
+from tournaments.services.audit import audit_changes, audit_record
 from tournaments.services.events import check_locked_settings
 
 
@@ -124,6 +124,14 @@ def _changes(before: Rules | None, after: Rules) -> list[str]:
     ]
 
 
+def _old_and_new(before: Rules | None, after: Rules) -> dict[str, list[Any]]:
+    """The options the write changes with their old and new values (the audit log's
+    "fl_cap_bets: 4 -> 5"; `_changes` is the older `key=value` list, kept for its readers)."""
+    old = {} if before is None else before.as_dict()
+    new = {k: v for k, v in after.as_dict().items() if k != "profile"}
+    return audit_changes(old, new)
+
+
 def _current_or_none(target: Target) -> Rules | None:
     try:
         return rules_current(target)
@@ -163,5 +171,6 @@ def rules_set(
         **where,
         profile=profile,
         changed=_changes(before, rules),
+        changes=_old_and_new(before, rules),
     )
     return rules

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 
 from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import Series
+from tournaments.names import clean_name
 from tournaments.services.audit import audit_record
 
 NAME_MAX = 120
@@ -18,7 +19,7 @@ NAME_MAX = 120
 @transaction.atomic
 def series_create(*, name: str, actor: Any = None) -> Series:
     """A new series; a name already used (whatever its case) is 409 `series_taken`."""
-    name = " ".join(name.split())
+    name = clean_name(name)
     if not name:
         raise FloorInvalid("name_required", "Enter the series' name.")
     if len(name) > NAME_MAX:

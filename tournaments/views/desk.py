@@ -11,6 +11,7 @@ page shows); the list says who is in a hand.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from config import request_time
 from tournaments import selectors
-from tournaments.errors import FloorError
+from tournaments.errors import FloorError, LikelySamePlayerError
 from tournaments.forms import RegisterForm, SearchForm, attach_refusal
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.windows import sales_open
@@ -36,13 +37,16 @@ def entries_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The desk. A POST registers the name typed; a refusal is shown under the name field."""
     tournament = tournament_get(pk)
     form = RegisterForm(request.POST or None)
+    likely: list[dict[str, Any]] = []  # the known players a new name may be (two buttons)
     if request.method == "POST" and form.is_valid():
         try:
             entry = submit_once(
                 request,
                 lambda: entry_register(
                     tournament=tournament,
-                    player_name=form.cleaned_data["name"],
+                    player_name=form.cleaned_data.get("name") or "",
+                    player=form.cleaned_data["player"],
+                    new_player=form.cleaned_data["new_player"],
                     now=request_time.now(),
                     actor=request.user,
                 ),
@@ -52,6 +56,8 @@ def entries_page(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("entry-list", pk=pk)
         except FloorError as error:
             attach_refusal(form, error)
+            if isinstance(error, LikelySamePlayerError):
+                likely = error.candidates
         else:
             messages.success(request, _registered(entry))
             return redirect("entry-list", pk=pk)
@@ -62,6 +68,7 @@ def entries_page(request: HttpRequest, pk: int) -> HttpResponse:
         "tournament": tournament,
         "tab": "entries",
         "form": form,
+        "likely": likely,
         "query": query,
         "entries": selectors.entry_list(tournament, query),
         "before_start": tournament.status in NOT_STARTED,

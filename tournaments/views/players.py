@@ -1,6 +1,8 @@
 """Players across the series, for the director: the search (`/desk/players/?q=`, by any part
 of the name without accents, or "#1042"), a player's page with every result and the contact
-details (editable: `player_update`, the twin of `PATCH /api/players/{id}/`), and the public
+details (editable: `player_update`, the twin of `PATCH /api/players/{id}/`) and the merge of a
+player registered twice into it (`players_merge`, the twin of `POST /api/players/{id}/merge/`),
+and the public
 results page `/p/<id>/` (the name and the results, never a contact; only of a player with a
 public result, `player_public_get`, but for directors)."""
 
@@ -10,19 +12,29 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
+from django.views.decorators.http import require_POST
 
 from tournaments.errors import FloorError
-from tournaments.player_forms import PlayerForm, PlayerSearchForm, attach_player_refusal
+from tournaments.models import Player
+from tournaments.player_forms import (
+    PlayerForm,
+    PlayerMergeForm,
+    PlayerSearchForm,
+    attach_player_refusal,
+)
 from tournaments.roles import is_director
 from tournaments.selectors.players import (
     player_get,
+    player_likely_same,
     player_public_get,
     player_results,
     player_search,
 )
-from tournaments.services.players import player_update
+from tournaments.services.form_tokens import FormSentTwiceError
+from tournaments.services.players import player_update, players_merge
 from tournaments.views import series
 from tournaments.views.access import director_required
+from tournaments.views.form_tokens import report_form_refusal, submit_once
 
 
 @director_required
@@ -55,8 +67,51 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, "Player saved.")
             return redirect("player-detail", pk=pk)
-    context = {"player": player, "form": form, "results": player_results(player, public=False)}
-    return render(request, "desk/player.html", context, status=400 if form.errors else 200)
+    return _player_page(request, player, form, PlayerMergeForm())
+
+
+@director_required
+@require_POST
+def player_merge_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Merge the player typed (or a likely same one's button) into this one: the twin of
+    `POST /api/players/{id}/merge/`; a refusal is shown next to the merge field."""
+    player = player_get(pk)
+    if player is None:
+        raise Http404("There is no such player.")
+    form = PlayerMergeForm(request.POST)
+    if form.is_valid():
+        merged = form.cleaned_data["merge"]
+        other = player_get(merged)  # its name, for the message once it is gone
+        try:
+            submit_once(
+                request,
+                lambda: players_merge(keep=player, merge=merged, actor=request.user),
+            )
+        except FormSentTwiceError as error:
+            report_form_refusal(request, error)
+            return redirect("player-detail", pk=pk)
+        except FloorError as error:
+            attach_player_refusal(form, error)
+        else:
+            name = other.name if other else f"Player {merged}"
+            messages.success(request, f"{name} merged into {player.name}.")
+            return redirect("player-detail", pk=pk)
+    initial = PlayerForm.initial_from(player)
+    return _player_page(request, player, PlayerForm(initial=initial), form)
+
+
+def _player_page(
+    request: HttpRequest, player: Player, form: PlayerForm, merge_form: PlayerMergeForm
+) -> HttpResponse:
+    context = {
+        "player": player,
+        "form": form,
+        "merge_form": merge_form,
+        "likely": player_likely_same(player),
+        "results": player_results(player, public=False),
+    }
+    refused = form.errors or merge_form.errors
+    return render(request, "desk/player.html", context, status=400 if refused else 200)
 
 
 def public_player_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -71,6 +126,7 @@ def public_player_page(request: HttpRequest, pk: int) -> HttpResponse:
 urls: list[URLPattern] = [
     path("desk/players/", players_page, name="player-list"),
     path("desk/players/<int:pk>/", player_page, name="player-detail"),
+    path("desk/players/<int:pk>/merge/", player_merge_page, name="player-merge"),
     path("p/<int:pk>/", public_player_page, name="public-player"),
     *series.urls,
 ]

@@ -37,8 +37,9 @@ from dealer.cash.games.selectors import (
 from dealer.cash.models import CashGame, CashSeat, SeatChangeRequest, WaitingListEntry
 from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import Table
+from tournaments.names import clean_name
 from tournaments.services.audit import audit_record
-from tournaments.services.players import clean_name, number_typed, player_get_or_create
+from tournaments.services.players import number_typed, player_get_or_create
 
 EXPIRE_TASK = "dealer.tasks.waitlist_expire_calls_task"
 # Codes a player reads off a phone and types back: no 0/O or 1/I to confuse.
@@ -80,7 +81,7 @@ def game_waitlist_join(
     game = _locked_game(game)
     if not game.is_open:
         raise FloorConflict("game_closed", f"{game.name} is closed: no list to join.")
-    name = player_name.strip()
+    name = clean_name(player_name)
     if not name:
         raise FloorInvalid("name_required", "Type the player's name.")
     if public and number_typed(name) is not None:
@@ -91,7 +92,7 @@ def game_waitlist_join(
     if not public:
         _check_not_known(game, player)
     entry = WaitingListEntry.objects.create(
-        game=game, player=player, code=new_code(), name_typed=clean_name(name) if public else ""
+        game=game, player=player, code=new_code(), name_typed=name if public else ""
     )
     audit_record(
         tournament=None, actor=actor, action="cash_list_join", game=game.name, player=player.name

@@ -30,6 +30,7 @@ from dealer.models import Hand
 from tournaments import seating
 from tournaments.errors import FloorConflict, FloorForbidden, FloorInvalid, FloorNotFound
 from tournaments.models import ButtonDraw, Table
+from tournaments.names import clean_name
 from tournaments.roles import is_director
 from tournaments.services.audit import audit_record
 from tournaments.services.players import player_get_or_create
@@ -212,7 +213,7 @@ def cash_seat_take(
     player seated at a new table gets the button (S0). A player changing tables brings their
     stack instead (`cash_seat_move`)."""
     table = _locked_table(table)
-    name = player_name.strip()
+    name = clean_name(player_name)
     if not name:
         raise FloorInvalid("name_required", "Type the player's name.")
     if not 1 <= seat <= table.seat_count:
@@ -641,7 +642,7 @@ def cash_waitlist_add(*, table: Table, player_name: str, actor: Any = None) -> W
         return waitlist.game_waitlist_join(
             game=table.cash_game, player_name=player_name, actor=actor
         )
-    name = player_name.strip()
+    name = clean_name(player_name)
     if not name:
         raise FloorInvalid("name_required", "Type the player's name.")
     player = player_get_or_create(name=name)
