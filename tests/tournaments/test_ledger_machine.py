@@ -16,6 +16,18 @@ request is. After every step the books must balance:
 - places are unique: two entries share a place only when they went out on the same hand with equal
   starting stacks, or on the same hand-for-hand hand (RP-8).
 
+The director also corrects the prices (issue 26) and the clock runs through the rebuy and add-on
+windows, so after every step too:
+
+- the prize pool is what the paid entries paid at the prices in force (`prize_table`, and
+  `payouts_get`, the one reader of prizes), and a settings change of a price is refused
+  (`money_locked`): a price entries paid changes only by repricing;
+- a rebuy or an add-on goes through only inside its window (`selectors.windows`), and is refused
+  outside it with the window's code (`rebuys_closed`, `addon_not_yet`, `addon_closed`);
+- with a few players left, a deal accepted pays each of them the deal's amount in `payouts_get`,
+  and the prizes add up to the prize pool (the deal finishes the tournament: the machine takes
+  it back and plays on).
+
 A refusal is a legal outcome of a step (the floor asked for something the rules do not allow
 then), but only with the codes listed for it; and a floor change to a player in a hand in progress
 must be refused with `in_hand` (the floor waits for the hand).
@@ -31,6 +43,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from itertools import groupby
 from typing import Any, ClassVar
 
@@ -60,14 +73,30 @@ from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, ChipMove, Entry, Table, Tournament
 from tournaments.selectors import tournament_payouts, tournament_standings
 from tournaments.selectors.books import chips_check
+from tournaments.selectors.prizes import deal_offer, payouts_get, prize_table
+from tournaments.selectors.windows import addon_refusal, rebuy_refusal
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
 from tournaments.services.clocks import clock_hand_for_hand_hand, tournament_set_hand_for_hand
+from tournaments.services.deals import tournament_accept_deal
 from tournaments.services.entries import entry_addon, entry_rebuy, entry_register, entry_set_chips
+from tournaments.services.events import tournament_update
+from tournaments.services.prices import (
+    MONEY_SETTINGS,
+    money_locked,
+    paid_entries,
+    tournament_reprice,
+)
 from tournaments.services.tables import tournament_confirm_moves
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
-# One ten-hour level: the clock never reaches a break, so every refusal comes from the floor.
-LEVELS = [(100, 200, 0, 36000)]
+# Three levels and no break (a break would refuse the deals): rebuys run through level 1, the
+# add-on is taken in level 2, and the last level lasts ten hours. The clock moves 20 seconds a
+# step and, now and then, minutes at once (`time_passes`), so rebuys and add-ons are tried
+# before, in and after their windows.
+LEVELS = [(100, 200, 0, 900), (150, 300, 0, 900), (200, 400, 0, 36000)]
+WINDOW_CODES = {"rebuy": {"rebuys_closed"}, "addon": {"addon_not_yet", "addon_closed"}}
+# The prices a repricing may set (the factory's buy-in is 100).
+PRICES = st.sampled_from([Decimal(n) for n in ("0", "10", "40", "100", "150")])
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 PICK = st.integers(min_value=0, max_value=10_000)
 
@@ -76,7 +105,9 @@ FLOOR_REFUSALS = {"in_hand", "entry_not_active", "not_found"}
 REFUSALS = {
     "register": {"duplicate_registration", "no_reentry", "no_open_seat", "registration_closed"},
     "rebuy": FLOOR_REFUSALS | {"rebuy_not_allowed", "rebuys_closed"},
-    "addon": FLOOR_REFUSALS | {"addon_taken"},
+    "addon": FLOOR_REFUSALS | {"addon_taken", "addon_not_yet", "addon_closed"},
+    "reprice": {"nothing_to_reprice"},
+    "deal_accept": {"in_hand"},
     "count": FLOOR_REFUSALS | {"tournament_finished"},
     "bust": FLOOR_REFUSALS | {"not_seated", "no_winner", "not_running"},
     "unbust": {"nothing_to_undo", "bust_from_hand", "seat_taken", "table_broken", "reentered"},
@@ -126,12 +157,17 @@ class FloorAndTablets(RuleBasedStateMachine):
             late_registration_level=99,
             max_entries_per_player=3,
             rebuy_chips=2000,
-            rebuy_until_level=99,
+            rebuy_until_level=1,
             addon_chips=1000,
+            addon_level=2,
+            fee=Decimal(10),
+            rebuy_price=Decimal(100),
+            addon_price=Decimal(50),
         )
         self.decks: dict[int, list[str]] = {}
         self.refused: Counter[str] = Counter()
         self.shown: tuple[int, Any] | None = None  # (version, what the public answers showed)
+        self.checks = 0  # invariant rounds: which money setting the lock check tries
 
     def teardown(self) -> None:
         self.seen.update(self.refused)
@@ -143,6 +179,9 @@ class FloorAndTablets(RuleBasedStateMachine):
         self.seen["hands reopened"] += rows.filter(kind="hand_reversed").values("hand_id").count()
         self.seen["moves after a hand"] += AuditEvent.objects.filter(
             tournament=self.tournament, action="move_after_hand"
+        ).count()
+        self.seen["repriced"] += AuditEvent.objects.filter(
+            tournament=self.tournament, action="tournament_reprice"
         ).count()
         transaction.set_rollback(True)
         self._atomic.__exit__(None, None, None)
@@ -185,6 +224,9 @@ class FloorAndTablets(RuleBasedStateMachine):
             ).order_by("pk")
         )
 
+    def players_left(self) -> int:
+        return Entry.objects.filter(tournament=self.tournament, status=Entry.Status.ACTIVE).count()
+
     def hand_for_hand_on(self) -> bool:
         return bool(
             self.tournament.__class__.objects.filter(
@@ -192,17 +234,38 @@ class FloorAndTablets(RuleBasedStateMachine):
             ).exists()
         )
 
-    def floor_change(self, name: str, pick: int, change: Callable[[Entry], Any]) -> None:
+    def floor_change(
+        self, name: str, pick: int, change: Callable[[Entry], Any]
+    ) -> tuple[bool, str | None]:
         """A floor change to one playing entry: refused while they are dealt in (`in_hand`, or
-        an earlier reason such as an add-on already taken)."""
+        an earlier reason such as an add-on already taken). The answer: whether an entry was
+        there to change, and the code of the refusal (None: it went through)."""
         entry = self.pick(pick, status=Entry.Status.ACTIVE)
         if entry is None:
-            return
-        before = sum(self.refused.values())
+            return False, None
+        before = self.refused.copy()
         with self.step(name):
             change(entry)
+        codes = list((self.refused - before).elements())
         if entry.live_hand_id is not None:
-            assert sum(self.refused.values()) == before + 1, f"{name} went through a hand"
+            assert codes, f"{name} went through a hand"
+        return True, codes[0].split(":", 1)[1] if codes else None
+
+    def sale_in_its_window(
+        self, name: str, tried: tuple[bool, str | None], window: Callable[..., Any]
+    ) -> None:
+        """A rebuy or an add-on goes through only in its window (`selectors.windows`), and a
+        window's refusal is given only outside it, with the window's own code."""
+        done, code = tried
+        if not done:
+            return
+        outside = window(Tournament.objects.get(pk=self.tournament.pk), self.now)
+        if outside is None:
+            assert code not in WINDOW_CODES[name], f"{name} refused in its window: {code}"
+        else:
+            assert code is not None, f"{name} went through outside its window ({outside})"
+            if code in WINDOW_CODES[name]:
+                assert code == outside.code, f"{name}: {code}, the window says {outside.code}"
 
     # --- the floor --------------------------------------------------------------------------
 
@@ -220,15 +283,35 @@ class FloorAndTablets(RuleBasedStateMachine):
 
     @rule(pick=PICK)
     def rebuy(self, pick: int) -> None:
-        self.floor_change(
+        tried = self.floor_change(
             "rebuy", pick, lambda e: entry_rebuy(entry=e, now=self.now, actor=self.director)
         )
+        self.sale_in_its_window("rebuy", tried, rebuy_refusal)
 
     @rule(pick=PICK)
     def addon(self, pick: int) -> None:
-        self.floor_change(
+        tried = self.floor_change(
             "addon", pick, lambda e: entry_addon(entry=e, now=self.now, actor=self.director)
         )
+        self.sale_in_its_window("addon", tried, addon_refusal)
+
+    @rule(minutes=st.integers(min_value=1, max_value=12))
+    def time_passes(self, minutes: int) -> None:
+        """The floor is busy elsewhere: the clock runs on, into the next window."""
+        self.now += timedelta(minutes=minutes)
+
+    @rule(buy_in=PRICES, rebuy_price=PRICES, addon_price=PRICES)
+    def reprice(self, buy_in: Decimal, rebuy_price: Decimal, addon_price: Decimal) -> None:
+        """The director corrects a wrong price (the pool is then what every entry paid at it)."""
+        with self.step("reprice"):
+            tournament_reprice(
+                tournament=self.tournament,
+                reason="the flyer had another price",
+                actor=self.director,
+                buy_in=buy_in,
+                rebuy_price=rebuy_price,
+                addon_price=addon_price,
+            )
 
     @rule(pick=PICK, chips=st.integers(min_value=1, max_value=9000))
     def count(self, pick: int, chips: int) -> None:
@@ -380,6 +463,44 @@ class FloorAndTablets(RuleBasedStateMachine):
                 actor=self.director,
             )
 
+    # --- a deal among the players left ----------------------------------------------------------
+
+    @precondition(lambda self: 2 <= self.players_left() <= 4)
+    @rule(method=st.sampled_from(["icm", "chip_chop"]))
+    def deal_accept(self, method: str) -> None:
+        """The players left take the deal on offer: the one reader of prizes (`payouts_get`)
+        then pays each of them the deal's amount, and the prizes add up to the prize pool. The
+        deal finishes the tournament, so the machine takes it back (a savepoint) and plays on."""
+
+        class TakenBack(Exception):  # noqa: N818 - not an error: the savepoint's way out
+            pass
+
+        tournament = Tournament.objects.get(pk=self.tournament.pk)
+        prizes = prize_table(tournament)
+        try:
+            with self.step("deal_accept"), transaction.atomic():
+                offer = deal_offer(tournament)
+                tournament_accept_deal(
+                    tournament=tournament,
+                    method=method,
+                    actor=self.director,
+                    expected_chips=[row["chips"] for row in offer],
+                )
+                paid = payouts_get(Tournament.objects.get(pk=tournament.pk))
+                assert paid.deal == method
+                for row in offer:
+                    assert paid.prize_of(row["entry_id"]) == row[method], (row, paid)
+                dealt = sum((row[method] for row in offer), Decimal(0))
+                assert dealt == sum(prizes[: len(offer)], Decimal(0)), (offer, prizes)
+                assert paid.pool == sum(prizes, Decimal(0)), (paid, prizes)
+                won = [prize for prize in paid.by_entry.values() if prize]
+                assert sum(won, Decimal(0)) == paid.pool, (paid, prizes)
+                assert chips_check(tournament) == []
+                self.seen["deal accepted"] += 1
+                raise TakenBack
+        except TakenBack:
+            pass
+
     # --- what must hold after every step ------------------------------------------------------
 
     def public_answers(self) -> tuple[int, Any]:
@@ -413,6 +534,42 @@ class FloorAndTablets(RuleBasedStateMachine):
     def the_books_balance(self) -> None:
         assert chips_check(self.tournament) == []
         self.a_changed_public_answer_comes_with_a_new_version()
+
+    @invariant()
+    def the_pool_is_what_the_entries_paid(self) -> None:
+        """The prize pool is what the paid entries paid, at the prices in force (less the fee
+        and the bounty, which are not in it), and every reader of prizes says so."""
+        tournament = Tournament.objects.get(pk=self.tournament.pk)
+        paid = Decimal(0)
+        for rebuys, addon in paid_entries(tournament).values_list("rebuys", "addon"):
+            paid += tournament.buy_in + rebuys * tournament.rebuy_price
+            paid += tournament.addon_price if addon else Decimal(0)
+        pool = max(paid, tournament.guarantee)
+        assert sum(prize_table(tournament), Decimal(0)) == pool
+        assert payouts_get(tournament, players=False).pool == pool
+
+    @invariant()
+    def a_paid_price_changes_only_by_repricing(self) -> None:
+        """Once an entry has paid, the settings refuse a new price (`money_locked`)."""
+        tournament = Tournament.objects.get(pk=self.tournament.pk)
+        if not money_locked(tournament):
+            return
+        names = list(MONEY_SETTINGS)
+        name = names[self.checks % len(names)]
+        self.checks += 1
+        code = None
+        try:
+            with transaction.atomic():
+                tournament_update(
+                    tournament=tournament,
+                    actor=self.director,
+                    now=self.now,
+                    **{name: getattr(tournament, name) + 1},
+                )
+                transaction.set_rollback(True)  # (not kept, should it go through)
+        except FloorError as error:
+            code = error.code
+        assert code == "money_locked", f"a new {name} after entries paid: {code}"
 
     @invariant()
     def the_ledger_agrees_with_the_hands(self) -> None:
@@ -490,12 +647,18 @@ def test_floor_and_tablets_keep_every_chip_accounted_for() -> None:
     seen["floor change in a hand"] = sum(
         seen[f"{change}:in_hand"] for change in ("rebuy", "addon", "count", "bust")
     )
+    seen["add-on refused outside its window"] = (
+        seen["addon:addon_not_yet"] + seen["addon:addon_closed"]
+    )
     reached = (
         "hands finished",
         "busts on a hand",
         "hands reopened",
         "floor change in a hand",
         "public answer changed",
+        "repriced",
+        "deal accepted",
+        "add-on refused outside its window",
     )
     missed = [what for what in reached if not seen[what]]
     assert not missed, dict(seen)
