@@ -60,6 +60,8 @@ class LikelySamePlayerError(FloorConflict):
     ("Jose Nunez" next to "José Núñez"): `candidates` are the known players (id, name, number),
     which the API answers with the refusal and the desk offers to register."""
 
+    candidates: list[dict[str, Any]] = []  # noqa: RUF012 - replaced per instance, never mutated
+
     def __init__(self, code: str, detail: str, *, candidates: list[dict[str, Any]]) -> None:
         super().__init__(code, detail)
         self.candidates = candidates

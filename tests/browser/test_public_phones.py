@@ -63,6 +63,9 @@ def _pko(*, paused: bool) -> Tournament:
         bounty_kind="progressive",
         bounty=Decimal("1000"),
         seats_per_table=9,
+        # Stacks of millions (the widest numbers a phone shows): no count may pass the chips
+        # in play (issue 26), so the event starts deep enough to hold them.
+        starting_stack=6_000_000,
     )
     tournament_open_registration(tournament=event)
     now = datetime.now(UTC) - timedelta(minutes=12)

@@ -310,7 +310,6 @@ def entry_addon(*, entry: Entry | int, actor: Any = None, now: Any = None) -> En
     return entry
 
 
-@transaction.atomic
 def check_within_chips_in_play(*, tournament: Tournament, chips: int, what: str) -> None:
     """No stack, and no table, holds more than the chips in play (issued less colour-ups,
     `selectors.books.chips_in_play`): such a count is a typo (409 `count_over_chips_in_play`,
@@ -323,6 +322,7 @@ def check_within_chips_in_play(*, tournament: Tournament, chips: int, what: str)
         )
 
 
+@transaction.atomic
 def entry_set_chips(
     *,
     entry: Entry | int,
