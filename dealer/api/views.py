@@ -53,9 +53,12 @@ def write_responses(ok: Any, *, status: int = 200) -> dict[int, Any]:
 
 
 class DealerApi(FloorApi):
-    """Directors and dealers read; the writes check `can_write` on the hand's table."""
+    """Directors and dealers read; the writes check `can_write` on the hand's table. A hand's
+    writes bind each tap to the hand's version and keep their `client_id` with the action
+    (`dealer.services`), so they do not go through `tournaments.api.once` as well."""
 
     permission_classes = (IsDirectorOrDealer,)
+    answers_once = False
 
 
 def get_table(pk: int) -> Table:

@@ -301,20 +301,3 @@ class SeatChangeRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}: seat change for {self.seat}"
-
-
-class CashApiWrite(models.Model):
-    """The first answer to a cash API write that carried a `client_id`: a repeat of the same
-    id (a device resending after a lost answer) gets this answer again and changes nothing."""
-
-    client_id = models.CharField(max_length=64, unique=True)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    path = models.CharField(max_length=200)
-    status = models.PositiveSmallIntegerField()
-    response = models.JSONField()
-    created_at = models.DateTimeField(default=timezone.now)
-
-    def __str__(self) -> str:
-        return f"{self.client_id}: {self.path} {self.status}"

@@ -20,7 +20,7 @@ from config.authentication import session_hand_over
 from dealer.rotation import serializers as s
 from dealer.rotation import services
 from dealer.rotation.selectors import rotation_board
-from tournaments.api.base import FloorApi
+from tournaments.api.base import FloorApi, valid
 from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.permissions import IsDirector, IsDirectorOrDealer
 from tournaments.errors import FloorNotFound
@@ -28,12 +28,6 @@ from tournaments.models import Table
 from tournaments.services.access import device_hand_over
 
 TAGS = ["rotation"]
-
-
-def valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 def board_answer(*, status: int = 200) -> Response:
@@ -102,6 +96,9 @@ class RotationStartApi(FloorApi):
 
 
 class TableSignInApi(FloorApi):
+    # The answer carries the incoming dealer's token, never stored for a repeat; and a wrong
+    # PIN must be counted, not rolled back with a claim (`dealer.rotation.pins`).
+    answers_once = False
     permission_classes: Sequence[type[BasePermission]] = (IsDirectorOrDealer,)
 
     @extend_schema(

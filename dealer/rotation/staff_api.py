@@ -13,9 +13,8 @@ from rest_framework.response import Response
 from config import request_time
 from dealer.rotation import serializers as s
 from dealer.rotation import staff
-from dealer.rotation.api import valid
 from dealer.rotation.selectors import staff_list
-from tournaments.api.base import FloorApi
+from tournaments.api.base import FloorApi, valid
 from tournaments.api.errors import responses
 from tournaments.api.permissions import IsDirector
 

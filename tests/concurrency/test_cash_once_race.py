@@ -21,10 +21,11 @@ from django.db import connections
 from rest_framework.test import APIClient
 
 from dealer.cash import ledger
-from dealer.cash.models import CashApiWrite, CashChips, CashSeat
+from dealer.cash.models import CashChips, CashSeat
 from dealer.cash.seats import api as cash_api
 from tests.dealer.test_rake_time import raked_table
 from tests.factories import DirectorFactory
+from tournaments.models import ApiWrite
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -75,4 +76,4 @@ def test_a_top_up_resent_while_the_first_is_written_gets_the_first_answer(
     assert answers[0].json() == answers[1].json()
     assert CashSeat.objects.get(pk=seat.pk).chips == 200
     assert CashChips.objects.filter(kind="top_up").count() == 1
-    assert CashApiWrite.objects.filter(client_id="resent-top-up-0001").count() == 1
+    assert ApiWrite.objects.filter(client_id="resent-top-up-0001").count() == 1

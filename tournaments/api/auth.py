@@ -92,6 +92,9 @@ class TokenApi(LazyAuthentication, FloorApi):
     """Sign in for an API token (POST), or sign out (DELETE, with the token)."""
 
     permission_classes = (AllowAny, SignedInWithToken)
+    # A sign-in's answer carries the token: never stored for a repeat (and a failed try must
+    # count, not roll back with a claim). Signing in again simply makes another token.
+    answers_once = False
     # The password is the credential to sign in: no session, no CSRF. Signing out needs the token.
     authentication_classes = (TokenAuthentication,)
 

@@ -1,4 +1,5 @@
-"""What every floor API view shares: the request's time, strict JSON parsing, URL lookups."""
+"""What every floor API view shares: the request's time, strict JSON parsing, writes answered
+once per `client_id`, input validation, URL lookups."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from tournaments.api.errors import FloorAutoSchema
+from tournaments.api.once import AnsweredOnce
 from tournaments.api.permissions import IsDirector
 from tournaments.models import BlindSchedule, Tournament
 from tournaments.roles import is_director
@@ -28,12 +30,20 @@ class FloorJSONParser(JSONParser):
             raise ParseError("JSON parse error - the document is nested too deeply.") from error
 
 
-class FloorApi(APIView):
-    """Base of every floor view: closed to all but directors unless a view opens itself."""
+class FloorApi(AnsweredOnce, APIView):
+    """Base of every floor view: closed to all but directors unless a view opens itself; each
+    write answered once per `client_id` (`tournaments.api.once`) unless it opts out."""
 
     parser_classes = (FloorJSONParser, FormParser, MultiPartParser)
     permission_classes: Sequence[type[BasePermission]] = (IsDirector,)
     schema = FloorAutoSchema()
+
+
+def valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
+    """The request's input checked by `serializer_class` (400 with each field's error)."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
 
 
 def get_tournament(request: Request, pk: int) -> Tournament:

@@ -32,11 +32,10 @@ from dealer.cash.games.selectors import (
     list_lookup_rate_refusal,
     waitlist_place,
 )
-from dealer.cash.once import AnsweredOnce
 from dealer.cash.seats.api import table_answer
 from dealer.cash.seats.selectors import cash_table_get
 from dealer.cash.seats.serializers import CashTableOutputSerializer
-from tournaments.api.base import FloorApi
+from tournaments.api.base import FloorApi, valid
 from tournaments.api.errors import ErrorSerializer, responses
 from tournaments.api.permissions import IsDirector, IsDirectorOrDealer
 
@@ -57,20 +56,14 @@ def write_responses(*, status: int = 200, ok: Any = s.GameOutputSerializer) -> A
 TABLE_RESPONSES = write_responses(ok=CashTableOutputSerializer)
 
 
-def valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
 def game_answer(pk: int, *, status: int = 200) -> Response:
     """The game as it is now, read again after a write (held seats that ran out freed first)."""
     waitlist.waitlist_expire_calls()
     return Response(s.GameOutputSerializer(cash_game_view(cash_game_get(pk))).data, status=status)
 
 
-class GameApi(AnsweredOnce, FloorApi):
-    """Directors write (each write answered once per `client_id`, `dealer.cash.once`);
+class GameApi(FloorApi):
+    """Directors write (each write answered once per `client_id`, `tournaments.api.once`);
     directors and dealers read."""
 
     def get_permissions(self) -> Sequence[Any]:

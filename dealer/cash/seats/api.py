@@ -20,7 +20,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from dealer.cash.games import waitlist
-from dealer.cash.once import AnsweredOnce
 from dealer.cash.seats import serializers as s
 from dealer.cash.seats import services
 from dealer.cash.seats.selectors import (
@@ -32,7 +31,7 @@ from dealer.cash.seats.selectors import (
     cash_waitlist_entry_get,
 )
 from dealer.services import check_writer
-from tournaments.api.base import FloorApi
+from tournaments.api.base import FloorApi, valid
 from tournaments.api.errors import ErrorSerializer, responses
 from tournaments.api.permissions import IsDirector, IsDirectorOrDealer
 from tournaments.models import Table
@@ -51,9 +50,9 @@ def write_responses(*, status: int = 200, ok: Any = s.CashTableOutputSerializer)
     }
 
 
-class CashApi(AnsweredOnce, FloorApi):
+class CashApi(FloorApi):
     """Directors and dealers read; each write checks `can_write` on the table, and is answered
-    once per `client_id` (`dealer.cash.once`)."""
+    once per `client_id` (`tournaments.api.once`)."""
 
     permission_classes: Sequence[type[BasePermission]] = (IsDirectorOrDealer,)
 
@@ -63,12 +62,6 @@ def writable(request: Request, pk: int) -> Table:
     table = cash_table_get(pk)
     check_writer(request.user, table)
     return table
-
-
-def valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 def table_answer(pk: int, *, status: int = 200) -> Response:
