@@ -20,24 +20,13 @@ from dealer.engine.hand import threshold_passed, unentered_deal
 from dealer.engine.ledger import card_choice, stub_count
 from dealer.engine.runs import can_run_twice
 from dealer.engine.showdown import betting_finished, can_push, pushes, showdown_pots
+from dealer.engine.snapshot import action_to_json
 from dealer.engine.state import STREET_NAMES
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
-    data: dict[str, Any] = {"kind": action.kind.value}
-    if action.player is not None:
-        data["player"] = action.player
-    if action.amount is not None:
-        data["amount"] = action.amount
-    if action.cards:
-        data["cards"] = ["??" if c is None else str(c) for c in action.cards]
-    if action.reason:
-        data["reason"] = action.reason
-    if action.declared is not None:
-        data["declared"] = action.declared.value
-    if action.winners:
-        data["winners"] = list(action.winners)
-    return data
+    """An action as the event log and the API write it (its cards as a list)."""
+    return action_to_json(action, card_list=True)
 
 
 def action_from_dict(data: dict[str, Any]) -> Action:

@@ -168,13 +168,9 @@ class CashPlan:
             for post in posts
         )
         button = self.positions.button
-        return HandSetup(
-            rules=rules,
-            players=players,
-            small_blind=stakes.small_blind,
-            big_blind=stakes.big_blind,
-            small_bet=stakes.limit_small_bet,
-            unit=stakes.unit,
+        return stakes.hand(
+            rules,
+            players,
             button_index=self.dealt.index(button) if button in self.dealt else None,
             bring_in_index=self.dealt.index(bring_in),
         )

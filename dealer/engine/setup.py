@@ -42,6 +42,27 @@ class Stakes:
     def straddle_amount(self) -> int:
         return self.straddle or 2 * self.big_blind
 
+    def hand(
+        self,
+        rules: Rules,
+        players: tuple[PlayerSetup, ...],
+        *,
+        button_index: int | None,
+        bring_in_index: int,
+    ) -> HandSetup:
+        """The engine's set-up of a hand played at these stakes: the one place the stakes
+        become the hand's blinds, limit bet and chip unit (tournament and cash tables alike)."""
+        return HandSetup(
+            rules=rules,
+            players=players,
+            small_blind=self.small_blind,
+            big_blind=self.big_blind,
+            small_bet=self.limit_small_bet,
+            unit=self.unit,
+            button_index=button_index,
+            bring_in_index=bring_in_index,
+        )
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerSetup:
@@ -181,13 +202,9 @@ def deal_setup(
         )
         for i in range(count)
     )
-    return HandSetup(
-        rules=rules,
-        players=players,
-        small_blind=stakes.small_blind,
-        big_blind=stakes.big_blind,
-        small_bet=stakes.limit_small_bet,
-        unit=stakes.unit,
+    return stakes.hand(
+        rules,
+        players,
         button_index=count - 1 if button_index == -1 else button_index,
         bring_in_index=bring_in,
     )

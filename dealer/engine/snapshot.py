@@ -60,14 +60,20 @@ def _rules_to_json(rules: Rules) -> dict[str, Any]:
     return {name: v.value if isinstance(v, StrEnum) else v for name, v in values.items()}
 
 
-def _action_to_json(action: Action) -> dict[str, Any]:
+def action_to_json(action: Action, *, card_list: bool = False) -> dict[str, Any]:
+    """An action as JSON, a field left out when it is not used. The snapshot writes its cards as
+    one text ("AsKd", `??` for an unknown card); `card_list` writes them as a list
+    (["As", "Kd"]), as the event log and the API do (`dealer.codec`)."""
     data: dict[str, Any] = {"kind": action.kind.value}
     if action.player is not None:
         data["player"] = action.player
     if action.amount is not None:
         data["amount"] = action.amount
     if action.cards:
-        data["cards"] = _text(action.cards)
+        if card_list:
+            data["cards"] = [UNKNOWN if card is None else str(card) for card in action.cards]
+        else:
+            data["cards"] = _text(action.cards)
     if action.reason:
         data["reason"] = action.reason
     if action.declared is not None:
@@ -141,7 +147,7 @@ def state_to_json(state: HandState) -> dict[str, Any]:
             }
             for a in state.awards
         ],
-        "log": [_action_to_json(a) for a in state.log],
+        "log": [action_to_json(a) for a in state.log],
         "burns": _text(state.burns),
         "next_burn": _maybe_text(state.next_burn),
         "aside": [[_text((card,)), back] for card, back in state.aside],
@@ -159,7 +165,7 @@ def state_to_json(state: HandState) -> dict[str, Any]:
         **(
             {
                 "pending": [
-                    {"action": _action_to_json(e.action), "facing": e.facing} for e in state.pending
+                    {"action": action_to_json(e.action), "facing": e.facing} for e in state.pending
                 ]
             }
             if state.pending

@@ -32,6 +32,7 @@ from tournaments.api.base import (
 from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.fields import ClockStatusField, TournamentStatusField
 from tournaments.api.limits import MAX_LEVEL_SECONDS, MAX_SMALL_INT, amount_field
+from tournaments.api.schedules import LevelFieldsSerializer
 from tournaments.models import Tournament
 from tournaments.selectors import clock_etag, clock_feed
 from tournaments.services.clocks import (
@@ -47,17 +48,6 @@ from tournaments.services.clocks import (
 TAGS = ["clock"]
 
 
-class ClockLevelOutputSerializer(serializers.Serializer):
-    small_blind = serializers.IntegerField()
-    big_blind = serializers.IntegerField()
-    ante = serializers.IntegerField()
-    bb_ante = serializers.BooleanField()
-    smallest_chip = serializers.IntegerField(help_text="the smallest chip in play")
-    duration = serializers.IntegerField(help_text="seconds")
-    is_break = serializers.BooleanField()
-    note = serializers.CharField()
-
-
 class ClockOutputSerializer(serializers.Serializer):
     tournament = serializers.IntegerField()
     name = serializers.CharField()
@@ -69,8 +59,8 @@ class ClockOutputSerializer(serializers.Serializer):
     label = serializers.CharField(  # type: ignore[assignment]  # the wire name
         help_text='"Level 5" or "Break"'
     )
-    level = ClockLevelOutputSerializer()
-    next_level = ClockLevelOutputSerializer(allow_null=True)
+    level = LevelFieldsSerializer()
+    next_level = LevelFieldsSerializer(allow_null=True)
     is_last_level = serializers.BooleanField(help_text="no row follows: overtime at its end")
     blinds = serializers.CharField(help_text='the level in words: "100 / 200, ante 200 (BB ante)"')
     next_blinds = serializers.CharField(help_text='the next row in words; "" on the last level')

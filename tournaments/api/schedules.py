@@ -38,16 +38,21 @@ class LevelInputSerializer(serializers.Serializer):
     note = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
 
-class LevelOutputSerializer(serializers.Serializer):
-    order = serializers.IntegerField()
+class LevelFieldsSerializer(serializers.Serializer):
+    """One row as every reader sees it: a schedule's, a tournament's and the clock's levels."""
+
     small_blind = serializers.IntegerField()
     big_blind = serializers.IntegerField()
     ante = serializers.IntegerField()
     bb_ante = serializers.BooleanField()
-    smallest_chip = serializers.IntegerField()
+    smallest_chip = serializers.IntegerField(help_text="the smallest chip in play")
     duration = serializers.IntegerField(help_text="seconds")
     is_break = serializers.BooleanField()
     note = serializers.CharField()
+
+
+class LevelOutputSerializer(LevelFieldsSerializer):
+    order = serializers.IntegerField()
 
 
 class ScheduleLevelsInputSerializer(serializers.Serializer):
