@@ -7,10 +7,10 @@ refusal with a status call it too, so a page and the API never disagree.
 
 The API's exception handler answers every error as `{"code", "detail"}` with the right status:
 
-- a domain error: `status_of` and its own code (a `likely_same_player` registration with its
-  `candidates`); a hand written against an older version
-  (`StaleVersionError`, a conflict): 409 `stale_version` with the hand's current `state`, so the
-  tablet can redraw without another request;
+- a domain error: `status_of` and its own code, with what a floor refusal adds to its answer
+  (`FloorError.answer_fields`: a `likely_same_player` registration's `candidates`; a hand
+  written against an older version, 409 `stale_version`, with the hand's current `state`, so
+  the tablet can redraw without another request);
 - invalid input: 400 `{"code": "invalid", "detail": <the first problem>, "errors": {field:
   [messages]}}`;
 - DRF's own errors keep their status with their code: `parse_error` (malformed JSON, 400),
@@ -47,8 +47,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
 from dealer.engine.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, kind_of
-from dealer.services import StaleVersionError
-from tournaments.errors import LikelySamePlayerError
+from tournaments.errors import FloorError
 
 logger = logging.getLogger(__name__)
 AnyResponse = TypeVar("AnyResponse", bound=HttpResponseBase)
@@ -193,10 +192,8 @@ def _invalid(errors: Any) -> Response:
 
 
 def floor_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, StaleVersionError):
-        return _error(exc.code, exc.detail, status_of(exc), state=exc.hand.state)
-    if isinstance(exc, LikelySamePlayerError):
-        return _error(exc.code, exc.detail, status_of(exc), candidates=exc.candidates)
+    if isinstance(exc, FloorError):
+        return _error(exc.code, exc.detail, status_of(exc), **exc.answer_fields())
     if isinstance(exc, DomainError):
         return _error(exc.code, exc.detail, status_of(exc))
     if isinstance(exc, exceptions.ValidationError):

@@ -17,6 +17,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Subquery
 
 from dealer.models import Hand, ProcedureLog
+from tournaments.hands import HandRules, ReopenOffer
 from tournaments.models import Table, Tournament
 
 
@@ -102,15 +103,6 @@ def procedure_log_dealers(*, tournament: int) -> list[tuple[int, str]]:
     return [(pk, name) for pk, name in rows]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ReopenOffer:
-    """A table's hand a director may reopen: its id, number and version (sent back)."""
-
-    hand_id: int
-    number: int
-    version: int
-
-
 def hands_reopenable(table_ids: Sequence[int]) -> dict[int, ReopenOffer]:
     """Each tournament table's last completed hand, by table id, for the tables with no hand in
     progress: what a director may reopen there (`dealer.services._check_reopen`). One query."""
@@ -131,3 +123,27 @@ def hands_reopenable(table_ids: Sequence[int]) -> dict[int, ReopenOffer]:
             "table_id", "pk", "number", "version"
         )
     }
+
+
+class DealerHandReader:
+    """The floor's reader of the tables' hands (`tournaments.hands`), set by `dealer.apps`."""
+
+    def tables_in_hand(self, tournament_id: int) -> list[int]:
+        return sorted(
+            set(
+                Hand.objects.filter(
+                    table__tournament_id=tournament_id, status=Hand.Status.IN_PROGRESS
+                ).values_list("table__number", flat=True)
+            )
+        )
+
+    def rules_in_hand(self, table_id: int) -> HandRules | None:
+        playing = (
+            Hand.objects.filter(table_id=table_id, status=Hand.Status.IN_PROGRESS)
+            .only("number", "rules")
+            .first()
+        )
+        return None if playing is None else HandRules(playing.number, dict(playing.rules or {}))
+
+    def reopen_offers(self, table_ids: Sequence[int]) -> dict[int, ReopenOffer]:
+        return hands_reopenable(table_ids)

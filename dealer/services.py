@@ -69,6 +69,10 @@ class StaleVersionError(FloorConflict):
         )
         self.hand = hand
 
+    def answer_fields(self) -> dict[str, Any]:
+        """The hand's current state, so that the tablet redraws without another request."""
+        return {"state": self.hand.state}
+
 
 class StaleTapError(StaleVersionError):
     """A tap drawn for one player reached a hand where another is to act (or nobody is):

@@ -4,10 +4,15 @@ cash tables' seats pages."""
 from django.urls import path
 
 from dealer.cash.seats import urls as cash_urls
-from dealer.views import offline, procedure_log, procedures, rules, tables, tablet
+from dealer.views import desk_reopen, offline, procedure_log, procedures, rules, tables, tablet
 
 urlpatterns = [
     path("deal/", tables.table_list, name="deal-tables"),
+    path(
+        "desk/t/<int:pk>/hands/<int:hand_pk>/reopen/",
+        desk_reopen.reopen_hand,
+        name="hand-reopen",
+    ),
     path("deal/sw.js", offline.service_worker, name="deal-service-worker"),
     path("desk/t/<int:pk>/procedures/", procedure_log.procedure_log, name="procedure-log"),
     path("deal/table/<int:pk>/", tablet.tablet_page, name="deal-table"),

@@ -19,24 +19,15 @@ from dealer.engine.errors import Conflict, DomainError, Forbidden, Invalid, NotF
 
 
 class FloorError(DomainError):
-    """A floor service's refusal; `FloorError(code, detail)` is a `FloorConflict`."""
+    """A floor service's refusal; `FloorError(code, detail)` is a `FloorConflict`. The edge
+    (`config.exceptions.status_of`) gives it its status from its kind, and `answer_fields` are
+    what the API's answer carries besides the code and the sentence."""
 
-    def __new__(cls, *args: Any, status: int | None = None, **kwargs: Any) -> FloorError:
-        if cls is FloorError:
-            # `status=` is kept until the remaining callers move (none left in the tree at the
-            # time of writing): it only picks the kind, the edge still chooses the status.
-            cls = FloorConflict if status is None else _BY_OLD_STATUS[status]
-        return super().__new__(cls, *args)
+    def __new__(cls, *args: Any, **kwargs: Any) -> FloorError:
+        return super().__new__(FloorConflict if cls is FloorError else cls, *args)
 
-    def __init__(self, code: str, detail: str, *, status: int | None = None) -> None:
-        super().__init__(code, detail)
-
-    @property
-    def status(self) -> int:
-        """Kept until the remaining callers move (dealer/views/tablet.py reads `error.status`):
-        the status the edge gives this error (a test checks they agree). New code calls
-        `config.exceptions.status_of`."""
-        return next(status for status, kind in _BY_OLD_STATUS.items() if isinstance(self, kind))
+    def answer_fields(self) -> dict[str, Any]:
+        return {}
 
 
 class FloorInvalid(FloorError, Invalid):  # noqa: N818 - the kind, as clients say it
@@ -66,20 +57,15 @@ class LikelySamePlayerError(FloorConflict):
         super().__init__(code, detail)
         self.candidates = candidates
 
+    def answer_fields(self) -> dict[str, Any]:
+        return {"candidates": self.candidates}
+
 
 _OF_KIND: dict[type[DomainError], type[FloorError]] = {
     Invalid: FloorInvalid,
     Conflict: FloorConflict,
     NotFound: FloorNotFound,
     Forbidden: FloorForbidden,
-}
-
-# The two shims above read this; both go once their callers have moved.
-_BY_OLD_STATUS: dict[int, type[FloorError]] = {
-    400: FloorInvalid,
-    403: FloorForbidden,
-    404: FloorNotFound,
-    409: FloorConflict,
 }
 
 

@@ -66,11 +66,6 @@ director = [
     path("desk/t/<int:pk>/tables/draw/", tables.draw_seats, name="seat-draw"),
     path("desk/t/<int:pk>/tables/confirm/", tables.confirm_moves, name="moves-confirm"),
     path(
-        "desk/t/<int:pk>/hands/<int:hand_pk>/reopen/",
-        tables.reopen_hand,
-        name="hand-reopen",
-    ),
-    path(
         "desk/t/<int:pk>/tables/<int:table_pk>/counts/",
         counts.count_sheet,
         name="table-counts",

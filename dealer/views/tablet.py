@@ -40,6 +40,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config import request_time
 from config.conditional import conditional
+from config.exceptions import status_of
 from dealer.card_gate import card_sight
 from dealer.cash.models import CashSeat
 from dealer.cash.seats import views as cash_views
@@ -435,7 +436,7 @@ def refused(request: HttpRequest, table: Table, error: Exception) -> HttpRespons
         return _stale(request, table)
     if isinstance(error, FloorError):
         return render_tablet(
-            request, table, notice=make_notice("error", error.detail), status=error.status
+            request, table, notice=make_notice("error", error.detail), status=status_of(error)
         )
     detail = getattr(error, "detail", str(error))
     return render_tablet(request, table, notice=make_notice("error", detail), status=409)

@@ -100,8 +100,6 @@ def test_the_api_and_the_pages_give_a_domain_error_the_same_status(cls) -> None:
     response = floor_exception_handler(error, {})
     assert response is not None
     assert response.status_code == status_of(error) == STATUS_OF_KIND[kind_of(error)]
-    if isinstance(error, FloorError):  # the shim kept for dealer/views/tablet.py agrees
-        assert error.status == status_of(error)
     assert (response.data["code"], response.data["detail"]) == ("some_code", "A sentence.")
 
 
@@ -154,15 +152,12 @@ def test_a_plain_floor_error_is_a_conflict() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("status", "kind"),
-    [(400, FloorInvalid), (403, FloorForbidden), (404, FloorNotFound), (409, FloorConflict)],
-)
-def test_the_old_status_keyword_picks_the_kind_until_its_callers_move(status, kind) -> None:
-    error = FloorError("code", "A sentence.", status=status)
-    assert type(error) is kind
-    assert "status" not in vars(error)
-    assert status_of(error) == status
+def test_a_bare_floor_error_is_a_conflict_and_takes_no_status() -> None:
+    error = FloorError("code", "A sentence.")
+    assert type(error) is FloorConflict
+    assert status_of(error) == 409
+    with pytest.raises(TypeError):
+        FloorError("code", "A sentence.", status=400)
 
 
 def test_a_pure_modules_error_keeps_its_code_sentence_and_kind_unless_the_service_says() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from config.exceptions import status_of
 from dealer.cash.models import CashSeat, WaitingListEntry
 from dealer.cash.seats import plan as cash_plan
 from dealer.cash.seats import services as cash
@@ -99,7 +100,7 @@ def test_cash_table_create_checks_stakes_buy_in_and_rules() -> None:
         with pytest.raises(FloorError) as error:
             cash_table(number=number, **change)
         assert error.value.code == code
-        assert error.value.status == 400
+        assert status_of(error.value) == 400
     with pytest.raises(FloorError) as error:
         cash_table(number=1)
     assert error.value.code == "table_number_taken"
@@ -132,7 +133,7 @@ def test_seat_take_checks_buy_in_seat_and_player() -> None:
     for values, code, status in cases:
         with pytest.raises(FloorError) as error:
             cash.cash_seat_take(table=table, **values)
-        assert (error.value.code, error.value.status) == (code, status)
+        assert (error.value.code, status_of(error.value)) == (code, status)
     assert CashSeat.objects.filter(table=table).count() == 1
 
 

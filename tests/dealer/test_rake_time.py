@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from config.exceptions import status_of
 from dealer.cash.models import CashChips, CashSeat, TimeCharge
 from dealer.cash.seats import services as cash
 from dealer.cash.takings.cage import cage_report
@@ -149,7 +150,7 @@ def test_time_is_charged_once_per_seat_per_half_hour() -> None:
     with pytest.raises(FloorError) as twice:
         time_charge_collect(cash_seat=seat, amount=6, now=at + dt.timedelta(minutes=15))
     assert twice.value.code == "already_charged"
-    assert twice.value.status == 409
+    assert status_of(twice.value) == 409
     later = time_charge_collect(cash_seat=seat, amount=6, now=at + dt.timedelta(minutes=25))
     assert timezone.localtime(later.period_start).strftime("%H:%M") == "20:30"
     assert CashSeat.objects.get(pk=seat.pk).chips == 188

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
+from config.exceptions import status_of
 from dealer.engine.errors import RuleViolation
 from dealer.hand_log import hand_replay
 from dealer.models import Hand, HandEvent
@@ -143,7 +144,7 @@ def test_a_write_against_a_stale_version_is_refused_with_the_current_state() -> 
     hand_record_action(hand=hand, action={"kind": "call"}, client_id="a", version=0)
     with pytest.raises(StaleVersionError) as stale:
         hand_record_action(hand=hand, action={"kind": "call"}, client_id="b", version=0)
-    assert stale.value.status == 409
+    assert status_of(stale.value) == 409
     assert stale.value.hand.version == 1
     assert stale.value.hand.state["version"] == 1
 

@@ -13,6 +13,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from config.exceptions import status_of
 from dealer import hand_log, services
 from dealer.engine import start_hand
 from dealer.models import Hand, HandEvent
@@ -215,7 +216,7 @@ def test_a_hand_that_cannot_exist_is_not_found(pk: int) -> None:
         services.hand_record_action(
             hand=pk, action={"kind": "call"}, client_id="a", version=0, actor=None
         )
-    assert (refused.value.code, refused.value.status) == ("not_found", 404)
+    assert (refused.value.code, status_of(refused.value)) == ("not_found", 404)
 
 
 def test_a_write_naming_another_table_finds_no_hand_and_writes_nothing(hand: Hand) -> None:
@@ -224,7 +225,7 @@ def test_a_write_naming_another_table_finds_no_hand_and_writes_nothing(hand: Han
         services.hand_record_action(
             hand=hand.pk, action={"kind": "call"}, client_id="a", version=0, at_table=other.pk
         )
-    assert (refused.value.code, refused.value.status) == ("not_found", 404)
+    assert (refused.value.code, status_of(refused.value)) == ("not_found", 404)
     assert Hand.objects.get(pk=hand.pk).version == 0
     result = services.hand_record_action(
         hand=hand.pk, action={"kind": "call"}, client_id="b", version=0, at_table=hand.table_id

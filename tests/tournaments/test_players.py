@@ -12,6 +12,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from config.exceptions import status_of
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, make
 from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, Entry, Knockout, Player, Series, Tournament
@@ -67,7 +68,7 @@ def test_a_number_is_one_players_only() -> None:
     with pytest.raises(FloorError) as refused:
         player_update(player=bob, number="# 1042")
 
-    assert (refused.value.code, refused.value.status) == ("number_taken", 409)
+    assert (refused.value.code, status_of(refused.value)) == ("number_taken", 409)
     assert "already Ann's" in refused.value.detail
     player_update(player=ann, number="")  # cleared: free again
     assert player_update(player=bob, number="1042").number == "1042"
@@ -80,7 +81,7 @@ def test_a_name_another_player_has_is_a_conflict_whatever_its_case() -> None:
     with pytest.raises(FloorError) as refused:
         player_update(player=bob, name="ann  LEE")
 
-    assert (refused.value.code, refused.value.status) == ("name_taken", 409)
+    assert (refused.value.code, status_of(refused.value)) == ("name_taken", 409)
 
 
 @pytest.mark.parametrize(
@@ -99,7 +100,7 @@ def test_a_malformed_value_is_refused_with_its_code(field: str, value: str, code
     with pytest.raises(FloorError) as refused:
         player_update(player=player, **{field: value})
 
-    assert (refused.value.code, refused.value.status) == (code, 400)
+    assert (refused.value.code, status_of(refused.value)) == (code, 400)
 
 
 def test_a_known_number_at_registration_finds_the_player() -> None:
@@ -113,7 +114,7 @@ def test_a_known_number_at_registration_finds_the_player() -> None:
     assert Player.objects.count() == 1
     with pytest.raises(FloorError) as refused:
         entry_register(tournament=event, player_name="#9999", now=T0)
-    assert (refused.value.code, refused.value.status) == ("unknown_player_number", 400)
+    assert (refused.value.code, status_of(refused.value)) == ("unknown_player_number", 400)
 
 
 # --- the search ----------------------------------------------------------------------------
@@ -215,7 +216,7 @@ def test_a_series_name_is_used_once() -> None:
     with pytest.raises(FloorError) as refused:
         series_create(name=" spring  festival ")
 
-    assert (refused.value.code, refused.value.status) == ("series_taken", 409)
+    assert (refused.value.code, status_of(refused.value)) == ("series_taken", 409)
     assert Series.objects.count() == 1
     assert Entry.objects.count() == 0
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from config.exceptions import status_of
 from tests.factories import TournamentFactory, make, seated_tournament
 from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, Entry, Tournament
@@ -259,7 +260,7 @@ def test_registration_is_refused_while_the_targets_registration_is_closed() -> N
     with pytest.raises(FloorError) as refused:
         satellite_register_winners(tournament=event, now=T0)
 
-    assert (refused.value.code, refused.value.status) == ("registration_closed", 409)
+    assert (refused.value.code, status_of(refused.value)) == ("registration_closed", 409)
     assert "Registration for Main Event is closed" in refused.value.detail
     assert not Entry.objects.filter(tournament=event.satellite_target).exists()
 
@@ -289,7 +290,7 @@ def test_a_satellites_target_is_another_event_still_to_be_played(which: str) -> 
     with pytest.raises(FloorError) as refused:
         tournament_update(tournament=event, satellite_target=targets[which])
 
-    assert (refused.value.code, refused.value.status) == ("bad_satellite_target", 400)
+    assert (refused.value.code, status_of(refused.value)) == ("bad_satellite_target", 400)
 
 
 def test_choosing_a_target_reprices_the_places_already_paid() -> None:

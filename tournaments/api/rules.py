@@ -21,13 +21,11 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from dealer.cash.seats.selectors import cash_table_get
-from dealer.cash.seats.serializers import RuleOverridesField, RuleValueField
 from tournaments.api.base import FloorApi, get_tournament
 from tournaments.api.errors import ErrorSerializer, responses
-from tournaments.api.fields import NamedChoiceField
+from tournaments.api.fields import NamedChoiceField, RuleOverridesField, RuleValueField
 from tournaments.api.permissions import IsDirector, IsDirectorOrDealer
-from tournaments.models import Table, Tournament
+from tournaments.models import Tournament
 from tournaments.selectors.rules import Target, rules_view
 from tournaments.services.rules import rules_lock, rules_set
 
@@ -134,7 +132,7 @@ def rules_answer(target: Target) -> Response:
     return Response(RulesOutputSerializer(body).data)
 
 
-def _set(request: Request, target: Target) -> None:
+def rules_set_from(request: Request, target: Target) -> None:
     data = RulesInputSerializer(data=request.data)
     data.is_valid(raise_exception=True)
     values = data.validated_data
@@ -173,22 +171,5 @@ class TournamentRulesApi(RulesApi):
         `tournament_started` while it runs). The options left out take the profile's default.
         Answers the rules as stored."""
         tournament = get_tournament(request, pk)
-        _set(request, tournament)
+        rules_set_from(request, tournament)
         return rules_answer(Tournament.objects.get(pk=tournament.pk))
-
-
-class CashTableRulesApi(RulesApi):
-    @extend_schema(tags=TAGS, responses=READ)
-    def get(self, request: Request, pk: int) -> Response:
-        """A cash table's rules: every option in words with its value and the profile's
-        default (400 `not_cash` for a tournament's table)."""
-        return rules_answer(cash_table_get(pk))
-
-    @extend_schema(tags=TAGS, request=RulesInputSerializer, responses=WRITE)
-    def put(self, request: Request, pk: int) -> Response:
-        """Set a cash table's profile and options (directors), at any time: the hand in
-        progress keeps its rules, the next hand is dealt with the new ones. The options left
-        out take the profile's default. Answers the rules as stored."""
-        table = cash_table_get(pk)
-        _set(request, table)
-        return rules_answer(Table.objects.get(pk=table.pk))

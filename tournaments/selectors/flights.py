@@ -16,8 +16,8 @@ from decimal import Decimal
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
-from dealer.models import Hand
 from tournaments.errors import FloorError
+from tournaments.hands import hand_reader
 from tournaments.models import ChipMove, Entry, Player, Tournament
 from tournaments.selectors.books import FLOOR_COUNTS, chips_in_play_of
 from tournaments.selectors.prizes import event_prize_table
@@ -73,13 +73,7 @@ def feeding_phases(day: Tournament) -> list[Tournament]:
 
 def hands_in_progress(tournament: Tournament) -> list[int]:
     """The numbers of the tables of a tournament with a hand in progress."""
-    return sorted(
-        set(
-            Hand.objects.filter(
-                table__tournament=tournament, status=Hand.Status.IN_PROGRESS
-            ).values_list("table__number", flat=True)
-        )
-    )
+    return hand_reader().tables_in_hand(tournament.pk)
 
 
 def tables_not_counted(tournament: Tournament) -> list[int]:

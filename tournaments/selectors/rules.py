@@ -19,7 +19,7 @@ from dealer.engine import rule_text
 from dealer.engine.errors import ConfigError
 from dealer.engine.rule_text import FIXED_OPTIONS, ProfileWords, RuleLine
 from dealer.engine.rules import CHOICES, NUMBERS, PROFILES, Game, Mode, Rules, make_rules
-from dealer.models import Hand
+from tournaments.hands import hand_reader
 from tournaments.models import Table, Tournament
 
 Target = Tournament | Table
@@ -316,8 +316,8 @@ def rules_target(table: Table) -> Target:
     return table if table.tournament is None else table.tournament
 
 
-def _hand_rules(hand: Hand) -> Rules:
-    stored = {key: value for key, value in (hand.rules or {}).items() if key in _FIELDS}
+def _hand_rules(rules: dict[str, Any]) -> Rules:
+    stored = {key: value for key, value in rules.items() if key in _FIELDS}
     return Rules(**stored)
 
 
@@ -325,9 +325,8 @@ def table_rules_sheet(table: Table) -> RulesSheet:
     """The dealer's rules sheet for `table`: every option that applies, in words, with the
     values that differ from the profile's defaults marked."""
     current = rules_current(rules_target(table))
-    hand = Hand.objects.filter(table=table, status=Hand.Status.IN_PROGRESS).only("number", "rules")
-    playing = hand.first()
-    rules = current if playing is None else _hand_rules(playing)
+    playing = hand_reader().rules_in_hand(table.pk)
+    rules = current if playing is None else _hand_rules(playing.rules)
     groups = []
     hidden = 0
     for group in rule_text.describe(rules):

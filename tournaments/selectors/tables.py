@@ -15,8 +15,8 @@ from typing import Any
 from django.db import connection
 from django.db.models import Count
 
-from dealer.selectors import ReopenOffer, hands_reopenable
 from tournaments import balancing
+from tournaments.hands import ReopenOffer, hand_reader
 from tournaments.models import ButtonDraw, Entry, Table, Tournament
 
 ACTIVE = Entry.Status.ACTIVE
@@ -97,7 +97,7 @@ def table_plan(
             taken[table_id][seat] = _Seated(
                 pk=pk, name=name, chips=chips, hand_number=hand, moves_to=moves_to
             )
-    offers = hands_reopenable([table.pk for table in tables])
+    offers = hand_reader().reopen_offers([table.pk for table in tables])
     draws: dict[int, dict[str, Any]] = {}
     for draw in ButtonDraw.objects.filter(table__in=tables).order_by("pk"):
         draws[draw.table_id] = {

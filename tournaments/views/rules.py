@@ -11,13 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from dealer.cash.seats.selectors import cash_table_get
 from tournaments.errors import FloorError
 from tournaments.forms import RulesForm
 from tournaments.selectors.rules import (
@@ -98,7 +96,7 @@ def _preview(target: Target, form: RulesForm, reset: str) -> RulesView:
     return rules_view(target, profile=form.cleaned_data["profile"], overrides=changes)
 
 
-def _editor(request: HttpRequest, target: Target, page: Page) -> HttpResponse:
+def rules_editor(request: HttpRequest, target: Target, page: Page) -> HttpResponse:
     lock = rules_lock(target)
     stored = rules_view(target)
     if request.method != "POST":
@@ -135,20 +133,4 @@ def tournament_rules_page(request: HttpRequest, pk: int) -> HttpResponse:
         url=reverse("tournament-rules", args=[pk]),
         context={"tournament": tournament, "tab": "rules"},
     )
-    return _editor(request, tournament, page)
-
-
-@director_required
-@require_http_methods(["GET", "POST"])
-def cash_table_rules_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """A cash table's rules (a tournament's table is refused: its tournament's page has them)."""
-    try:
-        table = cash_table_get(pk)
-    except FloorError as error:
-        raise PermissionDenied(error.detail) from error
-    page = Page(
-        template="desk/cash_rules.html",
-        url=reverse("cash-table-rules", args=[pk]),
-        context={"table": table},
-    )
-    return _editor(request, table, page)
+    return rules_editor(request, tournament, page)

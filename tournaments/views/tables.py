@@ -15,13 +15,11 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
-from dealer.models import Hand
-from dealer.services import hand_reopen
 from tournaments import selectors
 from tournaments.balancing import Plan
 from tournaments.errors import FloorError
 from tournaments.floor_forms import TableSearchForm
-from tournaments.forms import HandReopenForm, SeatCardsForm, TableDealerForm, first_error
+from tournaments.forms import SeatCardsForm, TableDealerForm, first_error
 from tournaments.models import Entry, Table
 from tournaments.selectors.floor import table_search, tables_overview
 from tournaments.services.tables import (
@@ -37,7 +35,7 @@ from tournaments.views.access import (
     safe_next,
     tournament_get,
 )
-from tournaments.views.form_tokens import FIELD, report_form_refusal, submit_once
+from tournaments.views.form_tokens import report_form_refusal, submit_once
 
 
 @director_required
@@ -154,43 +152,6 @@ def confirm_moves(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, said)
         else:
             messages.info(request, "Nothing to move: the tables are balanced.")
-    return redirect("table-list", pk=pk)
-
-
-@director_required
-@require_POST
-def reopen_hand(request: HttpRequest, pk: int, hand_pk: int) -> HttpResponse:
-    """Reopen a table's last completed hand to correct it (the same service as the tablet's
-    and the API's): its result is reversed, and the table's tablet shows it with Undo."""
-    tournament = tournament_get(pk)
-    hand = get_object_or_404(
-        Hand.objects.only("pk", "number", "table_id"), pk=hand_pk, table__tournament=tournament
-    )
-    form = HandReopenForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, first_error(form))
-        return redirect("table-list", pk=pk)
-    reason, version = form.cleaned_data["reason"], form.cleaned_data["version"]
-    try:
-        submit_once(
-            request,
-            lambda: hand_reopen(
-                hand=hand.pk,
-                reason=reason,
-                # The form's one-time token names the write: sent twice, it is one reopening.
-                client_id="desk-" + request.POST.get(FIELD, "")[:59],
-                version=version,
-                actor=request.user,
-            ),
-        )
-    except FloorError as error:
-        report_form_refusal(request, error)
-    else:
-        messages.success(
-            request,
-            f"Hand {hand.number} is reopened: its result is taken back. On the table's tablet, "
-            "undo the wrong entry and enter the right one.",
-        )
     return redirect("table-list", pk=pk)
 
 

@@ -34,6 +34,15 @@ from dealer.services import check_writer
 from tournaments.api.base import FloorApi, valid
 from tournaments.api.errors import ErrorSerializer, responses
 from tournaments.api.permissions import IsDirector, IsDirectorOrDealer
+from tournaments.api.rules import (
+    READ,
+    WRITE,
+    RulesApi,
+    RulesInputSerializer,
+    rules_answer,
+    rules_set_from,
+)
+from tournaments.api.rules import TAGS as RULES_TAGS
 from tournaments.models import Table
 
 TAGS = ["cash"]
@@ -273,3 +282,23 @@ class CashWaitlistRemoveApi(CashApi):
         entry = cash_waitlist_entry_get(writable(request, pk), entry_pk)
         services.cash_waitlist_remove(entry=entry, actor=request.user)
         return table_answer(pk)
+
+
+# --- the rules ------------------------------------------------------------------------------
+
+
+class CashTableRulesApi(RulesApi):
+    @extend_schema(tags=RULES_TAGS, responses=READ)
+    def get(self, request: Request, pk: int) -> Response:
+        """A cash table's rules: every option in words with its value and the profile's
+        default (400 `not_cash` for a tournament's table)."""
+        return rules_answer(cash_table_get(pk))
+
+    @extend_schema(tags=RULES_TAGS, request=RulesInputSerializer, responses=WRITE)
+    def put(self, request: Request, pk: int) -> Response:
+        """Set a cash table's profile and options (directors), at any time: the hand in
+        progress keeps its rules, the next hand is dealt with the new ones. The options left
+        out take the profile's default. Answers the rules as stored."""
+        table = cash_table_get(pk)
+        rules_set_from(request, table)
+        return rules_answer(Table.objects.get(pk=table.pk))

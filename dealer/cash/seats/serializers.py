@@ -8,22 +8,22 @@ serialized as it is.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from dealer.cash.seats.services import ENTRY_CHOICES, RETURN_CHOICES
 from tournaments.api.errors import ErrorSerializer
-from tournaments.api.fields import NamedChoiceField, SixPlusChoicesSerializer
-from tournaments.api.limits import MAX_INT, MAX_NAME, chips_field
+from tournaments.api.fields import (
+    NamedChoiceField,
+    RuleOverridesField,
+    SixPlusChoicesSerializer,
+)
+from tournaments.api.limits import MAX_NAME, chips_field
 from tournaments.models import Tournament
 
 MAX_SEAT = 10  # a cash table has 2 to 10 seats
 MAX_TABLE_NUMBER = 999
-OPTION_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
-MAX_OPTION_TEXT = 40
 
 
 class Choice(NamedChoiceField):
@@ -62,43 +62,6 @@ class SeatStatusField(NamedChoiceField):
 
 def player_name_field() -> serializers.CharField:
     return serializers.CharField(max_length=MAX_NAME, help_text="the player's name")
-
-
-@extend_schema_field({"oneOf": [{"type": "boolean"}, {"type": "integer"}, {"type": "string"}]})
-class RuleValueField(serializers.Field):
-    """One rule option's value: true or false, a whole number, or a short word."""
-
-    default_error_messages = {  # noqa: RUF012 - DRF's own convention
-        "invalid": "A rule option's value is true, false, a whole number or a short word."
-    }
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, bool):
-            return data
-        if isinstance(data, int) and -MAX_INT <= data <= MAX_INT:
-            return data
-        if isinstance(data, str) and len(data) <= MAX_OPTION_TEXT:
-            return serializers.CharField(max_length=MAX_OPTION_TEXT).run_validation(data)
-        self.fail("invalid")
-
-    def to_representation(self, value: Any) -> Any:
-        return value
-
-
-class RuleOverridesField(serializers.DictField):
-    """Rule options by their RULES.md names; the engine checks each name and value."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(child=RuleValueField(), **kwargs)
-
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
-        values = super().to_internal_value(data)
-        for key in values:
-            if not OPTION_NAME.match(key):
-                raise serializers.ValidationError(
-                    "A rule option's name is a word in lower case, like button_mode."
-                )
-        return values
 
 
 # --- inputs ----------------------------------------------------------------------------------

@@ -7,8 +7,6 @@ from dealer.cash import rotation_urls
 from dealer.cash.games import urls as games_urls
 from dealer.cash.seats import api, views
 from dealer.cash.takings import urls as rake_urls
-from tournaments.api import rules as rules_api
-from tournaments.views import rules as rules_pages
 
 C = "cash-tables/<int:pk>/"
 SEAT = C + "seats/<int:seat_pk>/"
@@ -16,7 +14,7 @@ SEAT = C + "seats/<int:seat_pk>/"
 page_urlpatterns = [
     path("cash/", views.cash_table_list, name="cash-tables"),
     path("cash/<int:pk>/", views.cash_table_page, name="cash-table"),
-    path("cash/<int:pk>/rules/", rules_pages.cash_table_rules_page, name="cash-table-rules"),
+    path("cash/<int:pk>/rules/", views.cash_table_rules_page, name="cash-table-rules"),
     path("cash/<int:pk>/seat/", views.cash_seat_take, name="cash-seat"),
     path("cash/<int:pk>/seats/<int:seat_pk>/", views.cash_seat_change, name="cash-seat-change"),
     path("cash/<int:pk>/seats/<int:seat_pk>/move/", views.cash_seat_move, name="cash-seat-move"),
@@ -41,7 +39,7 @@ page_urlpatterns = [
 api_urlpatterns = [
     path("cash-tables/", api.CashTablesApi.as_view(), name="api-cash-tables"),
     path(C, api.CashTableApi.as_view(), name="api-cash-table"),
-    path(C + "rules/", rules_api.CashTableRulesApi.as_view(), name="api-cash-table-rules"),
+    path(C + "rules/", api.CashTableRulesApi.as_view(), name="api-cash-table-rules"),
     path(C + "button-draw/", api.CashButtonDrawApi.as_view(), name="api-cash-button-draw"),
     path(C + "seats/", api.CashSeatsApi.as_view(), name="api-cash-seats"),
     path(SEAT + "sit-out/", api.CashSeatSitOutApi.as_view(), name="api-cash-seat-sit-out"),

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from dealer.cash.games import waitlist
@@ -35,7 +36,9 @@ from tournaments import selectors
 from tournaments.errors import FloorError
 from tournaments.models import Table
 from tournaments.selectors.rules import rules_lines, rules_summary
+from tournaments.views.access import director_required
 from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.rules import Page, rules_editor
 
 
 def next_hand_context(table: Table) -> dict[str, Any]:
@@ -276,3 +279,19 @@ def cash_waitlist_remove(request: HttpRequest, pk: int, entry_pk: int) -> HttpRe
         return f"{entry.player.name} is off the list."
 
     return _carry_out(request, pk, run)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def cash_table_rules_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """A cash table's rules (a tournament's table is refused: its tournament's page has them)."""
+    try:
+        table = cash_selectors.cash_table_get(pk)
+    except FloorError as error:
+        raise PermissionDenied(error.detail) from error
+    page = Page(
+        template="desk/cash_rules.html",
+        url=reverse("cash-table-rules", args=[pk]),
+        context={"table": table},
+    )
+    return rules_editor(request, table, page)
