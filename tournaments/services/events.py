@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -21,8 +21,12 @@ from tournaments.selectors.rules import rules_current
 from tournaments.selectors.satellites import players_at_end
 from tournaments.selectors.windows import WINDOW_SETTINGS, check_windows
 from tournaments.services.audit import audit_changes, audit_record
+from tournaments.services.frozen import (
+    check_locked_settings,
+)
 from tournaments.services.places import crown_winner, places_reprice
-from tournaments.services.prices import MONEY_SETTINGS, check_money_settings, money_locked
+from tournaments.services.prices import MONEY_SETTINGS, check_money_settings
+from tournaments.services.rules import rules_set
 from tournaments.services.satellites import check_satellite_target
 
 # The settings the prize pool and the payouts are worked out from.
@@ -212,36 +216,7 @@ def tournament_open(
     return tournament
 
 
-# The settings the hands are dealt with: once play has started, changing one would change the
-# hands in progress, so they are locked (shown so on the settings page, refused by the service).
 RULE_SETTINGS = frozenset({"rule_profile", "rule_overrides"})
-
-LOCKED_WHEN_STARTED = {
-    "game": "game",
-    "structure": "betting structure",
-    "starting_stack": "starting stack",
-    "rule_profile": "rule profile",
-    "rule_overrides": "rule options",
-}
-
-# The bounty settings: the players have paid their bounties and some may have been won, so they
-# are locked once play has started, and stay so when it is over (KO-3).
-BOUNTY_SETTINGS = {"bounty_kind": "bounty kind", "bounty": "bounty"}
-
-
-def tournament_started(tournament: Tournament) -> bool:
-    return tournament.status in (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
-
-
-def locked_settings(tournament: Tournament) -> tuple[str, ...]:
-    """The settings that can no longer change: those the hands are dealt with, once started;
-    the bounty settings once started or finished; the prices once an entry has paid them
-    (`services.prices`)."""
-    hands = tuple(LOCKED_WHEN_STARTED) if tournament_started(tournament) else ()
-    played = tournament_started(tournament) or tournament.status == Tournament.Status.FINISHED
-    bounty = tuple(BOUNTY_SETTINGS) if played else ()
-    prices = tuple(n for n in MONEY_SETTINGS if n not in bounty) if money_locked(tournament) else ()
-    return hands + bounty + prices
 
 
 def levels_fixed(tournament: Tournament, now: datetime) -> int:
@@ -321,24 +296,6 @@ def _same(old: Any, new: Any) -> bool:
     return bool(old == new)
 
 
-def check_locked_settings(tournament: Tournament, changed: Iterable[str]) -> None:
-    """Refuse a new value for a setting the hands in progress are dealt with (409)."""
-    names = LOCKED_WHEN_STARTED | BOUNTY_SETTINGS
-    locked = [names[name] for name in locked_settings(tournament) if name in changed]
-    if set(locked) <= set(BOUNTY_SETTINGS.values()) and locked:
-        raise FloorError(
-            "tournament_started",
-            f"The {' and '.join(locked)} cannot change once the tournament has started: "
-            "the players have paid their bounties and some may have been won.",
-        )
-    if locked:
-        raise FloorError(
-            "tournament_started",
-            f"The {' and '.join(locked)} cannot change once the tournament has started: "
-            "it would change the hands being played.",
-        )
-
-
 def check_level_changes(
     tournament: Tournament, levels: Sequence[Mapping[str, Any]], now: datetime
 ) -> bool:
@@ -408,8 +365,6 @@ def tournament_update(
         setattr(tournament, name, value)
     tournament.save()
     if rules_wanted:
-        from tournaments.services.rules import rules_set  # it reads this module's lock
-
         rules_set(
             target=tournament,
             profile=rules_wanted.get("rule_profile", tournament.rule_profile),

@@ -40,7 +40,7 @@ from tournaments.selectors.rules import (
     rules_profiles,
 )
 from tournaments.services.audit import audit_changes, audit_record
-from tournaments.services.events import check_locked_settings
+from tournaments.services.frozen import check_locked_settings
 
 
 class RulesRefused(FloorInvalid):

@@ -30,12 +30,12 @@ from tournaments.selectors import tournament_list, tournament_standings
 from tournaments.selectors.satellites import players_at_end
 from tournaments.services.events import (
     levels_fixed,
-    locked_settings,
     tournament_create,
     tournament_finish,
     tournament_open_registration,
     tournament_update,
 )
+from tournaments.services.frozen import locked_settings
 from tournaments.services.prices import money_locked, paid_entries, tournament_reprice
 from tournaments.views.access import director_required, report_refusal, tournament_get
 from tournaments.views.clock_display import clock_context
