@@ -18,8 +18,15 @@ from dealer.engine.cards import Card, CardError, parse_cards_unknown
 from dealer.engine.errors import RuleViolation
 from dealer.engine.hand import threshold_passed, unentered_deal
 from dealer.engine.ledger import card_choice, stub_count
+from dealer.engine.rules import Structure
 from dealer.engine.runs import can_run_twice
-from dealer.engine.showdown import betting_finished, can_push, pushes, showdown_pots
+from dealer.engine.showdown import (
+    betting_finished,
+    can_push,
+    claim_allowed,
+    pushes,
+    showdown_pots,
+)
 from dealer.engine.snapshot import action_to_json
 from dealer.engine.state import STREET_NAMES
 
@@ -123,6 +130,10 @@ def state_snapshot(
             for pot in pots
         ],
         "legal": None if legal is None else {**legal.as_dict(), "actor": seat_of[legal.actor]},
+        # What the tablet draws from the hand's rules, decided here so that it compares no
+        # option itself: "POT" on a pot-limit bar, and the board claim offered at showdown.
+        "pot_limit": state.setup.rules.structure is Structure.POT_LIMIT,
+        "claim_allowed": claim_allowed(state),
         "legal_after_deal": _legal_after_deal(state, seat_of),
         "showdown_order": [seat_of[i] for i in showdown_order(state)]
         if state.phase.value == "showdown"

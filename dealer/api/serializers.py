@@ -368,6 +368,13 @@ class HandStateOutputSerializer(serializers.Serializer):
         help_text="while a board deal is due: the next street's first actions once the board is "
         "dealt unentered (send them with `deal_unentered`)",
     )
+    pot_limit = serializers.BooleanField(
+        help_text="a pot-limit hand: the pot-sized raise is the largest (the bar's POT)"
+    )
+    claim_allowed = serializers.BooleanField(
+        help_text="a player playing the board may claim it without tabling both cards "
+        "(`play_board_claim`)"
+    )
     showdown_order = serializers.ListField(child=serializers.IntegerField(), help_text="seats")
     next_to_show = serializers.IntegerField(allow_null=True)
     push = PushOutputSerializer(

@@ -144,6 +144,12 @@ def _check_muck(state: HandState, player: int) -> None:
             )
 
 
+def claim_allowed(state: HandState) -> bool:
+    """Whether a player playing the board may claim it without tabling both cards at this
+    table (`play_board_claim`; the tablet offers the claim only then)."""
+    return state.setup.rules.play_board_claim is not PlayBoardClaim.TABLE_BOTH
+
+
 def _check_claim(state: HandState, player: int) -> None:
     policy = state.setup.rules.play_board_claim
     if policy is PlayBoardClaim.TABLE_BOTH:

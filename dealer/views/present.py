@@ -563,7 +563,7 @@ def showdown_view(snapshot: dict[str, Any]) -> dict[str, Any] | None:
 # --- the action bar --------------------------------------------------------------------------
 
 
-def action_bar(snapshot: dict[str, Any], structure: str) -> dict[str, Any] | None:
+def action_bar(snapshot: dict[str, Any]) -> dict[str, Any] | None:
     """The buttons for the player to act, with the engine's amounts (none it does not allow)."""
     legal = snapshot.get("legal")
     if not legal or snapshot.get("phase") != "betting":
@@ -575,7 +575,7 @@ def action_bar(snapshot: dict[str, Any], structure: str) -> dict[str, Any] | Non
     all_in_to = legal["all_in_to"]
     kind = "bet" if legal["is_bet"] else "raise"
     sizes: list[dict[str, Any]] = []
-    pot_limit = structure == "pot_limit"
+    pot_limit = bool(snapshot.get("pot_limit"))
     if low is not None and top is not None:
         if low == top:
             if low == all_in_to:
@@ -617,16 +617,14 @@ def action_bar(snapshot: dict[str, Any], structure: str) -> dict[str, Any] | Non
     }
 
 
-def deal_bar(snapshot: dict[str, Any], structure: str) -> dict[str, Any] | None:
+def deal_bar(snapshot: dict[str, Any]) -> dict[str, Any] | None:
     """While a board deal is due: the action bar of the next street's first player, each tap
     saying the board was dealt without its cards (the engine's `legal_after_deal`)."""
     after = snapshot.get("legal_after_deal")
     if snapshot.get("phase") != "dealing" or not after:
         return None
     players = [{**p, "bet": 0} for p in snapshot["players"]]  # a new street starts at 0
-    bar = action_bar(
-        {**snapshot, "phase": "betting", "legal": after, "players": players}, structure
-    )
+    bar = action_bar({**snapshot, "phase": "betting", "legal": after, "players": players})
     return None if bar is None else {**bar, "deal_unentered": True}
 
 

@@ -202,8 +202,8 @@ def hand_regions(
         "pots": present.pot_views(snapshot) if snapshot else [],
         "ledger": present.ledger_view(cards),
         "pot_total": snapshot.get("pot_total", 0) if snapshot else 0,
-        "bar": present.action_bar(snapshot, structure) if snapshot and in_progress else None,
-        "deal_bar": present.deal_bar(snapshot, structure) if snapshot and in_progress else None,
+        "bar": present.action_bar(snapshot) if snapshot and in_progress else None,
+        "deal_bar": present.deal_bar(snapshot) if snapshot and in_progress else None,
         "due": snapshot.get("board_cards_due", 0) if snapshot and in_progress else 0,
         "next_street": present.NEXT_STREET.get(snapshot.get("street", ""), "second board")
         if snapshot
@@ -219,7 +219,7 @@ def hand_regions(
         "awards": present.award_views(snapshot) if snapshot else [],
         "promo_drop": snapshot.get("drop", 0) if snapshot else 0,
         "structure": structure,
-        "claim_allowed": rules.get("play_board_claim", "table_both") != "table_both",
+        "claim_allowed": bool(snapshot.get("claim_allowed")) if snapshot else False,
         # A hand reopened to correct it, until its wrong entry is undone.
         "reopened": in_progress and phase in ("complete", "void"),
     }
