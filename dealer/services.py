@@ -552,13 +552,9 @@ def _write(
     if not locked or not isinstance(hand, Hand):
         hand = _locked(hand, at_table=at_table)
         check_writer(actor, hand.table)
-    if version != hand.version:
-        # Every stored write moves the version on, so only a write made against an older version
-        # can be a resend: look for it then, and spare the query on every first try.
-        previous = _previous(hand, client_id)
-        if previous is not None:
-            return Result(hand, previous.response)
-        raise StaleVersionError(hand)
+    resent = _resend_or_refuse(hand, client_id=client_id, version=version)
+    if resent is not None:
+        return resent
     if hand.status != Hand.Status.IN_PROGRESS:
         raise FloorError("hand_over", "This hand is over: start the next hand.")
     state = hand_state(hand)
@@ -569,26 +565,47 @@ def _write(
         hand.status = Hand.Status.VOID if state.phase == Phase.VOID else Hand.Status.COMPLETE
         hand.ended_at = timezone.now()
     hand.state = hand_snapshot(hand, state)
-    answer = hand.state
+    result = _append(hand, kind=kind, payload=payload, client_id=client_id, actor=actor)
+    if result.event is not None and hand.status != Hand.Status.IN_PROGRESS:
+        _hand_end(hand, state, actor)
+    return result
+
+
+def _resend_or_refuse(hand: Hand, *, client_id: str, version: int) -> Result | None:
+    """None for a write made against the hand's version; the first answer for a resend; else
+    409 `stale_version`. Every stored write moves the version on, so only a write made against
+    an older version can be a resend: look for it then, and spare the query on every first try."""
+    if version == hand.version:
+        return None
+    previous = _previous(hand, client_id)
+    if previous is not None:
+        return Result(hand, previous.response)
+    raise StaleVersionError(hand)
+
+
+def _append(
+    hand: Hand, *, kind: str, payload: dict[str, Any], client_id: str, actor: Any
+) -> Result:
+    """Store the hand (its new version, state and snapshot already set) with the write's event,
+    the snapshot its answer. Another write that raced in on another connection wins: then the
+    answer is this client id's earlier one, or 409 `stale_version` with the hand as it is now."""
     event = HandEvent(
         hand=hand,
         seq=hand.version,
         kind=kind,
         payload=payload,
         client_id=client_id,
-        response=answer,
+        response=hand.state,
         actor=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    if not _store(hand, event):  # another write to this hand raced in on another connection
+    if not _store(hand, event):
         # `hand` holds this write's unsaved state: answer with the hand as it is now.
         current = Hand.objects.select_related("table").get(pk=hand.pk)
         previous = _previous(current, client_id)
         if previous is not None:  # this client id was used before (a client reusing its ids)
             return Result(current, previous.response)
         raise StaleVersionError(current)
-    if hand.status != Hand.Status.IN_PROGRESS:
-        _hand_end(hand, state, actor)
-    return Result(hand, answer, event)
+    return Result(hand, hand.state, event)
 
 
 def _player_of_seat(hand: Hand, action: dict[str, Any]) -> dict[str, Any]:
@@ -818,11 +835,9 @@ def hand_reopen(
         raise FloorInvalid("reason_required", "Say why the hand is reopened.")
     locked = _locked(hand)
     check_writer(actor, locked.table)
-    if version != locked.version:
-        previous = _previous(locked, client_id)
-        if previous is not None:
-            return Result(locked, previous.response)
-        raise StaleVersionError(locked)
+    resent = _resend_or_refuse(locked, client_id=client_id, version=version)
+    if resent is not None:
+        return resent
     _check_reopen(locked, actor)
     table = locked.table
     state = hand_state(locked)
@@ -842,18 +857,13 @@ def hand_reopen(
     locked.version += 1
     locked.engine_state = pack_state(state, locked.pk, locked.version)
     locked.state = hand_snapshot(locked, state)
-    event = HandEvent(
-        hand=locked,
-        seq=locked.version,
+    return _append(
+        locked,
         kind=HandEvent.Kind.REOPEN,
         payload={"reason": reason, "actions": []},
         client_id=client_id,
-        response=locked.state,
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        actor=actor,
     )
-    if not _store(locked, event):
-        raise StaleVersionError(Hand.objects.select_related("table").get(pk=locked.pk))
-    return Result(locked, locked.state)
 
 
 def _check_reopen(hand: Hand, actor: Any) -> None:
@@ -1012,7 +1022,9 @@ def hand_run_procedure(
     triggers too, so the tablet page and the API write them here and they are logged alike."""
     locked = _locked(hand)
     check_writer(actor, locked.table)
-    resent = HandEvent.objects.filter(hand=locked, client_id=client_id).first()
+    # A procedure's client id is looked for whatever the version: the sheet may resend it
+    # with the version its first answer gave.
+    resent = _previous(locked, client_id)
     if resent is not None:
         return Result(locked, resent.response), None
     remedy = _procedure_remedy(locked, trigger, player_seat, details)
