@@ -27,6 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
 from django.db.models import Max
 
 from dealer.card_gate import HIDDEN_CARD, card_sight
@@ -42,6 +43,7 @@ from tournaments.selectors.versions import cached
 # The clock's audit entries that put a level in play.
 LEVEL_ACTIONS = ("clock_start", "clock_set_level", "level_change")
 LEADERS = 5  # chip leaders named at each break
+KEEP_SECONDS = 6 * 3600  # the parts of the story that never change once told (a hand, a break)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -86,6 +88,13 @@ def _build(tournament: Tournament) -> Story:
     return Story(tournament_id=tournament.pk, name=tournament.name, entries=tuple(entries))
 
 
+def _key(tournament: Tournament, *parts: object) -> str:
+    """A cache key for a part of the story that never changes once told. The tournament's
+    creation time keeps two databases' rows of the same id apart (as `version_tag` does)."""
+    stamp = int(tournament.created_at.timestamp() * 1_000_000) if tournament.created_at else 0
+    return ":".join(str(part) for part in ("floordesk:story", tournament.pk, stamp, *parts))
+
+
 # --- the clock --------------------------------------------------------------------------------
 
 
@@ -122,7 +131,13 @@ def _levels(tournament: Tournament) -> list[StoryEntry]:
 
 
 def _break(tournament: Tournament, pk: int, level: clock.Level, at: datetime) -> StoryEntry:
-    leaders = chip_leaders_at(tournament, at)
+    # The ledger is append-only: the stacks at a past moment never change, so the leaders of a
+    # break are worked out once, not on every rebuild of the story.
+    key = _key(tournament, "break", pk)
+    leaders = cache.get(key)
+    if leaders is None:
+        leaders = chip_leaders_at(tournament, at)
+        cache.set(key, leaders, KEEP_SECONDS)
     names = ", ".join(f"{name} {chips:,}" for name, chips in leaders)
     return StoryEntry(
         id=f"break-{pk}",
@@ -201,6 +216,8 @@ def _eliminations(tournament: Tournament) -> list[StoryEntry]:
 def _final_table(tournament: Tournament, placed: Sequence[Any]) -> list[StoryEntry]:
     """The field down to one table's seats, when it started bigger: at the bust that took it
     there (the last player out above the final table's places)."""
+    if tournament.kind == Tournament.Kind.FLIGHT:
+        return []  # a starting flight ends by bagging the stacks left, at no final table
     seats = tournament.seats_per_table
     field_size = Entry.objects.filter(tournament=tournament).exclude(
         status=Entry.Status.UNREGISTERED
@@ -261,14 +278,32 @@ def _and(names: Sequence[str]) -> str:
 
 
 def _showdowns(tournament: Tournament) -> list[StoryEntry]:
-    hands = list(
+    """The showdowns of the finished hands. A finished hand's entry (or its lack of one) is
+    kept in the cache by the hand's id and version, so that a rebuild after each hand reads the
+    logs of the hands not read before only, not every hand of the day."""
+    versions = dict(
         Hand.objects.filter(table__tournament=tournament, status=Hand.Status.COMPLETE)
+        .order_by("pk")
+        .values_list("pk", "version")
+    )
+    keys = {pk: _key(tournament, "hand", pk, version) for pk, version in versions.items()}
+    kept = cache.get_many(list(keys.values()))
+    missing = [pk for pk, key in keys.items() if key not in kept]
+    built = _showdowns_of(missing)
+    cache.set_many({keys[pk]: (built.get(pk),) for pk in missing}, KEEP_SECONDS)
+    entries = {pk: kept[keys[pk]][0] if pk not in missing else built.get(pk) for pk in keys}
+    return [entry for entry in entries.values() if entry is not None]
+
+
+def _showdowns_of(hand_ids: Sequence[int]) -> dict[int, StoryEntry]:
+    if not hand_ids:
+        return {}
+    hands = list(
+        Hand.objects.filter(pk__in=hand_ids)
         .select_related("table")
-        .only("pk", "number", "table__number", "state", "seats", "ended_at", "table")
+        .only("pk", "number", "table__number", "state", "ended_at", "table")
         .order_by("pk")
     )
-    if not hands:
-        return []
     logs: dict[int, list[tuple[str, dict[str, Any]]]] = defaultdict(list)
     for hand_id, kind, payload in (
         HandEvent.objects.filter(hand__in=hands)
@@ -276,13 +311,13 @@ def _showdowns(tournament: Tournament) -> list[StoryEntry]:
         .values_list("hand_id", "kind", "payload")
     ):
         logs[hand_id].append((kind, payload))
-    public = _public_sight(hands[0].table)
-    out = []
+    out: dict[int, StoryEntry] = {}
     for hand in hands:
+        public = _public_sight(hand.table)
         log = [(kind, public(payload).get("actions", [])) for kind, payload in logs[hand.pk]]
         entry = _showdown(hand, log)
         if entry is not None:
-            out.append(entry)
+            out[hand.pk] = entry
     return out
 
 

@@ -9,9 +9,12 @@ from typing import Any
 from xml.etree import ElementTree
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from dealer.story import tournament_story
 from tests.factories import DirectorFactory, HandClient, assign_dealer, make, seated_tournament
 from tournaments.models import ButtonDraw, Entry, Table, Tournament
 from tournaments.services.versions import tournament_bump
@@ -253,3 +256,15 @@ def test_the_live_updates_of_a_planned_tournament_are_not_found() -> None:
         f"/api/tournaments/{tournament.pk}/live/",
     ):
         assert client.get(url).status_code == 404, url
+
+
+def test_a_rebuilt_story_reads_no_finished_hand_log_again(played: dict[str, Any]) -> None:
+    """After a write the story is told again; the hands already told are not read again."""
+    tournament = played["tournament"]
+    first = tournament_story(tournament)
+    tournament_bump(tournament.pk)
+    tournament.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        again = tournament_story(tournament)
+    assert again == first
+    assert not [q["sql"] for q in queries.captured_queries if "dealer_handevent" in q["sql"]]
