@@ -508,6 +508,8 @@ class ChipMove(models.Model):
         COLOUR_UP = "colour_up", "colour-up"
         BUST = "bust", "bust"
         UNBUST = "unbust", "bust undone"
+        # A desk bust's chips moved to its eliminators (KO-4), or taken back when it is undone.
+        KNOCKOUT = "knockout", "chips from a knockout"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chip_moves")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="chip_moves")
@@ -519,6 +521,10 @@ class ChipMove(models.Model):
     table_number = models.PositiveIntegerField(null=True, blank=True)
     hand_number = models.PositiveIntegerField(null=True, blank=True)
     note = models.CharField(max_length=200, blank=True)
+    # A knockout row names the busted entry whose chips it moves (KO-4).
+    from_entry = models.ForeignKey(
+        "Entry", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -528,6 +534,11 @@ class ChipMove(models.Model):
         ordering = ["pk"]
         constraints = [
             models.CheckConstraint(condition=Q(balance__gte=0), name="chip_move_balance"),
+            models.CheckConstraint(
+                condition=Q(kind="knockout", from_entry__isnull=False)
+                | (~Q(kind="knockout") & Q(from_entry__isnull=True)),
+                name="chip_move_knockout_names_its_bust",
+            ),
         ]
         indexes = [
             models.Index(fields=["tournament", "kind"], name="chip_move_kind"),

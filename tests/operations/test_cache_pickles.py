@@ -85,6 +85,9 @@ def _round(tournament_pk: int, director: APIClient, tags: dict[str, str]) -> dic
         f"/api/tournaments/{tournament_pk}/standings/",
         f"/api/tournaments/{tournament_pk}/clock/",
         f"/api/tournaments/{tournament_pk}/board/",
+        f"/t/{tournament_pk}/live/state/",
+        f"/t/{tournament_pk}/live.atom",
+        f"/api/tournaments/{tournament_pk}/live/",
     ):
         first = anonymous.get(url, headers={"If-None-Match": tags.get(url, '"none"')})
         if first.status_code == 200 and first.has_header("ETag"):

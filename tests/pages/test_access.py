@@ -30,6 +30,9 @@ PUBLIC_PAGES = [
     "public-seat-lookup",
     "public-payouts",
     "public-clock",
+    "public-live",
+    "public-live-state",
+    "public-live-atom",
 ]
 
 

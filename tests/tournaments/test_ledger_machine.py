@@ -80,6 +80,7 @@ from tournaments.services.clocks import clock_hand_for_hand_hand, tournament_set
 from tournaments.services.deals import tournament_accept_deal
 from tournaments.services.entries import entry_addon, entry_rebuy, entry_register, entry_set_chips
 from tournaments.services.events import tournament_update
+from tournaments.services.knockouts import Eliminator, eliminators_equal
 from tournaments.services.prices import (
     MONEY_SETTINGS,
     money_locked,
@@ -110,7 +111,14 @@ REFUSALS = {
     "deal_accept": {"in_hand"},
     "count": FLOOR_REFUSALS | {"tournament_finished"},
     "bust": FLOOR_REFUSALS | {"not_seated", "no_winner", "not_running"},
-    "unbust": {"nothing_to_undo", "bust_from_hand", "seat_taken", "table_broken", "reentered"},
+    "unbust": {
+        "nothing_to_undo",
+        "bust_from_hand",
+        "seat_taken",
+        "table_broken",
+        "reentered",
+        "negative_chips",  # an eliminator lost the chips the bust moved to them (KO-4)
+    },
     "balance": {"moves_pending", "hands_in_progress", "not_enough_players"},
     "hand_for_hand": {"not_running", "hand_for_hand_unchanged"},
     "hand_for_hand_hand": {"not_hand_for_hand", "hands_in_progress"},
@@ -176,6 +184,7 @@ class FloorAndTablets(RuleBasedStateMachine):
             table__tournament=self.tournament, status=Hand.Status.COMPLETE
         ).count()
         self.seen["busts on a hand"] += rows.filter(kind="bust", hand_id__isnull=False).count()
+        self.seen["chips to an eliminator"] += rows.filter(kind="knockout").count()
         self.seen["hands reopened"] += rows.filter(kind="hand_reversed").values("hand_id").count()
         self.seen["moves after a hand"] += AuditEvent.objects.filter(
             tournament=self.tournament, action="move_after_hand"
@@ -325,13 +334,27 @@ class FloorAndTablets(RuleBasedStateMachine):
 
     @rule(pick=PICK)
     def bust(self, pick: int) -> None:
-        """A bust typed on the desk, with the player's last known stack as the hand's start."""
+        """A bust typed on the desk, with the player's last known stack as the hand's start,
+        naming nobody, one or two players still in as the eliminators (KO-4: the busted chips
+        go to them). The choice comes from the same draw, so that the runs stay as they were."""
+
+        def eliminators(out: Entry) -> tuple[Eliminator, ...]:
+            others = [e.pk for e in self.entries(status=Entry.Status.ACTIVE) if e.pk != out.pk]
+            start = pick // 3
+            return eliminators_equal(
+                others[(start + i) % len(others)] for i in range(min(pick % 3, len(others)))
+            )
+
         self.floor_change(
             "bust",
             pick,
             lambda e: entries_bust(
                 tournament=self.tournament,
-                busts=[Bust(entry_id=e.pk, starting_stack=max(e.chips, 1))],
+                busts=[
+                    Bust(
+                        entry_id=e.pk, starting_stack=max(e.chips, 1), eliminated_by=eliminators(e)
+                    )
+                ],
                 now=self.now,
                 actor=self.director,
             ),
@@ -653,6 +676,7 @@ def test_floor_and_tablets_keep_every_chip_accounted_for() -> None:
     reached = (
         "hands finished",
         "busts on a hand",
+        "chips to an eliminator",
         "hands reopened",
         "floor change in a hand",
         "public answer changed",

@@ -66,6 +66,11 @@ class StandingRowOutputSerializer(serializers.Serializer):
     head = amount_field(
         allow_null=True, help_text="progressive knockout: the bounty on the player's head now"
     )
+    estimated_since = serializers.CharField(
+        allow_null=True,
+        help_text="the stack is an estimate: it was given the chips of this busted player by a "
+        "bust typed on the desk (KO-4) and has not been counted since; null once counted",
+    )
 
 
 class StandingsOutputSerializer(serializers.Serializer):
@@ -79,6 +84,10 @@ class StandingsOutputSerializer(serializers.Serializer):
     counted_chips = serializers.IntegerField(
         help_text="what the players' counts add up to; short of total_chips by the chips no "
         "count holds yet (a bust recorded on the desk)"
+    )
+    unassigned_chips = serializers.IntegerField(
+        help_text="chips in play no stack holds yet (desk busts naming no eliminator, until the "
+        "tables are counted): the rows' chips and these add up to total_chips"
     )
     places_paid = serializers.IntegerField()
     next_payout = amount_field(allow_null=True, help_text="what the next player out receives")

@@ -1,7 +1,8 @@
 """The chip ledger's books: the chips in play, the sums by kind, and the replay that proves they
 balance (`chips_check`): each entry's rows add up to its chips, each hand's rows add up to
-nothing (a hand moves chips, it makes none), busted entries hold none, and the chips in play are
-the chips issued, less colour-ups, plus the floor's recorded corrections.
+nothing (a hand moves chips, it makes none), busted entries hold none, the chips a desk bust
+moved to its eliminators are the chips it took (KO-4), and the chips in play are the chips
+issued, less colour-ups, plus the floor's recorded corrections.
 
 Reads only: the rows are written by `tournaments.services.ledger`. The groups of kinds are named
 here once, for the reads and for the services that ask the ledger (a hand is not reopened under
@@ -14,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Sum
+from django.db.models import Max, Q, Sum
 
 from tournaments.models import ChipMove, Entry, Tournament
 
@@ -29,6 +30,8 @@ FLOOR = (Kind.COUNT, Kind.CORRECTION, Kind.BUST, Kind.UNBUST)
 FLOOR_COUNTS = (Kind.COUNT, Kind.CORRECTION, Kind.COLOUR_UP)
 # Chips moved between players by hands: each hand's rows add up to zero.
 HANDS = (Kind.HAND, Kind.HAND_REVERSED)
+# A desk bust's chips moved to its eliminators (KO-4): each bust's rows add up to what it took.
+KNOCKOUTS = (Kind.KNOCKOUT,)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -42,6 +45,7 @@ class Books:
     corrections: int
     hands: int
     stacks: int
+    knockouts: int = 0  # chips desk busts moved to their eliminators
 
     @property
     def in_play(self) -> int:
@@ -95,6 +99,7 @@ def tournament_books(tournament: Tournament) -> Books:
         corrections=total(FLOOR),
         hands=total(HANDS),
         stacks=int(stacks),
+        knockouts=total(KNOCKOUTS),
     )
 
 
@@ -151,10 +156,64 @@ def _check_tournament(tournament: Tournament) -> list[str]:
         problems.append(
             f"{tournament}: chips in play {chips_in_play(tournament)} != the books' {books.in_play}"
         )
-    if books.stacks != books.issued + books.removed + books.corrections + books.hands:
+    total = books.issued + books.removed + books.corrections + books.hands + books.knockouts
+    if books.stacks != total:
         problems.append(
             f"{tournament}: stacks {books.stacks} != issued {books.issued} "
             f"+ colour-ups {books.removed} + corrections {books.corrections} "
-            f"+ hands {books.hands}"
+            f"+ hands {books.hands} + knockout chips {books.knockouts}"
         )
-    return problems
+    return problems + _check_knockout_chips(tournament)
+
+
+def _check_knockout_chips(tournament: Tournament) -> list[str]:
+    """The chips moved from each busted entry to its eliminators (KO-4) are all the chips its
+    latest desk bust took, or none (a bust naming nobody; an undone bust, whose move was taken
+    back)."""
+    taken: dict[int, int] = {}  # entry -> chips its latest desk bust took (0 once undone)
+    moved: dict[int, int] = defaultdict(int)
+    for entry_id, kind, delta, hand_id, from_entry in (
+        ChipMove.objects.filter(
+            tournament=tournament, kind__in=(Kind.BUST, Kind.UNBUST, Kind.KNOCKOUT)
+        )
+        .order_by("pk")
+        .values_list("entry_id", "kind", "delta", "hand_id", "from_entry_id")
+    ):
+        if kind == Kind.KNOCKOUT:
+            moved[from_entry] += delta
+        elif kind == Kind.UNBUST:
+            taken[entry_id] = 0
+        elif hand_id is None:
+            taken[entry_id] = -delta
+    return [
+        f"{tournament}: entry {pk}'s bust took {taken.get(pk, 0)} chips, "
+        f"{net} went to the players who knocked them out"
+        for pk, net in sorted(moved.items())
+        if net not in (0, taken.get(pk, 0))
+    ]
+
+
+def stacks_estimated(tournament: Tournament) -> dict[int, str]:
+    """The stacks that are estimates: the entries given chips by a desk bust (KO-4) and not
+    counted since, each with the busted player (by name) whose chips they got last. One
+    query on the ledger's kind index, and one more only when there are estimates."""
+    latest = (
+        ChipMove.objects.filter(tournament=tournament, kind__in=(Kind.KNOCKOUT, *FLOOR_COUNTS))
+        .values("entry")
+        .annotate(
+            moved=Max("pk", filter=Q(kind=Kind.KNOCKOUT, delta__gt=0)),
+            counted=Max("pk", filter=Q(kind__in=FLOOR_COUNTS)),
+        )
+        .filter(moved__isnull=False)
+        .order_by()
+        .values_list("moved", "counted")
+    )
+    rows = [moved for moved, counted in latest if counted is None or counted < moved]
+    if not rows:
+        return {}
+    return {
+        entry_id: name if number == 1 else f"{name} #{number}"
+        for entry_id, name, number in ChipMove.objects.filter(pk__in=rows).values_list(
+            "entry_id", "from_entry__player__name", "from_entry__number"
+        )
+    }

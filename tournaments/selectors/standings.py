@@ -12,7 +12,7 @@ from django.db.models import Count, F, Q, Sum
 
 from tournaments.models import Entry, Tournament
 from tournaments.names import fold
-from tournaments.selectors.books import chips_in_play
+from tournaments.selectors.books import chips_in_play, stacks_estimated
 from tournaments.selectors.bounties import Bounties, bounty_cells, event_bounties
 from tournaments.selectors.prizes import payouts_get
 from tournaments.selectors.tickets import seat_places
@@ -33,6 +33,9 @@ class StandingRow:
     # on their head now (`selectors.bounties`).
     bounty_won: Decimal | None = None
     head: Decimal | None = None
+    # The stack is an estimate: it was given a desk bust's chips (KO-4), named here by the busted
+    # player, and has not been counted since.
+    estimated_since: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -49,6 +52,13 @@ class Standings:
     min_cash: Decimal | None = None
     prize_pool: Decimal
     rows: tuple[StandingRow, ...]
+
+    @property
+    def unassigned_chips(self) -> int:
+        """Chips in play that no player's stack holds yet: those of desk busts that named
+        nobody (KO-4), until the tables are counted. The stacks and these add up to the chips
+        in play (0 when the counts add up to more)."""
+        return max(self.total_chips - self.counted_chips, 0)
 
     @property
     def counts_short(self) -> bool:
@@ -73,7 +83,8 @@ def tournament_standings(tournament: Tournament, *, limit: int | None = None) ->
     books), as a tournament clock shows them, not from the counts: a bust typed on the desk
     takes the player's last count off the tables although the chips went to someone (three
     queries and the prize table: the field with its counts, the chips in play, then the rows in
-    chip order)."""
+    chip order, and the stacks that are estimates). What the counts lack of the chips in play
+    is `unassigned_chips`."""
     totals = Entry.objects.filter(tournament=tournament).aggregate(
         left=Count("pk", filter=Q(status=Entry.Status.ACTIVE)),
         entries=Count("pk", filter=~Q(status=Entry.Status.UNREGISTERED)),
@@ -90,6 +101,7 @@ def tournament_standings(tournament: Tournament, *, limit: int | None = None) ->
     if limit is not None:
         rows_qs = rows_qs[:limit]
     bounties = event_bounties(tournament) if limit != 0 else None
+    estimated = stacks_estimated(tournament) if limit != 0 else {}
     rows = tuple(
         StandingRow(
             rank=i + 1,
@@ -100,6 +112,7 @@ def tournament_standings(tournament: Tournament, *, limit: int | None = None) ->
             chips_at=at,
             table=table,
             seat=seat,
+            estimated_since=estimated.get(pk),
             **_bounty_fields(bounties, pk),
         )
         for i, (pk, name, chips, source, at, table, seat) in enumerate(rows_qs)

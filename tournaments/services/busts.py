@@ -16,7 +16,13 @@ from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.selectors.satellites import players_at_end
 from tournaments.services.audit import audit_record
 from tournaments.services.entries import lock_tournament
-from tournaments.services.knockouts import Eliminator, check_eliminators, knockouts_record
+from tournaments.services.knockouts import (
+    Eliminator,
+    check_eliminators,
+    knockout_chips_move,
+    knockout_chips_return,
+    knockouts_record,
+)
 from tournaments.services.ledger import HandRef, chips_move
 from tournaments.services.places import (
     check_seats_free,
@@ -57,6 +63,8 @@ def entries_bust(
     stacks to zero in the ledger. Without it (a bust typed on the desk) the player's last known
     stack leaves the ledger with a recorded bust row, the starting stack given may not exceed
     it, and a player dealt in a hand in progress is refused: that hand's end busts players.
+    Those chips go to the players named as the eliminators, shared as the bounty is (KO-4);
+    naming nobody leaves them unassigned until the tables are counted.
 
     Each bust may name who knocked the player out: players still in, none of them out on this
     hand (400 `bad_eliminator`); one `Knockout` row is written per eliminator.
@@ -89,13 +97,17 @@ def entries_bust(
     if hand is None:
         for bust in busts:
             entry = entries[bust.entry_id]
+            stack = entry.chips
             chips_move(
                 entry=entry,
                 kind=ChipMove.Kind.BUST,
-                delta=-entry.chips,
+                delta=-stack,
                 now=now,
                 actor=actor,
                 note=f"started the hand with {bust.starting_stack:,}",
+            )
+            knockout_chips_move(
+                busted=entry, chips=stack, eliminators=bust.eliminated_by, now=now, actor=actor
             )
     else:
         for bust in busts:
@@ -235,6 +247,8 @@ def entries_unbust(*, tournament: Tournament, actor: Any = None, now: Any = None
     places_clear(tournament, entries)
     when = now or timezone.now()
     for entry in entries:
+        if entry.pk in rows:
+            knockout_chips_return(busted=entry, since=rows[entry.pk].pk, now=when, actor=actor)
         chips_move(
             entry=entry, kind=ChipMove.Kind.UNBUST, delta=restore[entry.pk], now=when, actor=actor
         )

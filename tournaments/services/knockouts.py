@@ -2,17 +2,24 @@
 with it (an undone bust, a reopened hand), so that the bounties worked out from them
 (`tournaments.selectors.bounties`) always follow the busts as they stand.
 
+A bust typed on the desk also moves the busted player's chips to the eliminators through the
+ledger (KO-4): `knockout_chips_move`, taken back by `knockout_chips_return` when the bust is
+undone.
+
 Only the bust services call these, inside their transaction and under the tournament's lock.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from tournaments.errors import FloorInvalid
-from tournaments.models import Entry, Knockout, Tournament
+from tournaments.models import ChipMove, Entry, Knockout, Tournament
+from tournaments.services.ledger import chips_moves
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -97,3 +104,64 @@ def knockouts_clear(entries: Iterable[Entry]) -> int:
     reopened): the bounties they paid are paid no longer. Returns how many rows went."""
     deleted, _ = Knockout.objects.filter(busted__in=[e.pk for e in entries]).delete()
     return deleted
+
+
+def split_chips(chips: int, shares: Sequence[int]) -> list[int]:
+    """`chips` split in proportion to `shares`, each part rounded down, the odd chips left over
+    to the first share: the rule the bounty's money follows (KO-3), applied to the busted stack
+    (KO-4)."""
+    total = sum(shares)
+    parts = [chips * share // total for share in shares]
+    parts[0] += chips - sum(parts)
+    return parts
+
+
+def knockout_chips_move(
+    *,
+    busted: Entry,
+    chips: int,
+    eliminators: Sequence[Eliminator],
+    now: datetime,
+    actor: Any = None,
+) -> list[ChipMove]:
+    """Move the `chips` a desk bust took off `busted` to its eliminators, one ledger row each,
+    split as its bounty is (KO-4). Nobody counted those stacks: each row says it is an estimate,
+    and the stack stays one until its next count (`books.stacks_estimated`)."""
+    if not eliminators or not chips:
+        return []
+    receiving = Entry.objects.select_related("player").in_bulk([e.entry_id for e in eliminators])
+    parts = split_chips(chips, [e.share for e in eliminators])
+    return chips_moves(
+        changes=[
+            (receiving[e.entry_id], part)
+            for e, part in zip(eliminators, parts, strict=True)
+            if part
+        ],
+        kind=ChipMove.Kind.KNOCKOUT,
+        now=now,
+        actor=actor,
+        note=f"knocked out {busted}",
+        from_entry=busted,
+    )
+
+
+def knockout_chips_return(
+    *, busted: Entry, since: int, now: datetime, actor: Any = None
+) -> list[ChipMove]:
+    """Take back the chips moved from `busted` by its bust (the ledger rows after row `since`,
+    its bust row), from each eliminator: the undo of `knockout_chips_move`. An eliminator who no
+    longer holds them is refused (409 `negative_chips`), as any change below zero is."""
+    moved: dict[int, int] = defaultdict(int)
+    for entry_id, delta in ChipMove.objects.filter(
+        from_entry=busted, kind=ChipMove.Kind.KNOCKOUT, pk__gt=since
+    ).values_list("entry_id", "delta"):
+        moved[entry_id] += delta
+    giving = Entry.objects.select_related("player").in_bulk([pk for pk, n in moved.items() if n])
+    return chips_moves(
+        changes=[(giving[pk], -moved[pk]) for pk in sorted(giving)],
+        kind=ChipMove.Kind.KNOCKOUT,
+        now=now,
+        actor=actor,
+        note=f"bust of {busted} undone",
+        from_entry=busted,
+    )

@@ -57,9 +57,10 @@ def _source(kind: str, note: str, hand: HandRef | None) -> str:
         Kind.COLOUR_UP: "colour-up",
         Kind.BUST: "out",
         Kind.UNBUST: "bust undone",
+        Kind.KNOCKOUT: "estimated",
     }
     said = words.get(Kind(kind), str(kind))
-    if not note or kind not in (Kind.COUNT, Kind.COLOUR_UP):
+    if not note or kind not in (Kind.COUNT, Kind.COLOUR_UP, Kind.KNOCKOUT):
         return said
     room = SOURCE_LENGTH - len(said) - 3
     return f"{said} ({note if len(note) <= room else note[: room - 1] + '…'})"
@@ -89,11 +90,15 @@ def chips_moves(
     actor: Any = None,
     note: str = "",
     hand: HandRef | None = None,
+    from_entry: Entry | None = None,
 ) -> list[ChipMove]:
     """Append one row per (entry, delta), all of one kind, in a few statements. The entries'
     totals are read locked, so a stale `Entry` in memory never decides a balance; the objects
     passed in are brought up to date. A change that would leave a stack below zero is refused
-    (409) and nothing is written."""
+    (409) and nothing is written. Knockout rows name the busted entry they move chips from
+    (`from_entry`, KO-4), and only they do."""
+    if (kind == Kind.KNOCKOUT) != (from_entry is not None):
+        raise ValueError("a knockout row, and only a knockout row, names the entry busted")
     if not changes:
         return []
     ids = [entry.pk for entry, _ in changes]
@@ -127,6 +132,7 @@ def chips_moves(
                 table_number=hand.table_number if hand else None,
                 hand_number=hand.hand_number if hand else None,
                 note=note[:200],
+                from_entry=from_entry,
                 actor=user,
                 created_at=now,
             )

@@ -45,7 +45,8 @@ class Command(BaseCommand):
             mark = "differs" if found else "balances"
             self.stdout.write(
                 f"{tournament.name}: issued {books.issued:,}, colour-ups {books.removed:,}, "
-                f"floor corrections {books.corrections:,}, hands {books.hands:,} net; "
+                f"floor corrections {books.corrections:,}, hands {books.hands:,} net, "
+                f"to eliminators {books.knockouts:,}; "
                 f"stacks {books.stacks:,} of {books.in_play:,} in play: {mark}."
             )
         for problem in problems:
