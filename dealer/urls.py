@@ -4,7 +4,16 @@ cash tables' seats pages."""
 from django.urls import path
 
 from dealer.cash.seats import urls as cash_urls
-from dealer.views import desk_reopen, offline, procedure_log, procedures, rules, tables, tablet
+from dealer.views import (
+    desk_reopen,
+    live,
+    offline,
+    procedure_log,
+    procedures,
+    rules,
+    tables,
+    tablet,
+)
 
 urlpatterns = [
     path("deal/", tables.table_list, name="deal-tables"),
@@ -13,6 +22,10 @@ urlpatterns = [
         desk_reopen.reopen_hand,
         name="hand-reopen",
     ),
+    # The live updates of a tournament (the public pages' "Live" tab: dealer/story.py).
+    path("t/<int:pk>/live/", live.live, name="public-live"),
+    path("t/<int:pk>/live/state/", live.live_state, name="public-live-state"),
+    path("t/<int:pk>/live.atom", live.live_atom, name="public-live-atom"),
     path("deal/sw.js", offline.service_worker, name="deal-service-worker"),
     path("desk/t/<int:pk>/procedures/", procedure_log.procedure_log, name="procedure-log"),
     path("deal/table/<int:pk>/", tablet.tablet_page, name="deal-table"),

@@ -15,7 +15,6 @@ from tournaments.views import (
     floor,
     home,
     knockouts,
-    live,
     payouts,
     players,
     public,
@@ -100,9 +99,6 @@ public_pages = [
     path("t/<int:pk>/seat/", public.seat, name="public-seat-lookup"),
     path("t/<int:pk>/payouts/", public.payouts, name="public-payouts"),
     path("t/<int:pk>/clock/", public.clock, name="public-clock"),
-    path("t/<int:pk>/live/", live.live, name="public-live"),
-    path("t/<int:pk>/live/state/", live.live_state, name="public-live-state"),
-    path("t/<int:pk>/live.atom", live.live_atom, name="public-live-atom"),
 ]
 
 urlpatterns = [

@@ -3,7 +3,7 @@ docs/api.md, "Dealer")."""
 
 from django.urls import path
 
-from dealer.api import histories, procedures, views
+from dealer.api import histories, live, procedures, views
 from dealer.cash.seats import urls as cash_urls
 
 H = "hands/<int:pk>/"
@@ -23,6 +23,7 @@ urlpatterns = [
     path(H + "events/", views.HandEventsApi.as_view(), name="api-hand-events"),
     path(H + "phh/", histories.HandPhhApi.as_view(), name="api-hand-phh"),
     path("tables/<int:pk>/phh/", histories.TablePhhApi.as_view(), name="api-table-phh"),
+    path("tournaments/<int:pk>/live/", live.LiveApi.as_view(), name="api-live"),
     path(
         "tournaments/<int:pk>/phh/",
         histories.TournamentPhhApi.as_view(),

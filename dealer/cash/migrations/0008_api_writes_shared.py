@@ -30,7 +30,7 @@ def copy_answers(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("cash", "0007_api_writes"),
-        ("tournaments", "0016_api_writes"),
+        ("tournaments", "0017_api_writes"),
     ]
 
     operations = [

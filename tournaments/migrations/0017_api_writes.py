@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0015_archived'),
+        ('tournaments', '0016_knockout_chips_follow'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
