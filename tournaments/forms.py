@@ -20,6 +20,7 @@ from django.forms import BaseFormSet, formset_factory
 from dealer.engine.rule_text import OPTION_WORDS
 from dealer.engine.rules import DECIMALS, SIXPLUS_RANKING_OPTIONS
 from tournaments.errors import FloorError
+from tournaments.limits import MAX_ENTRIES_PER_PLAYER, MAX_INT, MAX_LEVEL_NUMBER, SEATS_PER_TABLE
 from tournaments.models import (
     BlindSchedule,
     ChipMove,
@@ -138,35 +139,40 @@ class TournamentForm(forms.Form):
     structure = forms.ChoiceField(choices=Tournament.Structure.choices)
     buy_in = money(label="Buy-in", help_text="to the prize pool")
     fee = money(help_text="to the house")
-    starting_stack = forms.IntegerField(min_value=1, max_value=2_000_000_000, initial=10000)
-    seats_per_table = forms.IntegerField(min_value=2, max_value=10, initial=9)
+    starting_stack = forms.IntegerField(min_value=1, max_value=MAX_INT, initial=10000)
+    seats_per_table = forms.IntegerField(
+        min_value=SEATS_PER_TABLE[0], max_value=SEATS_PER_TABLE[1], initial=9
+    )
     late_registration_level = forms.IntegerField(
         min_value=0,
-        max_value=200,
+        max_value=MAX_LEVEL_NUMBER,
         initial=0,
         help_text="open until the end of this level (0: no late registration)",
     )
     max_entries_per_player = forms.IntegerField(
         min_value=1,
-        max_value=100,
+        max_value=MAX_ENTRIES_PER_PLAYER,
         initial=1,
         label="Entries per player",
         help_text="1: no re-entry; 2: one re-entry; ...",
     )
     rebuy_price = money()
     rebuy_chips = forms.IntegerField(
-        min_value=0, max_value=2_000_000_000, initial=0, help_text="0: no rebuys"
+        min_value=0, max_value=MAX_INT, initial=0, help_text="0: no rebuys"
     )
     rebuy_until_level = forms.IntegerField(
-        min_value=0, max_value=200, initial=0, help_text="rebuys until the end of this level"
+        min_value=0,
+        max_value=MAX_LEVEL_NUMBER,
+        initial=0,
+        help_text="rebuys until the end of this level",
     )
     addon_price = money(label="Add-on price")
     addon_chips = forms.IntegerField(
-        min_value=0, max_value=2_000_000_000, initial=0, label="Add-on chips", help_text="0: none"
+        min_value=0, max_value=MAX_INT, initial=0, label="Add-on chips", help_text="0: none"
     )
     addon_level = forms.IntegerField(
         min_value=0,
-        max_value=200,
+        max_value=MAX_LEVEL_NUMBER,
         initial=0,
         required=False,
         label="Add-on at level",
@@ -354,12 +360,12 @@ class ScheduleNameForm(forms.Form):
 class LevelForm(forms.Form):
     """One row of a schedule. Blank amounts are 0; the service checks the row."""
 
-    small_blind = forms.IntegerField(required=False, max_value=2_000_000_000)
-    big_blind = forms.IntegerField(required=False, max_value=2_000_000_000)
-    ante = forms.IntegerField(required=False, max_value=2_000_000_000)
+    small_blind = forms.IntegerField(required=False, max_value=MAX_INT)
+    big_blind = forms.IntegerField(required=False, max_value=MAX_INT)
+    ante = forms.IntegerField(required=False, max_value=MAX_INT)
     bb_ante = forms.BooleanField(required=False, label="BB ante")
     smallest_chip = forms.IntegerField(
-        required=False, min_value=1, max_value=2_000_000_000, label="Smallest chip"
+        required=False, min_value=1, max_value=MAX_INT, label="Smallest chip"
     )
     minutes = forms.IntegerField(required=False, max_value=100_000)
     is_break = forms.BooleanField(required=False, widget=forms.HiddenInput)
@@ -576,7 +582,7 @@ class CountSheetForm(forms.Form):
         for entry in entries:
             self.fields[self.field_name(entry.pk)] = forms.IntegerField(
                 required=False,
-                max_value=2_000_000_000,
+                max_value=MAX_INT,
                 label=f"Chips of {entry.player.name}",
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 1}),
             )

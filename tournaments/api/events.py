@@ -15,7 +15,14 @@ from config import request_time
 from tournaments.api.base import FloorApi, get_tournament
 from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.fields import SixPlusChoicesSerializer, TournamentStatusField
-from tournaments.api.limits import MAX_LEVELS, MAX_SMALL_INT, chips_field, money_field
+from tournaments.api.limits import (
+    MAX_ENTRIES_PER_PLAYER,
+    MAX_LEVEL_NUMBER,
+    MAX_LEVELS,
+    SEATS_PER_TABLE,
+    chips_field,
+    money_field,
+)
 from tournaments.api.permissions import PublicReadDirectorWrite
 from tournaments.api.schedules import LevelInputSerializer, LevelOutputSerializer
 from tournaments.models import BlindSchedule, Series, Tournament
@@ -79,23 +86,25 @@ class TournamentSettingsInputSerializer(SatelliteSettingsInputSerializer):
     buy_in = money_field(required=False, help_text="the part that goes to the prize pool")
     fee = money_field(required=False)
     starting_stack = chips_field(min_value=1, required=False)
-    seats_per_table = serializers.IntegerField(min_value=2, max_value=10, required=False)
+    seats_per_table = serializers.IntegerField(
+        min_value=SEATS_PER_TABLE[0], max_value=SEATS_PER_TABLE[1], required=False
+    )
     late_registration_level = serializers.IntegerField(
-        min_value=0, max_value=MAX_SMALL_INT, required=False
+        min_value=0, max_value=MAX_LEVEL_NUMBER, required=False
     )
     max_entries_per_player = serializers.IntegerField(
-        min_value=1, max_value=MAX_SMALL_INT, required=False
+        min_value=1, max_value=MAX_ENTRIES_PER_PLAYER, required=False
     )
     rebuy_price = money_field(required=False)
     rebuy_chips = chips_field(min_value=0, required=False)
     rebuy_until_level = serializers.IntegerField(
-        min_value=0, max_value=MAX_SMALL_INT, required=False
+        min_value=0, max_value=MAX_LEVEL_NUMBER, required=False
     )
     addon_price = money_field(required=False)
     addon_chips = chips_field(min_value=0, required=False)
     addon_level = serializers.IntegerField(
         min_value=0,
-        max_value=MAX_SMALL_INT,
+        max_value=MAX_LEVEL_NUMBER,
         required=False,
         help_text="the add-on is taken during this level and the break after it; 0: on the "
         "first break after the last rebuy level. A level the schedule does not have: 400",

@@ -10,12 +10,31 @@ from typing import Any
 
 from rest_framework import serializers
 
-MAX_INT = 2**31 - 1  # PositiveIntegerField on every database
-MAX_SMALL_INT = 2**15 - 1  # PositiveSmallIntegerField
-MAX_ID = 2**63 - 1  # BigAutoField
-MAX_LEVEL_SECONDS = 24 * 60 * 60  # a level (or a break) lasts at most a day
-MAX_LEVELS = 500
-MAX_NAME = 80  # Player.name
+from tournaments.limits import (
+    MAX_ENTRIES_PER_PLAYER,
+    MAX_ID,
+    MAX_INT,
+    MAX_LEVEL_NUMBER,
+    MAX_LEVEL_SECONDS,
+    MAX_LEVELS,
+    MAX_NAME,
+    MAX_SMALL_INT,
+    SEATS_PER_TABLE,
+)
+
+__all__ = [
+    "MAX_ENTRIES_PER_PLAYER",
+    "MAX_ID",
+    "MAX_INT",
+    "MAX_LEVELS",
+    "MAX_LEVEL_NUMBER",
+    "MAX_LEVEL_SECONDS",
+    "MAX_NAME",
+    "MAX_SMALL_INT",
+    "SEATS_PER_TABLE",
+    "chips_field",
+    "money_field",
+]
 
 
 def chips_field(**kwargs: Any) -> serializers.IntegerField:
