@@ -48,6 +48,30 @@ def event_phases(event: Tournament) -> QuerySet[Tournament]:
     return Tournament.objects.filter(parent=event).order_by("day", "flight", "pk")
 
 
+def bag_refusal_of(*, name: str, kind: str, status: str, has_next_day: bool) -> FloorError | None:
+    """Why a phase cannot be bagged now, from what it is (None: it can be, once its hands
+    have ended and its tables are counted, which the bag itself checks). The one answer to
+    "may this phase be bagged": the bag's service, the event's page and its bag page ask it."""
+    if kind not in (Kind.FLIGHT, Kind.DAY) or not has_next_day:
+        return FloorError(
+            "no_next_day",
+            f"{name} is not followed by a later day: play it to a winner instead.",
+        )
+    if status not in PLAYING:
+        said = "has ended already" if status == Status.FINISHED else "has not started"
+        return FloorError("not_running", f"{name} {said}: only a day under way is bagged.")
+    return None
+
+
+def bag_refusal(phase: Tournament) -> FloorError | None:
+    return bag_refusal_of(
+        name=phase.name,
+        kind=phase.kind,
+        status=phase.status,
+        has_next_day=next_day(phase) is not None,
+    )
+
+
 def next_day(tournament: Tournament) -> Tournament | None:
     """The day a phase's survivors go on to (Day 2 after any flight), or None after the last."""
     if tournament.parent_id is None:
@@ -281,7 +305,10 @@ def event_summary(event: Tournament) -> EventSummary:
                 entries=entries,
                 players_left=int(total.get("left") or 0),
                 chips_in_play=in_play.get(phase.pk, 0),
-                can_bag=later and phase.status in PLAYING,
+                can_bag=bag_refusal_of(
+                    name=phase.name, kind=phase.kind, status=phase.status, has_next_day=later
+                )
+                is None,
                 can_draw=phase.kind == Kind.DAY
                 and entries == 0
                 and phase.status in (Status.PLANNED, Status.REGISTERING),
@@ -302,11 +329,6 @@ def event_summary(event: Tournament) -> EventSummary:
         places_paid=len(prizes),
         prizes=prizes,
     )
-
-
-def events_list() -> QuerySet[Tournament]:
-    """Every multi-flight event, newest first, with its phases (for the tournaments list)."""
-    return Tournament.objects.filter(kind=Kind.EVENT).order_by("-created_at", "-pk")
 
 
 # --- the bag list -----------------------------------------------------------------------------

@@ -23,9 +23,9 @@ from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments.models import BlindSchedule, ChipMove, Entry, Tournament, TournamentLevel
 from tournaments.selectors.clock import LEVEL_FIELDS
 from tournaments.selectors.flights import (
+    bag_refusal,
     feeding_phases,
     hands_in_progress,
-    next_day,
     phase_label,
     survivors_going_on,
     tables_not_counted,
@@ -35,6 +35,7 @@ from tournaments.services.audit import audit_record
 from tournaments.services.entries import lock_tournament
 from tournaments.services.events import TOURNAMENT_FIELDS, tournament_close, tournament_create
 from tournaments.services.ledger import chips_moves
+from tournaments.services.places import places_unset_survivors
 from tournaments.services.tables import tournament_draw_seats
 
 Kind = Tournament.Kind
@@ -169,15 +170,9 @@ def phase_bag(
     director confirms (`confirm`). The phase ends (finished, its clock stopped) without a
     winner; its survivors go on to the next day's draw."""
     phase = lock_tournament(phase)
-    after = next_day(phase)
-    if phase.kind not in (Kind.FLIGHT, Kind.DAY) or after is None:
-        raise FloorError(
-            "no_next_day",
-            f"{phase.name} is not followed by a later day: play it to a winner instead.",
-        )
-    if phase.status not in (Status.RUNNING, Status.PAUSED):
-        said = "has ended already" if phase.status == Status.FINISHED else "has not started"
-        raise FloorError("not_running", f"{phase.name} {said}: only a day under way is bagged.")
+    refusal = bag_refusal(phase)
+    if refusal is not None:
+        raise refusal
     busy = hands_in_progress(phase)
     if busy:
         listed = ", ".join(str(n) for n in busy)
@@ -195,9 +190,7 @@ def phase_bag(
         )
     )
     # A flight played down to one player crowned them: the day's end places nobody.
-    phase.entries.filter(status=Entry.Status.ACTIVE).exclude(finishing_place=None).update(
-        finishing_place=None, prize=None
-    )
+    places_unset_survivors(phase)
     tournament_close(phase)
     audit_record(
         tournament=phase,

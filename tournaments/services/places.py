@@ -179,6 +179,14 @@ def places_clear(tournament: Tournament, entries: Iterable[Entry]) -> None:
     places_reprice(tournament)
 
 
+def places_unset_survivors(tournament: Tournament) -> None:
+    """The players still in have no place: a flight played down to one player crowned them,
+    and the day's end (the bag) places nobody."""
+    Entry.objects.filter(
+        tournament=tournament, status=Entry.Status.ACTIVE, finishing_place__isnull=False
+    ).update(finishing_place=None, prize=None)
+
+
 def check_seats_free(entries: Iterable[Entry]) -> None:
     """Entries coming back into play need their seats: at a table still in play, not given to
     anyone since; and their players must not have re-entered since (one entry in play each)."""

@@ -18,10 +18,10 @@ from tournaments.forms import attach_refusal
 from tournaments.models import BlindSchedule, Tournament
 from tournaments.selectors.flights import (
     bag_list,
+    bag_refusal,
     event_of,
     event_results,
     event_summary,
-    next_day,
     phase_label,
     tables_not_counted,
     tables_not_counted_sentence,
@@ -151,7 +151,7 @@ def phase_bag_page(request: HttpRequest, pk: int) -> HttpResponse:
         "event": event,
         "tab": "event",
         "label": phase_label(phase),
-        "can_bag": next_day(phase) is not None,
+        "can_bag": bag_refusal(phase) is None,
         "bags": bags,
         "total": sum(bag.chips for bag in bags),
         "count_sheets": list(
