@@ -28,6 +28,16 @@ from tournaments.services.versions import tournament_bump
 ANNOUNCE_TASK = "tournaments.tasks.clock_announce_level_task"
 
 
+def clock_stop(tournament: Tournament) -> list[str]:
+    """Stop a (locked) tournament's clock for good, the event being over: a started clock is
+    stored running or paused, never neither, so it stops paused with 0 left. Returns the fields
+    set, for the caller's own save (`events.tournament_close` saves them with the status)."""
+    if tournament.clock_ends_at is not None:
+        tournament.clock_remaining = 0
+    tournament.clock_ends_at = None
+    return ["clock_ends_at", "clock_remaining"]
+
+
 def _store(tournament: Tournament, state: clock.ClockState) -> None:
     tournament_bump(tournament.pk)
     tournament.clock_level = state.level_index

@@ -21,6 +21,7 @@ from tournaments.selectors.rules import rules_current
 from tournaments.selectors.satellites import players_at_end
 from tournaments.selectors.windows import WINDOW_SETTINGS, check_windows
 from tournaments.services.audit import audit_changes, audit_record
+from tournaments.services.clocks import clock_stop
 from tournaments.services.frozen import (
     check_locked_settings,
 )
@@ -442,10 +443,5 @@ def tournament_close(tournament: Tournament) -> None:
     """Store a (locked) tournament as finished, its clock stopped: the last step of finishing
     and of a deal."""
     tournament.status = Tournament.Status.FINISHED
-    if tournament.clock_ends_at is not None:
-        # A started clock is stored running or paused, never neither: it stops with 0 left.
-        tournament.clock_remaining = 0
-    tournament.clock_ends_at = None
-    tournament.save(
-        update_fields=["status", "clock_ends_at", "clock_remaining", "deal", "updated_at"]
-    )
+    stopped = clock_stop(tournament)  # the clock has one writer, services/clocks.py
+    tournament.save(update_fields=["status", *stopped, "deal", "updated_at"])
