@@ -42,7 +42,7 @@ def _writes(tree: ast.AST, fields: set[str]) -> list[tuple[int, str]]:
             targets = [node.target]
         for target in targets:
             if isinstance(target, ast.Attribute) and target.attr in fields:
-                found.append((node.lineno, target.attr))
+                found.append((getattr(node, "lineno", 0), target.attr))
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
