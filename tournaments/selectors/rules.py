@@ -31,16 +31,39 @@ _FIELDS = {f.name for f in dataclasses.fields(Rules)}
 def rules_fixed(target: Target) -> dict[str, str]:
     """What the target fixes itself, over any profile or option: its game and structure, and a
     tournament's mode."""
-    fixed = {"game": target.game, "structure": target.structure}
-    if isinstance(target, Tournament):
+    return _fixed(
+        game=target.game, structure=target.structure, tournament=isinstance(target, Tournament)
+    )
+
+
+def _fixed(*, game: str, structure: str, tournament: bool) -> dict[str, str]:
+    fixed = {"game": game, "structure": structure}
+    if tournament:
         fixed["mode"] = Mode.TOURNAMENT.value
     return fixed
+
+
+def rules_of(
+    *, profile: str, overrides: Mapping[str, Any], game: str, structure: str, tournament: bool
+) -> Rules:
+    """The one builder of the engine's rules from what a tournament or a cash table stores (or
+    a tournament about to be created sends): the profile, its options, and what the target
+    fixes over any option (its game and structure, a tournament's mode). ConfigError when the
+    engine refuses them."""
+    fixed = _fixed(game=game, structure=structure, tournament=tournament)
+    return make_rules(profile, {**overrides, **fixed})
 
 
 def rules_build(target: Target, profile: str, overrides: Mapping[str, Any]) -> Rules:
     """The engine's rules for `target` with this profile and these options (ConfigError when
     the engine refuses them)."""
-    return make_rules(profile, {**overrides, **rules_fixed(target)})
+    return rules_of(
+        profile=profile,
+        overrides=overrides,
+        game=target.game,
+        structure=target.structure,
+        tournament=isinstance(target, Tournament),
+    )
 
 
 def rules_current(target: Target) -> Rules:

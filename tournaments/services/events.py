@@ -11,13 +11,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from dealer.engine.errors import ConfigError, Invalid
-from dealer.engine.rules import make_rules
+from dealer.engine.rules import Game, Structure
 from tournaments import clock
 from tournaments.errors import FloorError, FloorInvalid, from_value_error
 from tournaments.models import BlindLevel, BlindSchedule, Entry, Tournament, TournamentLevel
 from tournaments.payouts import PayoutError, PayoutTable
 from tournaments.selectors.clock import LEVEL_FIELDS, clock_state, levels_as_clock
-from tournaments.selectors.rules import rules_current
+from tournaments.selectors.rules import rules_current, rules_of
 from tournaments.selectors.satellites import players_at_end
 from tournaments.selectors.windows import WINDOW_SETTINGS, check_windows
 from tournaments.services.audit import audit_changes, audit_record
@@ -149,12 +149,14 @@ TOURNAMENT_FIELDS = (
 
 def check_tournament_settings(values: Mapping[str, Any]) -> None:
     """Rules and payout settings a tournament cannot run with are refused with a sentence."""
-    overrides = dict(values.get("rule_overrides") or {})
-    overrides.setdefault("structure", values.get("structure", "no_limit"))
-    overrides.setdefault("game", values.get("game", "holdem"))
-    overrides.setdefault("mode", "tournament")
     try:
-        make_rules(values.get("rule_profile", "tda_tournament"), overrides)
+        rules_of(
+            profile=values.get("rule_profile", "tda_tournament"),
+            overrides=dict(values.get("rule_overrides") or {}),
+            game=values.get("game", Game.HOLDEM.value),
+            structure=values.get("structure", Structure.NO_LIMIT.value),
+            tournament=True,
+        )
     except ConfigError as error:
         raise FloorInvalid(error.code, error.detail) from error
     percentages = values.get("payout_percentages") or []

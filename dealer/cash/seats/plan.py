@@ -16,18 +16,19 @@ from typing import Any
 from dealer.cash.models import CashSeat
 from dealer.engine import cash as engine_cash
 from dealer.engine.errors import ConfigError
-from dealer.engine.rules import Rules, make_rules
+from dealer.engine.rules import Rules
 from dealer.engine.setup import Stakes
 from tournaments.errors import FloorConflict
 from tournaments.models import Table
+from tournaments.selectors.rules import rules_current
 
 # --- the game ----------------------------------------------------------------------------------
 
 
 def cash_table_rules(table: Table) -> Rules:
-    """The table's rules: its profile, its game and structure, and its single-key overrides."""
-    overrides = {**table.rule_overrides, "game": table.game, "structure": table.structure}
-    return make_rules(table.rule_profile, overrides)
+    """The table's rules: its profile, its game and structure, and its single-key overrides
+    (built as every table's are, `selectors.rules.rules_current`)."""
+    return rules_current(table)
 
 
 def cash_stakes(table: Table) -> Stakes:
