@@ -28,9 +28,8 @@ import re
 from collections.abc import Sequence
 
 from dealer.engine.cards import Card, DeckKind, deck
-from dealer.engine.game import ranker_for
 from dealer.engine.phh.history import UNIT_FIELD, VARIANTS, HandHistory, action_places
-from dealer.engine.phh.play import HandResult, UnknownPot, compare_checks
+from dealer.engine.phh.result import HandResult, UnknownPot, compare_checks
 from dealer.engine.pots import side_pots, split_pot
 from dealer.engine.ranking import Ranker
 from dealer.engine.rules import Game, OddChip, Structure, make_rules
@@ -307,7 +306,14 @@ def _ranker() -> Ranker | None:
             and rules.odd_chip is OddChip.LEFT_OF_BUTTON
             and not rules.table_all_in
         )
-        _RANKER.append(ranker_for(rules) if same else None)
+        # game.py's `ranker_for` for hold'em, built here: game.py imports the engine's state
+        # machine, which the lane does not need (start-up time).
+        ranker = Ranker(
+            deck=DeckKind.STANDARD,
+            flush_beats_full_house=rules.sixplus_flush_beats_full_house,
+            trips_beat_straight=rules.sixplus_trips_beat_straight,
+        )
+        _RANKER.append(ranker if same else None)
     return _RANKER[0]
 
 
