@@ -27,7 +27,10 @@ from dealer.engine.phh.history import (
     history_from_fields,
     split_hands,
 )
-from dealer.engine.phh.play import HandResult, decision, outcome, replay
+from dealer.engine.phh.result import HandResult
+
+# play.py (the strict path, with the engine's state machine) is imported only when a hand needs
+# it: most of an online history's hands are the fast lane's, and start-up counts.
 
 
 def read_text(path: str) -> str:
@@ -129,6 +132,8 @@ def replay_file(path: str) -> list[tuple[bool, str]]:
         try:
             result = fast.play(history) if history is not None else None
             if result is None:
+                from dealer.engine.phh.play import outcome
+
                 if fields is None:
                     fields = split_hands(text)
                 history = history_from_fields(fields[index])
@@ -142,6 +147,8 @@ def replay_file(path: str) -> list[tuple[bool, str]]:
 
 def legal_file(path: str, hand: int = 0) -> dict[str, object]:
     """The decision due at the end of the hand's history; `EngineError` when there is none."""
+    from dealer.engine.phh.play import decision, replay
+
     hands = read_hands(path)
     if not 0 <= hand < len(hands):
         raise PhhError(

@@ -28,9 +28,8 @@ import re
 from collections.abc import Sequence
 
 from dealer.engine.cards import Card, DeckKind, deck
-from dealer.engine.game import ranker_for
 from dealer.engine.phh.history import UNIT_FIELD, VARIANTS, HandHistory, action_places
-from dealer.engine.phh.play import HandResult, UnknownPot, compare_checks
+from dealer.engine.phh.result import HandResult, UnknownPot, compare_checks
 from dealer.engine.pots import side_pots, split_pot
 from dealer.engine.ranking import Ranker
 from dealer.engine.rules import Game, OddChip, Structure, make_rules
@@ -275,14 +274,14 @@ def _units(words: list[str], scale: int) -> list[int]:
     known = _UNITS.get(scale)
     if known is None:
         known = _UNITS[scale] = {}
-    out = [known.get(w, -1) for w in words]
-    if -1 in out:
+    out: list[int | None] = list(map(known.get, words))
+    if None in out:
         places = len(str(scale)) - 1
         for i, word in enumerate(words):
-            if out[i] < 0:
+            if out[i] is None:
                 whole, _, fraction = word.partition(".")
                 out[i] = known[word] = int(whole + fraction[:places].ljust(places, "0"))
-    return out
+    return out  # type: ignore[return-value]  # every None replaced
 
 
 # --- playing ----------------------------------------------------------------------------------
@@ -307,8 +306,26 @@ def _ranker() -> Ranker | None:
             and rules.odd_chip is OddChip.LEFT_OF_BUTTON
             and not rules.table_all_in
         )
-        _RANKER.append(ranker_for(rules) if same else None)
+        # game.py's `ranker_for` for hold'em, built here: game.py imports the engine's state
+        # machine, which the lane does not need (start-up time).
+        ranker = Ranker(
+            deck=DeckKind.STANDARD,
+            flush_beats_full_house=rules.sixplus_flush_beats_full_house,
+            trips_beat_straight=rules.sixplus_trips_beat_straight,
+        )
+        _RANKER.append(ranker if same else None)
     return _RANKER[0]
+
+
+def _orders(count: int) -> tuple[tuple[int, ...], ...]:
+    """For each start 0..count, the players in turn from it (the player after the last is the
+    first): the order `advance` goes round the table in, without a modulo per step."""
+    return tuple(
+        tuple((start + step) % count for step in range(count)) for start in range(count + 1)
+    )
+
+
+_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {}  # player count -> _orders(count)
 
 
 class _GiveUpError(Exception):
@@ -372,6 +389,9 @@ def _play(history: HandHistory, ranker: Ranker) -> HandResult:
     phase = _BET
     actor = -1
     alive = count
+    order = _ORDERS.get(count)
+    if order is None:
+        order = _ORDERS[count] = _orders(count)
 
     def open_round(first: int) -> None:
         nonlocal phase, actor
@@ -400,8 +420,7 @@ def _play(history: HandHistory, ranker: Ranker) -> HandResult:
     def advance(start: int) -> None:
         nonlocal actor
         if alive > 1:
-            for step in range(count):
-                i = (start + step) % count
+            for i in order[start]:
                 if not folded[i] and stacks[i] and (acted[i] < 0 or bets[i] < high):
                     actor = i
                     return
