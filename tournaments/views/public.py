@@ -9,6 +9,7 @@ The big clock polls the API's clock feed (`api-clock`), the one every display us
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.contrib import messages
@@ -110,14 +111,31 @@ def state(request: HttpRequest, pk: int) -> HttpResponseBase:
     return conditional(request, etag, build, version=(tournament.pk, tournament.version))
 
 
-def seat(request: HttpRequest, pk: int) -> HttpResponse:
-    """Seat lookup by name (htmx partial): table and seat of the players whose name matches. A
-    refused query answers 200 with the sentence, which htmx swaps in as it would not a 400."""
-    tournament = public_tournament_get(pk)
+def seat(request: HttpRequest, pk: int) -> HttpResponseBase:
+    """Seat lookup by name (htmx partial): table and seat of the players whose name matches, or
+    their finish and prize. The result polls itself (`_seats.html`) with an ETag named by the
+    tournament's version and the query, so a move, a balance or a broken table is on the phone
+    at the next poll. A refused query answers 200 with the sentence, which htmx swaps in as it
+    would not a 400."""
+    tournament = tournament_head(pk)
+    if tournament is None:
+        raise Http404("There is no such tournament.")
     query, refusal = SearchForm.query(request.GET)
-    seats = seat_lookup(tournament, query) if not refusal else []
-    context = {"tournament": tournament, "query": query, "seats": seats, "refusal": refusal}
-    return render(request, "public/_seats.html", context)
+
+    def build() -> HttpResponse:
+        seats = seat_lookup(tournament, query) if not refusal else []
+        context = {
+            "tournament": tournament,
+            "query": query,
+            "seats": seats,
+            "refusal": refusal,
+            "poll_seconds": POLL_SECONDS,
+        }
+        return render(request, "public/_seats.html", context)
+
+    digest = hashlib.blake2b(query.encode(), digest_size=8).hexdigest()
+    etag = f'"{version_tag(tournament, "seat", digest, POLL_SECONDS)}"'
+    return conditional(request, etag, build, version=(tournament.pk, tournament.version))
 
 
 def payouts(request: HttpRequest, pk: int) -> HttpResponse:
