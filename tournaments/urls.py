@@ -98,6 +98,7 @@ public_pages = [
     path("t/<int:pk>/state/", public.state, name="public-state"),
     path("t/<int:pk>/seat/", public.seat, name="public-seat-lookup"),
     path("t/<int:pk>/payouts/", public.payouts, name="public-payouts"),
+    path("t/<int:pk>/structure/", public.structure, name="public-structure"),
     path("t/<int:pk>/clock/", public.clock, name="public-clock"),
 ]
 

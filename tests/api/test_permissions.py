@@ -139,7 +139,7 @@ def test_public_answers_carry_player_names_and_nothing_personal_beyond(ids):
         "bounty_won",  # public: what the player's knockouts paid (bounty events)
         "head",  # public: the bounty on the player's head (progressive knockouts)
     }
-    assert set(seats[0]) == {"name", "table", "seat", "status", "place"}
+    assert set(seats[0]) == {"name", "table", "seat", "status", "place", "prize"}
     text = str([standings, seats, detail, client.get(f"/api/tournaments/{t}/clock/").json()])
     for private in ("actor", "username", "email", "phone", "director", "dealer"):
         assert private not in text

@@ -111,6 +111,7 @@ TWINS: dict[str, tuple[str, ...]] = {
     "cash-table-stakes": ("api-cash-table-stakes",),
     "cash-table-must-move": ("api-cash-table-must-move",),
     "games-join": ("api-games-list",),
+    "list-leave": ("api-list-leave",),
     # rake and time (issue 15)
     "cash-seat-time": ("api-cash-seat-time",),
     "cash-seat-move": ("api-cash-seat-move",),

@@ -201,7 +201,7 @@ def test_the_phone_page_starts_with_level_blinds_and_time(event: Tournament) -> 
     api_clock = Client().get(reverse("api-clock", args=[event.pk])).json()
     assert _embedded(html, "phone-clock") == api_clock
     assert 'data-clock-field="label">Level 1<' in html
-    assert 'data-clock-field="blinds">100 / 200<' in html
+    assert "data-phone-blinds>100 / 200<" in html  # phone.js keeps it current from the feed
     assert "data-clock-time>13:00<" in html
 
 

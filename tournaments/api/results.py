@@ -4,6 +4,7 @@ for the director, the ICM deal and the results export (CSV)."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
@@ -140,6 +141,7 @@ class SeatLookupOutputSerializer(serializers.Serializer):
     place = serializers.IntegerField(
         allow_null=True, help_text="the place the player finished in, once out; else null"
     )
+    prize = amount_field(allow_null=True, help_text="what that place won; null: nothing")
 
 
 class StandingsApi(LazyAuthentication, FloorApi):
@@ -189,21 +191,30 @@ class IcmApi(FloorApi):
         return Response(IcmRowOutputSerializer(rows, many=True).data)
 
 
-class SeatLookupApi(FloorApi):
+class SeatLookupApi(LazyAuthentication, FloorApi):
     permission_classes = (AllowAny,)
 
     @extend_schema(
         tags=TAGS,
-        parameters=[SeatLookupFilterSerializer],
-        responses=responses(SeatLookupOutputSerializer(many=True), 400, 404),
+        parameters=[SeatLookupFilterSerializer, IF_NONE_MATCH, ETAG_HEADER],
+        responses={**responses(SeatLookupOutputSerializer(many=True), 400, 404), 304: None},
     )
-    def get(self, request: Request, pk: int) -> Response:
-        """Public: find a player's table and seat by part of the name (20 answers at most)."""
-        tournament = get_tournament(request, pk)
+    def get(self, request: Request, pk: int) -> HttpResponseBase:
+        """Public: find a player's table and seat by part of the name (20 answers at most), or
+        the place and prize of a player out. Poll with If-None-Match: 304 until the tournament
+        changes (a move, a balance, a broken table, a bust)."""
+        tournament = get_tournament_head(request, pk)
         query = SeatLookupFilterSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        rows = seat_lookup(tournament, query.validated_data["q"])
-        return Response(SeatLookupOutputSerializer(rows, many=True).data)
+        text = query.validated_data["q"]
+
+        def build() -> Response:
+            rows = seat_lookup(tournament, text)
+            return Response(SeatLookupOutputSerializer(rows, many=True).data)
+
+        digest = hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+        etag = f'"{version_tag(tournament, "seats-api", digest)}"'
+        return conditional(request, etag, build, version=(tournament.pk, tournament.version))
 
 
 # --- results export ------------------------------------------------------------------------

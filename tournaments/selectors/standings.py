@@ -189,16 +189,34 @@ def results_rows(tournament: Tournament) -> list[tuple[Any, ...]]:
 
 def seat_lookup(tournament: Tournament, query: str) -> list[dict[str, Any]]:
     """Players whose name contains the query, with their table and seat, or the place they
-    finished in once out (public). Compared folded (`names.fold`: "jose" finds "José") against
+    finished in once out and what it won (`payouts_get`: the one answer of each player's
+    prize; None when nothing). Compared folded (`names.fold`: "jose" finds "José") against
     the player's search name; the plain name too, for a row written before it had one."""
     query = " ".join(query.split())
     if len(query) < 2:
         return []
     found = Q(player__search_name__contains=fold(query)) | Q(player__name__icontains=query)
-    return [
-        {"name": name, "table": table, "seat": seat, "status": status, "place": place}
-        for name, table, seat, status, place in Entry.objects.filter(found, tournament=tournament)
+    fields = ("pk", "player__name", "table__number", "seat", "status", "finishing_place")
+    matches = (
+        Entry.objects.filter(found, tournament=tournament)
         .exclude(status=Entry.Status.UNREGISTERED)
         .order_by("player__name", "-number")
-        .values_list("player__name", "table__number", "seat", "status", "finishing_place")[:20]
+        .values_list(*fields)[:20]
+    )
+    rows: list[dict[str, Any]] = [
+        {
+            "entry_id": pk,
+            "name": name,
+            "table": table,
+            "seat": seat,
+            "status": status,
+            "place": place,
+            "prize": None,
+        }
+        for pk, name, table, seat, status, place in matches
     ]
+    if any(row["place"] for row in rows):
+        paid = payouts_get(tournament, places=False)
+        for row in rows:
+            row["prize"] = paid.prize_of(row["entry_id"])
+    return rows

@@ -9,6 +9,7 @@ The big clock polls the API's clock feed (`api-clock`), the one every display us
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.contrib import messages
@@ -30,9 +31,10 @@ from tournaments.selectors import (
     tournament_standings,
     version_tag,
 )
+from tournaments.selectors.structure import late_registration, structure_sheet
 from tournaments.views.access import public_tournament_get
 from tournaments.views.clock_display import clock_context
-from tournaments.views.screens import screen_render
+from tournaments.views.screens import countdown_text, screen_render
 
 STANDING_ROWS = 100
 PAYOUT_ROWS = 10
@@ -84,10 +86,37 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
         "query": query,
         "seats": seat_lookup(tournament, query) if query else None,
         "poll_seconds": POLL_SECONDS,
-        # The clock at the top of the phone page (level, blinds, time): the one clock feed.
-        **clock_context(tournament, request_time.now()),
+        **_phone_facts(tournament),
     }
     return render(request, "public/standings.html", context, status=400 if refusal else 200)
+
+
+def _phone_facts(tournament: Tournament) -> dict[str, Any]:
+    """What the top of a phone page shows: the clock (level, blinds and ante apart, time left,
+    the next level, the time to the break: the one clock feed) and the event's facts (late
+    registration, buy-in, start)."""
+    now = request_time.now()
+    context = clock_context(tournament, now)
+    blinds, _, ante = context["clock"]["blinds"].partition(", ")
+    return {
+        **context,
+        "blinds": blinds,
+        "ante": ante,
+        "break_in": countdown_text(context["clock"]["seconds_to_next_break"]),
+        "late_registration": late_registration(tournament, now),
+    }
+
+
+def structure(request: HttpRequest, pk: int) -> HttpResponse:
+    """The structure sheet on a phone: every level and break, when each starts by the clock as
+    it runs, the one in play, and the last level to register."""
+    tournament = public_tournament_get(pk)
+    context = {
+        "tournament": tournament,
+        "rows": structure_sheet(tournament, request_time.now()),
+        "late_registration": late_registration(tournament, request_time.now()),
+    }
+    return render(request, "public/structure.html", context)
 
 
 def state(request: HttpRequest, pk: int) -> HttpResponseBase:
@@ -110,14 +139,31 @@ def state(request: HttpRequest, pk: int) -> HttpResponseBase:
     return conditional(request, etag, build, version=(tournament.pk, tournament.version))
 
 
-def seat(request: HttpRequest, pk: int) -> HttpResponse:
-    """Seat lookup by name (htmx partial): table and seat of the players whose name matches. A
-    refused query answers 200 with the sentence, which htmx swaps in as it would not a 400."""
-    tournament = public_tournament_get(pk)
+def seat(request: HttpRequest, pk: int) -> HttpResponseBase:
+    """Seat lookup by name (htmx partial): table and seat of the players whose name matches, or
+    their finish and prize. The result polls itself (`_seats.html`) with an ETag named by the
+    tournament's version and the query, so a move, a balance or a broken table is on the phone
+    at the next poll. A refused query answers 200 with the sentence, which htmx swaps in as it
+    would not a 400."""
+    tournament = tournament_head(pk)
+    if tournament is None:
+        raise Http404("There is no such tournament.")
     query, refusal = SearchForm.query(request.GET)
-    seats = seat_lookup(tournament, query) if not refusal else []
-    context = {"tournament": tournament, "query": query, "seats": seats, "refusal": refusal}
-    return render(request, "public/_seats.html", context)
+
+    def build() -> HttpResponse:
+        seats = seat_lookup(tournament, query) if not refusal else []
+        context = {
+            "tournament": tournament,
+            "query": query,
+            "seats": seats,
+            "refusal": refusal,
+            "poll_seconds": POLL_SECONDS,
+        }
+        return render(request, "public/_seats.html", context)
+
+    digest = hashlib.blake2b(query.encode(), digest_size=8).hexdigest()
+    etag = f'"{version_tag(tournament, "seat", digest, POLL_SECONDS)}"'
+    return conditional(request, etag, build, version=(tournament.pk, tournament.version))
 
 
 def payouts(request: HttpRequest, pk: int) -> HttpResponse:
@@ -130,4 +176,10 @@ def clock(request: HttpRequest, pk: int) -> HttpResponse:
     `?layout=sidebar` or `payouts` shows another of the screens' layouts, `?sound=1` chimes."""
     tournament = public_tournament_get(pk)
     layout = request.GET.get("layout", "")
-    return screen_render(request, tournament, layout=layout, sound=request.GET.get("sound") == "1")
+    return screen_render(
+        request,
+        tournament,
+        layout=layout,
+        sound=request.GET.get("sound") == "1",
+        back=request.GET.get("back") == "1",
+    )

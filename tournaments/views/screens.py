@@ -47,9 +47,16 @@ OFFLINE_SECONDS = 15
 
 
 def screen_render(
-    request: HttpRequest, tournament: Tournament, *, layout: str, sound: bool, name: str = ""
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    layout: str,
+    sound: bool,
+    name: str = "",
+    back: bool = False,
 ) -> HttpResponse:
-    """A screen's page in one of the layouts (an unknown layout is the big clock)."""
+    """A screen's page in one of the layouts (an unknown layout is the big clock); with `back`
+    (opened from a phone) a link back to the standings."""
     if layout not in Screen.Layout.values:
         layout = Screen.Layout.CLASSIC
     clock = clock_context(tournament, request_time.now())
@@ -79,6 +86,7 @@ def screen_render(
         "sound": sound,
         "screen_name": name,
         "page_seconds": PAGE_SECONDS,
+        "back": back,
     }
     return render(request, "public/screen.html", context)
 

@@ -302,3 +302,31 @@ class PlaceApi(PublicApi):
             wait = refused.wait
             raise exceptions.Throttled(wait, list_lookup_rate_refusal(wait), "throttled") from None
         return Response(s.PlaceOutputSerializer(place).data)
+
+
+class PlaceLeaveApi(PublicApi):
+    @extend_schema(
+        tags=TAGS,
+        request=None,
+        responses={
+            **responses(s.PlaceOutputSerializer, 400, 404),
+            409: OpenApiResponse(
+                ErrorSerializer, description="`not_on_list`: left, seated or a no-show already"
+            ),
+            429: ErrorSerializer,
+        },
+    )
+    def post(self, request: Request, code: str) -> Response:
+        """Anyone with the code: leave the list (a called player's held seat goes to the next
+        player). Answers the place, now off the list; 409 `not_on_list` when it was already,
+        400 `bad_code`, 404 for a code on no list, 429 `throttled` as for the lookup."""
+        if lookups.code_clean(code) is not None:  # else the service's 400 `bad_code`
+            try:
+                lookups.place_lookup(request._request, code)
+            except lookups.LookupRefusedError as refused:
+                wait = refused.wait
+                raise exceptions.Throttled(
+                    wait, list_lookup_rate_refusal(wait), "throttled"
+                ) from None
+        entry = waitlist.game_waitlist_leave(code=code)
+        return Response(s.PlaceOutputSerializer(waitlist_place(entry.code)).data)

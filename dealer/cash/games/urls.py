@@ -33,6 +33,7 @@ page_urlpatterns: list[URLPattern] = [
     path("lists/", views.list_lookup, name="list-lookup"),
     path("lists/<str:code>/", views.list_place, name="list-place"),
     path("lists/<str:code>/state/", views.list_place_state, name="list-place-state"),
+    path("lists/<str:code>/leave/", views.list_leave, name="list-leave"),
 ]
 api_urlpatterns: list[URLPattern] = [
     path("cash-games/", api.GamesApi.as_view(), name="api-cash-games"),
@@ -59,4 +60,5 @@ api_urlpatterns: list[URLPattern] = [
     path("games/", api.LiveGamesApi.as_view(), name="api-live-games"),
     path("games/<int:pk>/list/", api.PublicJoinApi.as_view(), name="api-games-list"),
     path("lists/<str:code>/", api.PlaceApi.as_view(), name="api-list-place"),
+    path("lists/<str:code>/leave/", api.PlaceLeaveApi.as_view(), name="api-list-leave"),
 ]

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from config.authentication import ListJoinThrottle, client_wait
 from config.conditional import conditional
+from config.exceptions import status_of
 from dealer.cash.games import forms as f
 from dealer.cash.games import lookups, waitlist
 from dealer.cash.games import services as games
@@ -342,6 +343,32 @@ def list_place(request: HttpRequest, code: str) -> HttpResponse:
         context = {"code": code.strip().upper()[:CODE_MAX], "missing": True}
         return render(request, "public/list_lookup.html", context, status=404)
     return render(request, "public/list_place.html", context)
+
+
+@require_POST
+def list_leave(request: HttpRequest, code: str) -> HttpResponse:
+    """The player leaves the list from their place page (`waitlist.game_waitlist_leave`, with
+    the code the page has); the place page follows, saying they are off the list. A refusal
+    shows the page again with its sentence (the code form for 400 `bad_code`, the place page
+    for 409); a client past the lookup rates gets 429, an unknown code the code form (404)."""
+    shown = code.strip().upper()[:CODE_MAX]
+    if lookups.code_clean(code) is not None:
+        try:
+            lookups.place_lookup(request, code)  # the lookup rates: a leave cannot guess codes
+        except lookups.LookupRefusedError as refused:
+            return _lookup_refused(request, code, refused.wait, poll=False)
+        except Http404:
+            context = {"code": shown, "missing": True}
+            return render(request, "public/list_lookup.html", context, status=404)
+    try:
+        waitlist.game_waitlist_leave(code=code)
+    except FloorError as error:
+        if lookups.code_clean(code) is None:
+            context = {"code": shown, "refusal": error.detail}
+            return render(request, "public/list_lookup.html", context, status=status_of(error))
+        context = {**_place_context(request, code), "refusal": error.detail}
+        return render(request, "public/list_place.html", context, status=status_of(error))
+    return redirect("list-place", code=code.strip().upper())
 
 
 def list_place_state(request: HttpRequest, code: str) -> HttpResponseBase:

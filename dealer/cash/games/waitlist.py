@@ -26,6 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dealer.cash import ledger
+from dealer.cash.games import lookups
 from dealer.cash.games.selectors import (
     ACTIVE,
     Status,
@@ -35,7 +36,7 @@ from dealer.cash.games.selectors import (
     seat_holders,
 )
 from dealer.cash.models import CashGame, CashSeat, SeatChangeRequest, WaitingListEntry
-from tournaments.errors import FloorConflict, FloorInvalid
+from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
 from tournaments.models import Table
 from tournaments.names import clean_name
 from tournaments.services.audit import audit_record
@@ -345,6 +346,35 @@ def game_waitlist_remove(
     if entry.status not in ACTIVE:
         return
     _off_the_list(entry, Status.REMOVED, "cash_waitlist_remove", now or timezone.now(), actor)
+
+
+@transaction.atomic
+def game_waitlist_leave(*, code: str, now: datetime | None = None) -> WaitingListEntry:
+    """The player leaves the game's list from their phone, with the code they were given (the
+    phone's proof that the place is theirs): as the floor's remove, a called player's held seat
+    goes to the next player. Refused 400 `bad_code` for what cannot be a code, 404 for a code on
+    no list, 409 `not_on_list` once the entry is off the list (left, seated, no-show), so that a
+    second tap says what happened rather than nothing."""
+    clean = code.strip().upper()
+    if lookups.code_clean(clean) is None:
+        raise FloorInvalid("bad_code", "A list code is six letters and digits.")
+    found = (
+        WaitingListEntry.objects.filter(code=clean, game__isnull=False)
+        .order_by("-pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if found is None:
+        raise FloorNotFound("not_found", "No list entry has that code.")
+    entry = _locked_entry(WaitingListEntry(pk=found))
+    if entry.status not in ACTIVE:
+        said: dict[str, str] = {
+            Status.SEATED: "You are seated already: the floor takes you off the list.",
+            Status.NO_SHOW: "Your held seat went to the next player: you are off the list.",
+        }
+        raise FloorConflict("not_on_list", said.get(entry.status, "You are off the list already."))
+    _off_the_list(entry, Status.REMOVED, "cash_waitlist_leave", now or timezone.now(), None)
+    return entry
 
 
 @transaction.atomic
