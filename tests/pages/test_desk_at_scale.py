@@ -257,3 +257,22 @@ def test_picking_the_player_found_keeps_the_search_and_offers_their_table_mates(
     rivals = body.split(f'name="eliminated_by_{jose.pk}"')[1].split("</select>")[0]
     mates = Entry.objects.filter(table=jose.table).exclude(pk=jose.pk)
     assert sorted(offered(rivals)) == sorted(mates.values_list("pk", flat=True))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("sent", ["²", "99999999999999999999", "-3", "x"])
+def test_a_picked_id_no_row_can_have_answers_an_empty_row_not_a_server_error(
+    director: Client, sent: str
+) -> None:
+    jose, _ = big_table_event()
+
+    row = director.get(reverse("bust-row", args=[jose.tournament_id]), {"entry": sent})
+    posted = director.post(
+        reverse("bust-list", args=[jose.tournament_id]),
+        once(entry=[sent, str(jose.pk)], stack=["100", "x"], **{f"eliminated_by_{jose.pk}": sent}),
+    )
+
+    assert row.status_code == 200
+    assert "Pick the player out first" in row.content.decode()
+    assert posted.status_code == 200
+    assert "Row 1: pick a player from the list." in posted.content.decode()

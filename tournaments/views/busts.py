@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -24,7 +25,7 @@ from django.views.decorators.http import require_POST
 from config import request_time
 from tournaments import selectors
 from tournaments.errors import FloorError
-from tournaments.forms import BustsForm, SearchForm
+from tournaments.forms import BustsForm, SearchForm, record_id
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.bounties import tournament_bounties
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
@@ -117,7 +118,7 @@ def _posted_rows(request: HttpRequest, tournament: Tournament) -> list[BustRow]:
     """The rows as typed (player, stack, the eliminators picked), to show them again with the
     error; only the players posted are read."""
     entries, stacks = request.POST.getlist("entry"), request.POST.getlist("stack")
-    ids = [int(e) for e in entries if e.strip().isdigit()]
+    ids = [pk for pk in map(_picked_id, entries) if pk is not None]
     known = {str(e.pk): e for e in selectors.seated_entries(tournament).filter(pk__in=ids)}
     rows: list[BustRow] = []
     for entry, stack in zip(entries, stacks, strict=False):
@@ -126,9 +127,18 @@ def _posted_rows(request: HttpRequest, tournament: Tournament) -> list[BustRow]:
             rows.append(_row(tournament, None, "", stack=stack))
             continue
         picked = request.POST.getlist(f"eliminated_by_{chosen.pk}")
-        named = [int(p) for p in picked if p.strip().isdigit()]
+        named = [pk for pk in map(_picked_id, picked) if pk is not None]
         rows.append(_row(tournament, chosen, "", stack=stack, eliminators=named))
     return rows or [_row(tournament, None, "")]
+
+
+def _picked_id(text: str) -> int | None:
+    """A player's id as a picker sent it, None for anything else ("²", a number too big)."""
+    try:
+        picked: int | None = record_id(required=False).clean(text)
+    except ValidationError:
+        return None
+    return picked
 
 
 @director_required
@@ -136,14 +146,12 @@ def bust_row(request: HttpRequest, pk: int) -> HttpResponse:
     """One row of the form (htmx): the player picked, with the stack prefilled with their chips,
     and the picker still showing the search typed."""
     tournament = tournament_get(pk)
-    picked = request.GET.get("entry", "").strip()
+    picked = _picked_id(request.GET.get("entry", ""))
     query, _ = SearchForm.query(request.GET)
     chosen = None
-    if picked.isdigit():
+    if picked is not None:
         chosen = (
-            selectors.seated_entries(tournament)
-            .filter(pk=int(picked), live_hand__isnull=True)
-            .first()
+            selectors.seated_entries(tournament).filter(pk=picked, live_hand__isnull=True).first()
         )
     row = _row(tournament, chosen, query, stack=chosen.chips if chosen else "")
     return render(request, "desk/_bust_row.html", {"tournament": tournament, "row": row})
