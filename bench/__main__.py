@@ -54,6 +54,10 @@ def main() -> None:
     # Processes of their own: Django is set up here already, on another throwaway database.
     subprocess.run([sys.executable, "-m", "bench.bench_write_cpu"], check=True)
     print()
+    print("== The registration desk in-process, 50 and 1,000 entries (bench/bench_desk.py) ==")
+    sys.stdout.flush()
+    subprocess.run([sys.executable, "-m", "bench.bench_desk"], check=True)
+    print()
     print("== Dealer actions through gunicorn on PostgreSQL, 40 tables (bench/bench_actions.py) ==")
     sys.stdout.flush()
     subprocess.run([sys.executable, "-m", "bench.bench_actions"], check=True)

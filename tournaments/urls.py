@@ -86,6 +86,7 @@ director = [
     ),
     path("desk/t/<int:pk>/busts/", busts.busts_page, name="bust-list"),
     path("desk/t/<int:pk>/busts/row/", busts.bust_row, name="bust-row"),
+    path("desk/t/<int:pk>/busts/search/", busts.bust_search, name="bust-search"),
     path("desk/t/<int:pk>/busts/undo/", busts.undo, name="bust-undo"),
     path("desk/t/<int:pk>/payouts/", payouts.payouts_page, name="payout-list"),
     path("desk/t/<int:pk>/payouts/icm/", payouts.icm_deal, name="icm-deal"),

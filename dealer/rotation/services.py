@@ -85,7 +85,9 @@ def dealer_shift_end(*, dealer_id: int, at: datetime, actor: Any = None) -> Deal
         raise FloorNotFound("not_on_shift", "That dealer is not on shift.")
     shift.ends_at = at
     shift.save(update_fields=["ends_at"])
-    audit_record(tournament=None, actor=actor, action="shift_end", dealer=dealer_id)
+    audit_record(
+        tournament=None, actor=actor, action="shift_end", dealer=shift.dealer.get_username()
+    )
     _replan_if_running(at=at)
     return shift
 

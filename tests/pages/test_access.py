@@ -19,6 +19,7 @@ DESK_PAGES = [
     "clock-control",
     "bust-list",
     "bust-row",
+    "bust-search",
     "payout-list",
     "icm-deal",
     "audit-log",

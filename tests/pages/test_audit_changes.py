@@ -10,13 +10,20 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests.factories import DealerFactory
 from tests.pages import NAMES, NOW, entry_of, freeze_pages, staff_client, tournament
-from tournaments.models import AuditEvent
+from tournaments.models import AuditEvent, Table
 from tournaments.services.busts import Bust, entries_bust
-from tournaments.services.events import tournament_update
+from tournaments.services.events import (
+    schedule_create,
+    schedule_replace_levels,
+    tournament_update,
+)
 from tournaments.services.knockouts import Eliminator
 from tournaments.services.players import player_get_or_create, player_update
 from tournaments.services.rules import rules_set
+from tournaments.services.screens import screen_create, screen_update
+from tournaments.services.tables import table_assign_dealer
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +96,63 @@ def test_a_rules_change_records_old_and_new_values(director: Client) -> None:
     assert (old, new) == ("dead", "moving")
     assert "button_mode: dead -&gt; moving" in body
     assert "button_mode=moving" not in body  # said once
+
+
+def test_a_screen_change_records_old_and_new_values_by_the_screens_name(
+    director: Client,
+) -> None:
+    event = tournament()
+    screen = screen_create(tournament=event, name="Bar screen", layout="classic")
+
+    screen_update(screen=screen, name="Bar TV", layout="sidebar")
+
+    audit = AuditEvent.objects.filter(action="screen_update").latest("id")
+    body = director.get(reverse("audit-log", args=[event.pk])).content.decode()
+    assert audit.detail["screen"] == "Bar TV"
+    assert audit.detail["changes"] == {
+        "name": ["Bar screen", "Bar TV"],
+        "layout": ["classic", "sidebar"],
+    }
+    assert "layout: classic -&gt; sidebar" in body
+
+
+def test_a_new_dealer_at_a_table_records_the_dealer_before_and_after() -> None:
+    event = tournament(players=NAMES[:4], draw=True)
+    table = Table.objects.get(tournament=event, number=1)
+    first, second = DealerFactory.create(username="mia"), DealerFactory.create(username="noor")
+
+    table_assign_dealer(table=table, dealer_id=first.pk)
+    table_assign_dealer(table=table, dealer_id=second.pk)
+
+    changes = [
+        e.detail["changes"] for e in AuditEvent.objects.filter(action="table_dealer").order_by("pk")
+    ]
+    assert changes == [{"dealer": [None, "mia"]}, {"dealer": ["mia", "noor"]}]
+
+
+def test_a_schedules_new_levels_record_each_level_changed_old_and_new() -> None:
+    found = schedule_create(
+        name="Sunday turbo",
+        levels=[
+            {"small_blind": 100, "big_blind": 200, "duration": 600},
+            {"small_blind": 200, "big_blind": 400, "duration": 600},
+        ],
+    )
+
+    schedule_replace_levels(
+        schedule=found,
+        levels=[
+            {"small_blind": 100, "big_blind": 200, "duration": 600},
+            {"small_blind": 300, "big_blind": 600, "ante": 600, "bb_ante": True, "duration": 600},
+            {"is_break": True, "duration": 300},
+            {"small_blind": 400, "big_blind": 800, "duration": 600},
+        ],
+    )
+
+    audit = AuditEvent.objects.get(action="schedule_edit")
+    assert audit.detail["schedule"] == "Sunday turbo"
+    assert audit.detail["changes"] == {
+        "2": ["200/400, 10 min", "300/600 ante 600 (BB), 10 min"],
+        "3": [None, "break, 5 min"],
+        "4": [None, "400/800, 10 min"],
+    }

@@ -5,17 +5,25 @@ Nothing here writes or decides; the pages and the API only show what these retur
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 
 from tournaments import clock
 from tournaments.models import DEALER_GROUP, AuditEvent, Entry, Table, Tournament
+from tournaments.names import fold
 from tournaments.selectors.clock import levels_as_clock
 
 ACTIVE = Entry.Status.ACTIVE
+# The most players the bust picker offers at once: a search's matches, or the first seats.
+PICK_LIMIT = 20
+# A table and seat as a floor types them: "5-3", "5/3", "5 3", "t5 s3", "table 5 seat 3".
+_TABLE_SEAT = re.compile(r"^(?:t(?:able)?\s*)?(\d{1,4})\s*(?:[-/.:]|\s|s(?:eat)?)\s*(\d{1,2})$")
+# A table alone: "t5", "table 5" (a bare number is also a player card's, see `bust_choices`).
+_TABLE = re.compile(r"^t(?:able)?\s*(\d{1,4})$")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -44,6 +52,42 @@ def seated_entries(tournament: Tournament) -> QuerySet[Entry]:
         .select_related("player", "table", "live_hand__table")
         .order_by("table__number", "seat")
     )
+
+
+def bust_choices(tournament: Tournament, query: str = "") -> QuerySet[Entry]:
+    """The seated players the bust picker offers for what was typed, at most `PICK_LIMIT`, by
+    table and seat: the name's part, accents and case aside ("jose" finds José), a player
+    number ("#1042", or "1042", which also finds table 1042's players), a table and seat
+    ("5-3", "t5 s3") or a table ("t5"). Nothing typed: the first seats (a small field: all)."""
+    folded = fold(query)
+    seated = seated_entries(tournament)
+    if not folded:
+        return seated[:PICK_LIMIT]
+    return seated.filter(_bust_match(query, folded))[:PICK_LIMIT]
+
+
+def bust_rivals(tournament: Tournament, entry: Entry) -> list[Entry]:
+    """Whom a busted player's row offers as who knocked them out: the players at their table,
+    and in a small field (everyone fits in `PICK_LIMIT`) everyone else seated after them."""
+    others = seated_entries(tournament).exclude(pk=entry.pk)
+    few = list(others[:PICK_LIMIT])
+    if len(few) < PICK_LIMIT:
+        return sorted(few, key=lambda e: e.table_id != entry.table_id)
+    return list(others.filter(table=entry.table))
+
+
+def _bust_match(query: str, folded: str) -> Q:
+    number = folded.removeprefix("#").strip()
+    if number.isdigit():
+        card = Q(player__number=number.upper())
+        return card if folded.startswith("#") else card | Q(table__number=int(number))
+    place = _TABLE_SEAT.match(folded)
+    if place:
+        return Q(table__number=int(place.group(1)), seat=int(place.group(2)))
+    table = _TABLE.match(folded)
+    if table:
+        return Q(table__number=int(table.group(1)))
+    return Q(player__search_name__contains=folded) | Q(player__name__icontains=query.strip())
 
 
 def seat_cards(tournament: Tournament, entry_id: int | None = None) -> QuerySet[Entry]:

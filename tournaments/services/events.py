@@ -76,18 +76,34 @@ def schedule_create(
 def schedule_replace_levels(
     *, schedule: BlindSchedule, levels: Sequence[Mapping[str, Any]], actor: Any = None
 ) -> BlindSchedule:
-    """Replace a template's levels. Tournaments keep their own copy and are not affected."""
+    """Replace a template's levels. Tournaments keep their own copy and are not affected.
+    The log keeps each level that changed, old -> new ("3": "300/600 20 min" -> "400/800 ...")."""
     check_schedule(levels)
+    old = [_level_text(_level_row(row)) for row in schedule.levels.order_by("order").values()]
     schedule.levels.all().delete()
     _write_levels(BlindLevel, {"schedule": schedule}, levels)
+    new = [_level_text(_level_row(row)) for row in levels]
     audit_record(
         tournament=None,
         actor=actor,
         action="schedule_edit",
         schedule=schedule.name,
         levels=len(levels),
+        changes=audit_changes(
+            {str(i + 1): text for i, text in enumerate(old)},
+            {str(i + 1): new[i] if i < len(new) else None for i in range(max(len(old), len(new)))},
+        ),
     )
     return schedule
+
+
+def _level_text(row: Mapping[str, Any]) -> str:
+    """A level as the log says it: "300/600 ante 600 (BB), 20 min" or "break, 10 min"."""
+    minutes = f"{int(row['duration']) // 60} min"
+    if row["is_break"]:
+        return f"break, {minutes}"
+    ante = f" ante {row['ante']}{' (BB)' if row['bb_ante'] else ''}" if row["ante"] else ""
+    return f"{row['small_blind']}/{row['big_blind']}{ante}, {minutes}"
 
 
 def _write_levels(

@@ -14,7 +14,7 @@ from django.db import transaction
 
 from tournaments.errors import FloorInvalid, FloorNotFound
 from tournaments.models import Screen, Tournament
-from tournaments.services.audit import audit_record
+from tournaments.services.audit import audit_changes, audit_record
 from tournaments.services.entries import lock_tournament
 
 MESSAGE_LENGTH = 200  # Tournament.floor_message
@@ -86,6 +86,7 @@ def screen_update(
     """Change a screen's name, layout or sound (only those given). A screen showing in the room
     takes the new layout when it is opened again."""
     found = _screen_locked(screen)
+    before = {"name": found.name, "layout": found.layout, "sound": found.sound}
     if name is not None:
         found.name = _check_name(name)
     if layout is not None:
@@ -97,10 +98,10 @@ def screen_update(
         tournament=found.tournament,
         actor=actor,
         action="screen_update",
-        screen=found.pk,
-        name=found.name,
-        layout=found.layout,
-        sound=found.sound,
+        screen=found.name,
+        changes=audit_changes(
+            before, {"name": found.name, "layout": found.layout, "sound": found.sound}
+        ),
     )
     return found
 

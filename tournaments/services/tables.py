@@ -16,7 +16,7 @@ from dealer.engine.rules import DrawTiebreak
 from tournaments import balancing, seating
 from tournaments.errors import FloorError, FloorInvalid, from_value_error
 from tournaments.models import DEALER_GROUP, ButtonDraw, Entry, Table, Tournament
-from tournaments.services.audit import audit_record
+from tournaments.services.audit import audit_changes, audit_record
 from tournaments.services.entries import lock_tournament
 from tournaments.services.events import tournament_rules
 
@@ -461,6 +461,9 @@ def table_assign_dealer(*, table: Table, dealer_id: int | None, actor: Any = Non
             raise FloorInvalid(
                 "not_a_dealer", "Pick a dealer: an active account in the dealer group."
             )
+    # The log names the dealers, before and after (issue 26: no bare ids, no new value alone).
+    before = table.dealer.get_username() if table.dealer else None
+    after = dealer.get_username() if dealer else None
     table.dealer = dealer
     table.save(update_fields=["dealer"])
     audit_record(
@@ -469,6 +472,7 @@ def table_assign_dealer(*, table: Table, dealer_id: int | None, actor: Any = Non
         action="table_dealer",
         table=table.number,
         cash=table.tournament_id is None,
-        dealer=dealer.get_username() if dealer else None,
+        dealer=after,
+        changes=audit_changes({"dealer": before}, {"dealer": after}),
     )
     return table

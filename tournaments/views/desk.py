@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from config import request_time
+from config.exceptions import status_of
 from tournaments import selectors
 from tournaments.errors import FloorError, LikelySamePlayerError
 from tournaments.forms import RegisterForm, SearchForm, attach_refusal
@@ -34,10 +35,15 @@ NOT_STARTED = (Tournament.Status.PLANNED, Tournament.Status.REGISTERING)
 
 @director_required
 def entries_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """The desk. A POST registers the name typed; a refusal is shown under the name field."""
+    """The desk. A POST registers the name typed; a refusal is shown under the name field. The
+    page's own htmx form (not a boosted one) is answered with what changed: a fresh form, the
+    new entry's row (added at the top of the list) and the counts, so that the 1,000th name
+    costs what the 10th did; without JavaScript, the page is drawn again."""
     tournament = tournament_get(pk)
     form = RegisterForm(request.POST or None)
+    partial = _htmx_form(request)
     likely: list[dict[str, Any]] = []  # the known players a new name may be (two buttons)
+    status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
         try:
             entry = submit_once(
@@ -52,31 +58,89 @@ def entries_page(request: HttpRequest, pk: int) -> HttpResponse:
                 ),
             )
         except FormSentTwiceError as error:
+            if partial:
+                return _register_card(request, tournament, RegisterForm(), warning=error.detail)
             report_form_refusal(request, error)
             return redirect("entry-list", pk=pk)
         except FloorError as error:
             attach_refusal(form, error)
+            status = status_of(error)
             if isinstance(error, LikelySamePlayerError):
                 likely = error.candidates
         else:
+            if partial:
+                return _registered_answer(request, tournament, entry)
             messages.success(request, _registered(entry))
             return redirect("entry-list", pk=pk)
+    if partial:
+        return _register_card(request, tournament, form, likely=likely, status=status)
     query, refusal = SearchForm.query(request.GET)
     if refusal:
         messages.error(request, refusal)
     context = {
-        "tournament": tournament,
+        **_list_context(tournament),
         "tab": "entries",
         "form": form,
         "likely": likely,
         "query": query,
         "entries": selectors.entry_list(tournament, query),
+    }
+    # A refused registration keeps its 200 here: the page is drawn whole, the sentence in it.
+    return render(request, "desk/entries.html", context, status=400 if refusal else 200)
+
+
+def _htmx_form(request: HttpRequest) -> bool:
+    """A POST of the desk's htmx form, answered with its parts (a boosted form, a whole page)."""
+    return (
+        request.method == "POST"
+        and request.headers.get("HX-Request") == "true"
+        and request.headers.get("HX-Boosted") != "true"
+    )
+
+
+def _list_context(tournament: Tournament) -> dict[str, Any]:
+    """What the list's rows and the counts draw from (the page's and the htmx answers')."""
+    now = request_time.now()
+    try:
+        counts = selectors.tournament_standings(tournament, limit=0)
+    except FloorError:  # a payout table that cannot be used: the Payouts tab says why
+        counts = None
+    return {
+        "tournament": tournament,
+        "counts": counts,
         "before_start": tournament.status in NOT_STARTED,
         # The rebuy and add-on buttons only in their windows (issue 26).
-        "rebuy_open": sales_open(tournament, request_time.now(), "rebuy"),
-        "addon_open": sales_open(tournament, request_time.now(), "addon"),
+        "rebuy_open": sales_open(tournament, now, "rebuy"),
+        "addon_open": sales_open(tournament, now, "addon"),
     }
-    return render(request, "desk/entries.html", context, status=400 if refusal else 200)
+
+
+def _register_card(
+    request: HttpRequest,
+    tournament: Tournament,
+    form: RegisterForm,
+    *,
+    likely: list[dict[str, Any]] | None = None,
+    warning: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The registration form alone (htmx): after a refusal, with its sentence by the name."""
+    context = {"tournament": tournament, "form": form, "likely": likely or [], "warning": warning}
+    return render(request, "desk/_register_card.html", context, status=status)
+
+
+def _registered_answer(request: HttpRequest, tournament: Tournament, entry: Entry) -> HttpResponse:
+    """A registration's answer to the htmx form: the form again (empty, with a new one-time
+    token) saying who was registered where, and out of band the new row at the top of the list
+    and the counts; never the other rows."""
+    context = {
+        **_list_context(tournament),
+        "form": RegisterForm(),
+        "likely": [],
+        "done": _registered(entry),
+        "entry": selectors.entry_list(tournament).get(pk=entry.pk),
+    }
+    return render(request, "desk/_registered.html", context)
 
 
 def _registered(entry: Entry) -> str:
