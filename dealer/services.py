@@ -33,6 +33,7 @@ from dealer.models import Hand, HandEvent, ProcedureLog
 from dealer.rotation.selectors import push_refusal
 from dealer.state_cache import pack_state, unpack_state
 from tournaments import balancing
+from tournaments.actors import Actor, signed_in
 from tournaments.errors import (
     FloorConflict,
     FloorError,
@@ -106,7 +107,7 @@ def can_write(user: Any, table: Table) -> bool:
     return may_deal(user, table)
 
 
-def check_writer(actor: Any, table: Table) -> None:
+def check_writer(actor: Actor, table: Table) -> None:
     """Refuse (403) a write by a user who may not write to the table's hands. Writes made by
     the system itself (no actor) are not checked. The hand writes check it on the table read
     with the hand's lock, so that a dealer's write costs no query of its own for it."""
@@ -195,7 +196,7 @@ def start_refusal(table: Table, *, in_progress: bool) -> FloorError | None:
 def hand_start(
     *,
     table: Table,
-    actor: Any = None,
+    actor: Actor = None,
     now: datetime | None = None,
     straddle: bool = False,
     expected_plan: str = "",
@@ -267,7 +268,7 @@ def hand_start(
         small_blind_seat=positions.small_blind,
         big_blind_seat=positions.big_blind,
         seats=seats,
-        started_by=actor if getattr(actor, "is_authenticated", False) else None,
+        started_by=signed_in(actor),
     )
     dealt = [entries[row["seat"]] for row in seats]
     entries_enter_hand(tournament=tournament, entries=dealt, hand_id=hand.pk)
@@ -277,7 +278,7 @@ def hand_start(
     return _save_first_state(hand, setup)
 
 
-def _cash_hand_start(table: Table, actor: Any, *, straddle: bool, expected_plan: str) -> Hand:
+def _cash_hand_start(table: Table, actor: Actor, *, straddle: bool, expected_plan: str) -> Hand:
     """A cash hand: exactly the posts of the plan the dealer was shown (RULES.md 2-4)."""
     read = cash_plan.engine_seats(table)
     seats = {seat.seat: seat for seat in read}
@@ -319,7 +320,7 @@ def _cash_hand_start(table: Table, actor: Any, *, straddle: bool, expected_plan:
         big_blind_seat=plan.big_blind,
         seats=rows,
         plan=cash_plan.plan_record(plan, straddle),
-        started_by=actor if getattr(actor, "is_authenticated", False) else None,
+        started_by=signed_in(actor),
     )
     return _save_first_state(hand, setup)
 
@@ -539,7 +540,7 @@ def _write(
     *,
     client_id: str,
     version: int,
-    actor: Any,
+    actor: Actor,
     kind: str,
     payload: dict[str, Any],
     make: Any,
@@ -584,7 +585,7 @@ def _resend_or_refuse(hand: Hand, *, client_id: str, version: int) -> Result | N
 
 
 def _append(
-    hand: Hand, *, kind: str, payload: dict[str, Any], client_id: str, actor: Any
+    hand: Hand, *, kind: str, payload: dict[str, Any], client_id: str, actor: Actor
 ) -> Result:
     """Store the hand (its new version, state and snapshot already set) with the write's event,
     the snapshot its answer. Another write that raced in on another connection wins: then the
@@ -596,7 +597,7 @@ def _append(
         payload=payload,
         client_id=client_id,
         response=hand.state,
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        actor=signed_in(actor),
     )
     if not _store(hand, event):
         # `hand` holds this write's unsaved state: answer with the hand as it is now.
@@ -653,7 +654,7 @@ def hand_record_action(
     action: dict[str, Any],
     client_id: str,
     version: int,
-    actor: Any = None,
+    actor: Actor = None,
     expected_seat: int | None = None,
     deal_unentered: bool = False,
     at_table: int | None = None,
@@ -698,7 +699,7 @@ def hand_record_action(
 
 @transaction.atomic
 def hand_undo(
-    *, hand: Hand | int, reason: str, client_id: str, version: int, actor: Any = None
+    *, hand: Hand | int, reason: str, client_id: str, version: int, actor: Actor = None
 ) -> Result:
     """Cancel the latest entry still in force (a correction event: nothing is deleted)."""
 
@@ -733,7 +734,7 @@ def _apply_procedure(
     details: dict[str, Any],
     client_id: str,
     version: int,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> Result:
     """Apply a procedure's engine actions as one event, to a hand `hand_run_procedure` has
     locked in this transaction."""
@@ -791,7 +792,7 @@ def _seat_results(
     ]
 
 
-def _hand_end(hand: Hand, state: HandState, actor: Any) -> None:
+def _hand_end(hand: Hand, state: HandState, actor: Actor) -> None:
     """The hand's result to the tournament (`entries_hand_end`: the chip ledger, busts, the moves
     that waited) or the cash table's seats, and the positions for the next hand. A misdeal only
     frees the players: the redeal uses the same button, blinds and players (T)."""
@@ -823,7 +824,7 @@ def _hand_end(hand: Hand, state: HandState, actor: Any) -> None:
 
 @transaction.atomic
 def hand_reopen(
-    *, hand: Hand | int, reason: str, client_id: str, version: int, actor: Any = None
+    *, hand: Hand | int, reason: str, client_id: str, version: int, actor: Actor = None
 ) -> Result:
     """Open a finished hand again to correct it: its result is reversed through the chip ledger
     (a tournament's stacks, busts, places and prizes; a cash table's stacks, rake and drop), and
@@ -866,7 +867,7 @@ def hand_reopen(
     )
 
 
-def _check_reopen(hand: Hand, actor: Any) -> None:
+def _check_reopen(hand: Hand, actor: Actor) -> None:
     if hand.status == Hand.Status.VOID:
         raise FloorError("hand_void", "A misdeal is dealt again, not reopened.")
     if hand.status != Hand.Status.COMPLETE:
@@ -892,7 +893,7 @@ def _check_reopen(hand: Hand, actor: Any) -> None:
         )
 
 
-def reopen_refusal(hand: Hand, actor: Any) -> FloorError | None:
+def reopen_refusal(hand: Hand, actor: Actor) -> FloorError | None:
     """Why `actor` may not reopen `hand` now, by the hand's own rules (None: they may, as far
     as the hand goes; `hand_reopen` then checks the players). The tablet offers its "Reopen the
     last hand" by it."""
@@ -1015,7 +1016,7 @@ def hand_run_procedure(
     details: dict[str, Any] | None = None,
     client_id: str,
     version: int,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> tuple[Result, ProcedureLog | None]:
     """Apply a dealer-error procedure's effect to the hand and log it for the floor. The floor's
     own decisions (`floor_misdeal`, `floor_dead_hand`, with `details["note"]` as the reason) are
@@ -1048,7 +1049,7 @@ def hand_run_procedure(
     log = ProcedureLog.objects.create(
         hand=result.hand,
         table=result.hand.table,
-        dealer=actor if getattr(actor, "is_authenticated", False) else None,
+        dealer=signed_in(actor),
         trigger=trigger,
         title=remedy.title,
         steps=list(remedy.steps),

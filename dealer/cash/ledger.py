@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from dealer.cash.models import HOUSE_KINDS, CashChips, CashSeat, WaitingListEntry
 from dealer.models import Hand
+from tournaments.actors import Actor, signed_in
 from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import Table
 
@@ -36,8 +37,8 @@ REVERSAL = {
 }
 
 
-def _actor(actor: Any) -> Any:
-    return actor if getattr(actor, "pk", None) else None
+def _actor(actor: Actor) -> Any:
+    return signed_in(actor)
 
 
 def cash_chips_record(
@@ -48,7 +49,7 @@ def cash_chips_record(
     hand: Hand | None = None,
     other_table: Table | None = None,
     note: str = "",
-    actor: Any = None,
+    actor: Actor = None,
     now: datetime | None = None,
 ) -> CashChips | None:
     """One change of a seat's chips: the row, and the seat's chips moved by `delta` (refused,
@@ -95,7 +96,7 @@ def cash_house_record(
     amount: int,
     hand: Hand,
     note: str = "",
-    actor: Any = None,
+    actor: Actor = None,
     now: datetime | None = None,
 ) -> CashChips | None:
     """The house's take from `hand`'s pots (`rake`, `drop`, or their reversals): a row of no
@@ -122,7 +123,7 @@ def cash_hand_record(
     results: Sequence[tuple[int, int]],
     rake: int,
     drop: int = 0,
-    actor: Any = None,
+    actor: Actor = None,
     now: datetime | None = None,
 ) -> None:
     """A cash hand's end: each seat's result as a delta (`results`: the `CashSeat` id and its
@@ -141,7 +142,7 @@ def cash_hand_record(
 
 
 def cash_hand_reverse(
-    *, hand: Hand, seats: dict[int, CashSeat], reason: str, actor: Any = None
+    *, hand: Hand, seats: dict[int, CashSeat], reason: str, actor: Actor = None
 ) -> list[CashChips]:
     """A reopened cash hand: every row its last end wrote is reversed by a row of its own (the
     seats' results and the house's takes), so the stacks and the cage are as before its end.
@@ -199,7 +200,7 @@ def _last_end(rows: list[CashChips]) -> list[CashChips]:
     return last
 
 
-def cash_chips_carried_off(*, entry: WaitingListEntry, actor: Any = None) -> None:
+def cash_chips_carried_off(*, entry: WaitingListEntry, actor: Actor = None) -> None:
     """A player waiting with the stack of a closed or broken table leaves the list: the stack is
     cashed out, on the ledger of the seat it left (back from the list, then out: that seat's
     rows still net to zero)."""

@@ -20,6 +20,7 @@ from dealer.models import Hand
 from dealer.rotation.pins import dealer_pin_verify
 from dealer.rotation.selectors import dealer_name, open_shifts, rotation_plan_get, rotation_tables
 from tournaments import rotation
+from tournaments.actors import Actor
 from tournaments.errors import FloorConflict, FloorForbidden, FloorInvalid, FloorNotFound
 from tournaments.models import DEALER_GROUP, DealerDown, DealerShift, RotationPlan, Table
 from tournaments.roles import is_director
@@ -34,7 +35,7 @@ EXTEND_WITHIN_HOURS = 2
 
 
 def rotation_plan_set(
-    *, down_minutes: int, downs_before_break: int, break_minutes: int, actor: Any = None
+    *, down_minutes: int, downs_before_break: int, break_minutes: int, actor: Actor = None
 ) -> RotationPlan:
     """Set the room's plan (a new row: the latest is in force). Downs last 20 to 30 minutes,
     the room's choice; it applies from the next start of the rotation."""
@@ -57,7 +58,7 @@ def rotation_plan_set(
 
 
 @transaction.atomic
-def dealer_shift_start(*, dealer_id: int, at: datetime, actor: Any = None) -> DealerShift:
+def dealer_shift_start(*, dealer_id: int, at: datetime, actor: Actor = None) -> DealerShift:
     """Put a dealer on the shift list; a running rotation takes them in from its next push."""
     dealer = (
         get_user_model()
@@ -75,7 +76,7 @@ def dealer_shift_start(*, dealer_id: int, at: datetime, actor: Any = None) -> De
 
 
 @transaction.atomic
-def dealer_shift_end(*, dealer_id: int, at: datetime, actor: Any = None) -> DealerShift:
+def dealer_shift_end(*, dealer_id: int, at: datetime, actor: Actor = None) -> DealerShift:
     """Take a dealer off the shift list: they finish the down they are in, and a running
     rotation goes on without them from its next push."""
     shift = (
@@ -100,7 +101,7 @@ def next_push_at(at: datetime) -> datetime | None:
 
 
 @transaction.atomic
-def rotation_start(*, at: datetime, actor: Any = None) -> list[DealerDown]:
+def rotation_start(*, at: datetime, actor: Actor = None) -> list[DealerDown]:
     """Write the downs of the next hours for the dealers on shift and the open tables: from
     the next push of a running rotation (each dealer going on from where they are), else from
     `at`. Downs not yet begun are replaced."""
@@ -201,7 +202,7 @@ def _since(start: datetime, plan: rotation.Plan) -> dict[Any, rotation.Since]:
     return since
 
 
-def down_sign_in(*, table: Table, actor: Any, pin: str, at: datetime) -> DealerDown:
+def down_sign_in(*, table: Table, actor: Actor, pin: str, at: datetime) -> DealerDown:
     """The push, on the tablet: the incoming dealer of the down due at `table` proves it is
     them with their PIN (`dealer.rotation.pins`: 403 `wrong_pin`, 409 `pin_locked`, `no_pin`)
     and the table is theirs (`table_assign_dealer`), and no longer the dealer's at any other
@@ -228,7 +229,7 @@ def _due_down(table: Table, at: datetime, *, lock: bool) -> DealerDown:
     return down
 
 
-def _check_handover(table: Table, down: DealerDown, actor: Any) -> None:
+def _check_handover(table: Table, down: DealerDown, actor: Actor) -> None:
     if actor is not None and not (
         is_director(actor) or actor.pk in (down.dealer_id, table.dealer_id)
     ):
@@ -245,7 +246,7 @@ def _check_handover(table: Table, down: DealerDown, actor: Any) -> None:
 
 
 @transaction.atomic
-def _hand_over(*, table: Table, down_id: int, actor: Any, at: datetime) -> DealerDown:
+def _hand_over(*, table: Table, down_id: int, actor: Actor, at: datetime) -> DealerDown:
     table = Table.objects.select_for_update().get(pk=table.pk)
     down = _due_down(table, at, lock=True)
     if down.pk != down_id:  # the schedule was written again meanwhile: sign in to the new push

@@ -23,6 +23,7 @@ from django.db.models import Q
 from dealer.models import DealerPin
 from dealer.rotation.pins import check_pin_form
 from dealer.rotation.services import dealer_shift_end
+from tournaments.actors import Actor
 from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
 from tournaments.models import DEALER_GROUP, DealerShift, Table
 from tournaments.services.audit import audit_record
@@ -32,7 +33,7 @@ NAME_MAX = 150  # the user model's first_name
 
 
 def staff_dealer_create(
-    *, username: str, name: str, pin: str, actor: Any = None, at: datetime
+    *, username: str, name: str, pin: str, actor: Actor = None, at: datetime
 ) -> Any:
     """A dealer account (the dealer group, no password) with its PIN, hashed. Refused: 400
     `bad_username`, `bad_name`, `bad_pin`; 409 `username_taken`."""
@@ -47,7 +48,7 @@ def staff_dealer_create(
     return user
 
 
-def staff_floor_create(*, username: str, name: str, password: str, actor: Any = None) -> Any:
+def staff_floor_create(*, username: str, name: str, password: str, actor: Actor = None) -> Any:
     """A floor account (a director: staff) with a password that passes the site's password
     rules. Refused: 400 `bad_username`, `bad_name`, `bad_password`; 409 `username_taken`."""
     username, name = _check_names(username, name)
@@ -63,7 +64,7 @@ def staff_floor_create(*, username: str, name: str, password: str, actor: Any = 
 
 
 @transaction.atomic
-def dealer_pin_set(*, user_id: int, pin: str, actor: Any = None, at: datetime) -> None:
+def dealer_pin_set(*, user_id: int, pin: str, actor: Actor = None, at: datetime) -> None:
     """A dealer's new PIN (the old one stops working; a PIN lock is lifted). Refused: 400
     `bad_pin`, `not_a_dealer`; 404 `no_such_user`."""
     check_pin_form(pin)
@@ -79,7 +80,7 @@ def dealer_pin_set(*, user_id: int, pin: str, actor: Any = None, at: datetime) -
 
 
 @transaction.atomic
-def staff_deactivate(*, user_id: int, actor: Any = None, at: datetime) -> Any:
+def staff_deactivate(*, user_id: int, actor: Actor = None, at: datetime) -> Any:
     """The account can no longer sign in; at once its sessions and API tokens stop working
     (`tournaments.services.access`), its tables have no dealer and it leaves the shift list.
     Deactivating an inactive account again changes nothing. Refused: 404 `no_such_user`;

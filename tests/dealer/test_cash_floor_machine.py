@@ -46,7 +46,7 @@ from dealer.cash.takings.services import time_charge_collect
 from dealer.engine.errors import EngineError
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_reopen, hand_start, hand_undo
-from tests.factories import DirectorFactory
+from tests.factories import DirectorFactory, make
 from tournaments.errors import FloorError
 from tournaments.models import Table
 
@@ -119,7 +119,7 @@ class CashFloor(RuleBasedStateMachine):
             raise
 
     def _set_up(self) -> None:
-        self.director = DirectorFactory()
+        self.director = make(DirectorFactory)
         low = games.cash_game_create(
             name="1/2 NL", small_blind=1, big_blind=2, rule_overrides=RULES, hold_seconds=60
         )

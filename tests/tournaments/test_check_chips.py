@@ -13,6 +13,7 @@ import random
 import uuid
 from decimal import Decimal
 from io import StringIO
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -21,7 +22,7 @@ from django.utils import timezone
 
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_reopen, hand_start, hand_undo
-from tests.factories import DirectorFactory, seated_tournament
+from tests.factories import DirectorFactory, make, seated_tournament
 from tests.pages import fold_to_end
 from tournaments.errors import FloorError
 from tournaments.management.commands.load_demo import DEMO_NAME
@@ -54,7 +55,7 @@ def seated(t: Table) -> list[Entry]:
     return list(Entry.objects.filter(table=t, status=Entry.Status.ACTIVE).select_related("player"))
 
 
-def reopen(hand: Hand, director: object) -> Hand:
+def reopen(hand: Hand, director: Any) -> Hand:
     hand.refresh_from_db()
     result = hand_reopen(
         hand=hand,
@@ -66,7 +67,7 @@ def reopen(hand: Hand, director: object) -> Hand:
     return result.hand
 
 
-def undo(hand: Hand, director: object) -> Hand:
+def undo(hand: Hand, director: Any) -> Hand:
     result = hand_undo(
         hand=hand,
         reason="wrong fold",
@@ -80,7 +81,7 @@ def undo(hand: Hand, director: object) -> Hand:
 def an_evening(tournament: Tournament) -> None:
     """Hands at three tables, with the floor working around them: a late entry, a count, a
     count sheet, a bust on the desk, balancing moves, a hand reopened and played again."""
-    director = DirectorFactory()
+    director = make(DirectorFactory)
     now = timezone.now()
     for number in (1, 2, 3):
         fold_to_end(hand_start(table=table(tournament, number), actor=director))
@@ -182,7 +183,7 @@ def test_reopening_a_hand_of_a_player_recorded_out_since_is_refused():
     """Found by the state machine: reversing the hand gave its chips back to an entry that the
     desk had busted after the hand ("busted with 100 chips")."""
     tournament = demo()
-    director = DirectorFactory()
+    director = make(DirectorFactory)
     hand = fold_to_end(hand_start(table=table(tournament, 3), actor=director))
     loser = next(s for s in hand.seats if s["blind"] and s["seat"] != hand.big_blind_seat)
     entry = Entry.objects.select_related("player").get(pk=loser["entry"])
@@ -246,7 +247,7 @@ def test_reopening_a_hand_after_a_count_of_its_players_is_refused():
     """Found by the state machine: a count after the hand already holds its result; reversing
     the hand under it made the count wrong, or a stack negative (a 409 about negative chips)."""
     tournament = demo()
-    director = DirectorFactory()
+    director = make(DirectorFactory)
     hand = fold_to_end(hand_start(table=table(tournament, 3), actor=director))
     winner = Entry.objects.select_related("player").get(
         table__number=3, tournament=tournament, seat=hand.big_blind_seat
@@ -273,7 +274,7 @@ def test_the_admin_shows_an_entrys_chips_but_cannot_change_them(client):
     tournament = demo()
     entry = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).first()
     assert entry is not None
-    client.force_login(DirectorFactory(is_superuser=True))
+    client.force_login(make(DirectorFactory, is_superuser=True))
     url = f"/admin/tournaments/entry/{entry.pk}/change/"
 
     page = client.get(url).content.decode()
@@ -292,7 +293,7 @@ def test_a_hand_played_before_the_ledger_began_is_not_reopened():
     ChipMove.objects.filter(hand_id=hand.pk).delete()
 
     with pytest.raises(FloorError) as refused:
-        reopen(hand, DirectorFactory())
+        reopen(hand, make(DirectorFactory))
 
     assert refused.value.code == "before_ledger"
 

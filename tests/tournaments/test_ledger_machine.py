@@ -68,7 +68,7 @@ from dealer.services import (
     hand_start,
     hand_undo,
 )
-from tests.factories import DirectorFactory, seated_tournament
+from tests.factories import DirectorFactory, make, seated_tournament
 from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, ChipMove, Entry, Table, Tournament
 from tournaments.selectors import tournament_payouts, tournament_standings
@@ -156,7 +156,7 @@ class FloorAndTablets(RuleBasedStateMachine):
         self._atomic = transaction.atomic()
         self._atomic.__enter__()
         self.now = T0
-        self.director = DirectorFactory()
+        self.director = make(DirectorFactory)
         self.tournament = seated_tournament(
             players=14,
             levels=LEVELS,

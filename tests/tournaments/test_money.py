@@ -140,7 +140,7 @@ def test_a_repricing_that_changes_nothing_or_is_negative_is_refused(
     event = seated_tournament(players=2, buy_in=100)
 
     with pytest.raises(FloorError) as refused:
-        tournament_reprice(tournament=event, reason="check", **values)
+        tournament_reprice(tournament=event, reason="check", **values)  # type: ignore[arg-type]
 
     assert (refused.value.code, status_of(refused.value)) == (code, 400)
     assert not AuditEvent.objects.filter(action="tournament_reprice").exists()

@@ -98,7 +98,7 @@ def test_a_malformed_value_is_refused_with_its_code(field: str, value: str, code
     player = player_get_or_create(name="Ann")
 
     with pytest.raises(FloorError) as refused:
-        player_update(player=player, **{field: value})
+        player_update(player=player, **{field: value})  # type: ignore[arg-type]
 
     assert (refused.value.code, status_of(refused.value)) == (code, 400)
 

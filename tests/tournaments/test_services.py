@@ -57,7 +57,11 @@ LEVELS: list[dict[str, Any]] = [
 
 def make_tournament(players: int = 0, **settings: Any) -> Tournament:
     schedule = schedule_create(name=f"Schedule {random.random()}", levels=LEVELS)
-    values = {"name": "Sunday Deepstack", "buy_in": Decimal("100"), "fee": Decimal("10")}
+    values: dict[str, Any] = {
+        "name": "Sunday Deepstack",
+        "buy_in": Decimal("100"),
+        "fee": Decimal("10"),
+    }
     tournament = tournament_create(schedule=schedule, **(values | settings))
     tournament_open_registration(tournament=tournament)
     for i in range(players):

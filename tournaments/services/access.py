@@ -28,6 +28,7 @@ from django.db.models.signals import m2m_changed, post_save, pre_delete
 from django.dispatch import receiver
 from knox.models import get_token_model
 
+from tournaments.actors import Actor
 from tournaments.errors import FloorNotFound
 from tournaments.models import DEALER_GROUP, Device
 from tournaments.selectors.access import ACCOUNT, ACCOUNT_DEVICE, lockout_parse
@@ -56,7 +57,7 @@ def device_hand_over(*, token: Any, user: Any, now: datetime) -> tuple[Device, s
     return device, key
 
 
-def device_revoke(*, device_id: int, actor: Any) -> None:
+def device_revoke(*, device_id: int, actor: Actor) -> None:
     """One device's token stops working."""
     device = Device.objects.select_related("token__user").filter(pk=device_id).first()
     if device is None:
@@ -72,7 +73,7 @@ def device_revoke(*, device_id: int, actor: Any) -> None:
         )
 
 
-def user_devices_revoke(*, user_id: int, actor: Any, reason: str = "") -> int:
+def user_devices_revoke(*, user_id: int, actor: Actor, reason: str = "") -> int:
     """Every token of one user stops working; returns how many there were."""
     user = get_user_model()._default_manager.filter(pk=user_id).first()
     if user is None:
@@ -80,7 +81,7 @@ def user_devices_revoke(*, user_id: int, actor: Any, reason: str = "") -> int:
     return _revoke_all(user, actor=actor, reason=reason)
 
 
-def _revoke_all(user: Any, *, actor: Any, reason: str) -> int:
+def _revoke_all(user: Any, *, actor: Actor, reason: str) -> int:
     token_model = get_token_model()
     with transaction.atomic():
         _, deleted = token_model.objects.filter(user=user).delete()
@@ -102,7 +103,7 @@ def token_sign_out(*, token: Any) -> None:
     get_token_model().objects.filter(pk=token.pk).delete()
 
 
-def lockout_unlock(*, lockout_id: str, actor: Any) -> int:
+def lockout_unlock(*, lockout_id: str, actor: Actor) -> int:
     """A locked account or device may sign in again at once; returns how many failed attempts
     were forgotten (0: it was not locked, or no more)."""
     kind, name, address = lockout_parse(lockout_id)

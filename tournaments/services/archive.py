@@ -7,11 +7,10 @@ is never deleted. The one writer of `is_archived`; the lists read it through
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.db.models import ProtectedError
 
+from tournaments.actors import Actor
 from tournaments.errors import FloorConflict
 from tournaments.models import Entry, Player, Tournament
 from tournaments.services.audit import audit_record
@@ -52,7 +51,7 @@ def check_archivable(tournament: Tournament) -> None:
 
 @transaction.atomic
 def tournament_archive(
-    *, tournament: Tournament, archived: bool = True, actor: Any = None
+    *, tournament: Tournament, archived: bool = True, actor: Actor = None
 ) -> Tournament:
     """Archive the event (and its flights and days) or, with `archived=False`, bring it back
     to the lists. Archiving one already archived changes nothing and is not logged again."""
@@ -70,7 +69,7 @@ def tournament_archive(
 
 
 @transaction.atomic
-def tournament_delete(*, tournament: Tournament, actor: Any = None) -> None:
+def tournament_delete(*, tournament: Tournament, actor: Actor = None) -> None:
     """Delete a test event: one nobody ever entered (409 `has_entries`, even unregistered:
     money changed hands), not finished (409 `tournament_finished`), without flights or days
     (409 `has_phases`). The audit log keeps a line naming it."""
@@ -106,7 +105,7 @@ def tournament_delete(*, tournament: Tournament, actor: Any = None) -> None:
 
 
 @transaction.atomic
-def player_archive(*, player: Player, archived: bool = True, actor: Any = None) -> Player:
+def player_archive(*, player: Player, archived: bool = True, actor: Actor = None) -> Player:
     """Archive a player with no entries (409 `player_has_entries`: their results stay in the
     search), or bring one back with `archived=False`."""
     player = Player.objects.select_for_update().get(pk=player.pk)

@@ -9,15 +9,16 @@ from typing import Any
 
 from django.db import models
 
+from tournaments.actors import Actor, signed_in
 from tournaments.models import AuditEvent, Tournament
 from tournaments.services.versions import tournament_bump
 
 
 def audit_record(
-    *, tournament: Tournament | None, actor: Any, action: str, **detail: Any
+    *, tournament: Tournament | None, actor: Actor, action: str, **detail: Any
 ) -> AuditEvent:
     """Append one audit event. `actor` is the signed-in user (None for the system)."""
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = signed_in(actor)
     tournament_bump(tournament.pk if tournament is not None else None)
     return AuditEvent.objects.create(
         tournament=tournament, actor=user, action=action, detail=detail

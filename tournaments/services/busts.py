@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.selectors.satellites import players_at_end
@@ -49,7 +50,7 @@ def entries_bust(
     tournament: Tournament,
     busts: Sequence[Bust],
     now: datetime,
-    actor: Any = None,
+    actor: Actor = None,
     hand: HandRef | None = None,
 ) -> list[Entry]:
     """Record the players out on one hand.
@@ -209,7 +210,7 @@ def _check_bust(entry: Entry | None, bust: Bust, *, from_hand: bool) -> None:
 
 
 @transaction.atomic
-def entries_unbust(*, tournament: Tournament, actor: Any = None, now: Any = None) -> list[Entry]:
+def entries_unbust(*, tournament: Tournament, actor: Actor = None, now: Any = None) -> list[Entry]:
     """Undo the most recent bust typed on the desk (all players out on that hand): they play on
     with the chips the bust took off, in their seats; places and prizes are cleared. A bust
     that came from a tablet's hand is undone by reopening that hand instead."""

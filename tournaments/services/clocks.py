@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments import clock
+from tournaments.actors import Actor
 from tournaments.errors import FloorError, from_value_error
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.clock import clock_state, tournament_levels
@@ -86,7 +87,7 @@ def announce_horizon() -> timedelta:
 
 
 def _operate(
-    tournament: Tournament, action: str, now: datetime, actor: Any, operation: Any, **detail: Any
+    tournament: Tournament, action: str, now: datetime, actor: Actor, operation: Any, **detail: Any
 ) -> Tournament:
     tournament = lock_tournament(tournament)
     if tournament.status == Tournament.Status.FINISHED:
@@ -110,7 +111,7 @@ def _operate(
 
 
 @transaction.atomic
-def clock_start(*, tournament: Tournament, now: datetime, actor: Any = None) -> Tournament:
+def clock_start(*, tournament: Tournament, now: datetime, actor: Actor = None) -> Tournament:
     """Start the tournament: seats must be drawn first."""
     locked = lock_tournament(tournament)
     if locked.status not in (Tournament.Status.PLANNED, Tournament.Status.REGISTERING):
@@ -122,18 +123,18 @@ def clock_start(*, tournament: Tournament, now: datetime, actor: Any = None) -> 
 
 
 @transaction.atomic
-def clock_pause(*, tournament: Tournament, now: datetime, actor: Any = None) -> Tournament:
+def clock_pause(*, tournament: Tournament, now: datetime, actor: Actor = None) -> Tournament:
     return _operate(tournament, "clock_pause", now, actor, lambda s, lv: clock.pause(s, lv, now))
 
 
 @transaction.atomic
-def clock_resume(*, tournament: Tournament, now: datetime, actor: Any = None) -> Tournament:
+def clock_resume(*, tournament: Tournament, now: datetime, actor: Actor = None) -> Tournament:
     return _operate(tournament, "clock_resume", now, actor, lambda s, lv: clock.resume(s, lv, now))
 
 
 @transaction.atomic
 def clock_set_level(
-    *, tournament: Tournament, index: int, now: datetime, actor: Any = None
+    *, tournament: Tournament, index: int, now: datetime, actor: Actor = None
 ) -> Tournament:
     return _operate(
         tournament,
@@ -147,7 +148,7 @@ def clock_set_level(
 
 @transaction.atomic
 def clock_add_time(
-    *, tournament: Tournament, seconds: int, now: datetime, actor: Any = None
+    *, tournament: Tournament, seconds: int, now: datetime, actor: Actor = None
 ) -> Tournament:
     """Add time (positive) or remove it (negative) from the level on the clock."""
     return _operate(
@@ -202,7 +203,7 @@ HAND_FOR_HAND_SECONDS = 60
 
 @transaction.atomic
 def tournament_set_hand_for_hand(
-    *, tournament: Tournament, on: bool, now: datetime, actor: Any = None
+    *, tournament: Tournament, on: bool, now: datetime, actor: Actor = None
 ) -> Tournament:
     """Start or end hand-for-hand play (RP-8). Starting it stops the clock and opens the first
     hand-for-hand hand: each table deals exactly one hand, and the next starts when every table
@@ -232,7 +233,7 @@ def tournament_set_hand_for_hand(
     return tournament
 
 
-def hand_for_hand_table_done(*, tournament: Tournament, now: datetime, actor: Any = None) -> bool:
+def hand_for_hand_table_done(*, tournament: Tournament, now: datetime, actor: Actor = None) -> bool:
     """A table finished its hand-for-hand hand (the caller holds the tournament's lock). When
     every table has, the hand is over: the clock loses the hand's time and the next hand-for-hand
     hand opens, or, once the bubble has burst, hand-for-hand ends and the clock runs again."""
@@ -245,7 +246,7 @@ def hand_for_hand_table_done(*, tournament: Tournament, now: datetime, actor: An
 
 
 def _next_hand_for_hand_hand(
-    tournament: Tournament, now: datetime, actor: Any, seconds: int
+    tournament: Tournament, now: datetime, actor: Actor, seconds: int
 ) -> Tournament:
     taken = max(0, min(seconds, HAND_FOR_HAND_SECONDS))
     tournament = _operate(
@@ -278,7 +279,7 @@ def clock_hand_for_hand_hand(
     *,
     tournament: Tournament,
     now: datetime,
-    actor: Any = None,
+    actor: Actor = None,
     seconds: int = HAND_FOR_HAND_SECONDS,
     expected_hand: int | None = None,
 ) -> Tournament:

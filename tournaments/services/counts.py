@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from dealer.engine.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, kind_of
+from tournaments.actors import Actor
 from tournaments.errors import (
     FloorConflict,
     FloorError,
@@ -87,7 +87,7 @@ def table_record_counts(
     note: str = "",
     smallest_chip: int | None = None,
     now: datetime | None = None,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> list[Entry]:
     """Record the stacks counted at one table, one ledger row per entry (`entry_set_chips`,
     with the occasion as its note), in one transaction. Every row is checked: if any is refused

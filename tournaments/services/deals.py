@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
 
 from django.db import transaction
 
+from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.prizes import deal_offer
@@ -50,7 +50,7 @@ def tournament_accept_deal(
     *,
     tournament: Tournament,
     method: str,
-    actor: Any = None,
+    actor: Actor = None,
     expected_chips: Sequence[int] | None = None,
 ) -> Tournament:
     """The players left accept the deal `method` ("icm" or "chip_chop") as `deal_offer`

@@ -10,6 +10,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from tournaments import clock, seating
+from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments.models import ChipMove, Entry, Player, Table, Tournament
 from tournaments.names import clean_name
@@ -60,7 +61,7 @@ def entry_register(
     player_name: str = "",
     player: int | None = None,
     new_player: bool = False,
-    actor: Any = None,
+    actor: Actor = None,
     rng: random.Random | None = None,
 ) -> Entry:
     """Register a player (or re-enter a busted one): the `player` of that id, or the one of
@@ -105,7 +106,7 @@ def _next_entry_number(tournament: Tournament, player: Player) -> int:
 
 
 def _entry_new(
-    tournament: Tournament, player: Player, now: Any, actor: Any, rng: random.Random | None
+    tournament: Tournament, player: Player, now: Any, actor: Actor, rng: random.Random | None
 ) -> Entry:
     number = _next_entry_number(tournament, player)
     entry = Entry(
@@ -211,7 +212,7 @@ def _require_play(tournament: Tournament, what: str) -> None:
 
 
 @transaction.atomic
-def entry_unregister(*, entry: Entry | int, actor: Any = None) -> Entry:
+def entry_unregister(*, entry: Entry | int, actor: Actor = None) -> Entry:
     """Before the start a player may unregister; the entry is kept, marked unregistered."""
     entry = _active_entry(entry)
     if entry.tournament.status not in (Tournament.Status.PLANNED, Tournament.Status.REGISTERING):
@@ -242,7 +243,7 @@ def entry_unregister(*, entry: Entry | int, actor: Any = None) -> Entry:
 
 
 @transaction.atomic
-def entry_rebuy(*, entry: Entry | int, now: Any, actor: Any = None) -> Entry:
+def entry_rebuy(*, entry: Entry | int, now: Any, actor: Actor = None) -> Entry:
     """A rebuy adds the rebuy chips, during the rebuy period, to a stack at or below the start."""
     entry = _active_entry(entry)
     tournament = entry.tournament
@@ -277,7 +278,7 @@ def entry_rebuy(*, entry: Entry | int, now: Any, actor: Any = None) -> Entry:
 
 
 @transaction.atomic
-def entry_addon(*, entry: Entry | int, actor: Any = None, now: Any = None) -> Entry:
+def entry_addon(*, entry: Entry | int, actor: Actor = None, now: Any = None) -> Entry:
     """One add-on per entry, in its window (`selectors.windows.addon_window`)."""
     entry = _active_entry(entry)
     tournament = entry.tournament
@@ -327,7 +328,7 @@ def entry_set_chips(
     *,
     entry: Entry | int,
     chips: int,
-    actor: Any = None,
+    actor: Actor = None,
     now: Any = None,
     kind: str = ChipMove.Kind.COUNT,
     note: str = "",

@@ -13,6 +13,7 @@ from django.utils import timezone
 from dealer.engine.errors import ConfigError, Invalid
 from dealer.engine.rules import Game, Structure
 from tournaments import clock
+from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid, from_value_error
 from tournaments.models import BlindLevel, BlindSchedule, Entry, Tournament, TournamentLevel
 from tournaments.payouts import PayoutError, PayoutTable
@@ -58,7 +59,7 @@ def check_schedule(levels: Sequence[Mapping[str, Any]]) -> tuple[clock.Level, ..
 
 @transaction.atomic
 def schedule_create(
-    *, name: str, levels: Sequence[Mapping[str, Any]], actor: Any = None
+    *, name: str, levels: Sequence[Mapping[str, Any]], actor: Actor = None
 ) -> BlindSchedule:
     """A reusable blind schedule (template)."""
     check_schedule(levels)
@@ -74,7 +75,7 @@ def schedule_create(
 
 @transaction.atomic
 def schedule_replace_levels(
-    *, schedule: BlindSchedule, levels: Sequence[Mapping[str, Any]], actor: Any = None
+    *, schedule: BlindSchedule, levels: Sequence[Mapping[str, Any]], actor: Actor = None
 ) -> BlindSchedule:
     """Replace a template's levels. Tournaments keep their own copy and are not affected.
     The log keeps each level that changed, old -> new ("3": "300/600 20 min" -> "400/800 ...")."""
@@ -201,7 +202,7 @@ def check_bounty_settings(values: Mapping[str, Any]) -> None:
 
 
 @transaction.atomic
-def tournament_create(*, schedule: BlindSchedule, actor: Any = None, **values: Any) -> Tournament:
+def tournament_create(*, schedule: BlindSchedule, actor: Actor = None, **values: Any) -> Tournament:
     """Open a new tournament with its own copy of the schedule's levels."""
     unknown = set(values) - set(TOURNAMENT_FIELDS)
     if unknown:
@@ -215,7 +216,7 @@ def tournament_create(*, schedule: BlindSchedule, actor: Any = None, **values: A
 
 
 def tournament_open(
-    *, levels: Sequence[Mapping[str, Any]], actor: Any, source: Mapping[str, Any], **values: Any
+    *, levels: Sequence[Mapping[str, Any]], actor: Actor, source: Mapping[str, Any], **values: Any
 ) -> Tournament:
     """The one place a single tournament row is created (from a schedule, or as a copy of
     another: `services.setup.tournament_copy`), with its own copy of `levels`; `source` names
@@ -252,7 +253,7 @@ def levels_fixed(tournament: Tournament, now: datetime) -> int:
 
 
 def levels_colour_up(
-    *, tournament: Tournament, smallest_chip: int, now: datetime, actor: Any = None
+    *, tournament: Tournament, smallest_chip: int, now: datetime, actor: Actor = None
 ) -> int:
     """A colour-up (RULES.md 6): the smallest chip of the level in play and of every later
     level becomes `smallest_chip`, unless a later level has a bigger one already; the levels
@@ -342,7 +343,7 @@ def check_level_changes(
 def tournament_update(
     *,
     tournament: Tournament,
-    actor: Any = None,
+    actor: Actor = None,
     levels: Sequence[Mapping[str, Any]] | None = None,
     now: datetime | None = None,
     **values: Any,
@@ -415,7 +416,7 @@ def tournament_rules(tournament: Tournament) -> Any:
 
 
 @transaction.atomic
-def tournament_open_registration(*, tournament: Tournament, actor: Any = None) -> Tournament:
+def tournament_open_registration(*, tournament: Tournament, actor: Actor = None) -> Tournament:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.kind == Tournament.Kind.EVENT:
         raise FloorError(
@@ -435,7 +436,7 @@ def tournament_open_registration(*, tournament: Tournament, actor: Any = None) -
 
 
 @transaction.atomic
-def tournament_finish(*, tournament: Tournament, actor: Any = None) -> Tournament:
+def tournament_finish(*, tournament: Tournament, actor: Actor = None) -> Tournament:
     """Mark the tournament finished and stop its clock, once one player is left (a deal among
     several finishes it too: `deals.tournament_accept_deal`). A finished one is refused (409),
     so a second click leaves no second entry in the audit log."""

@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
+from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments.models import BlindSchedule, ChipMove, Entry, Tournament, TournamentLevel
 from tournaments.selectors.clock import LEVEL_FIELDS
@@ -78,7 +79,7 @@ def event_create(
     schedule: BlindSchedule,
     flights: Sequence[str],
     reentry_across_flights: bool = True,
-    actor: Any = None,
+    actor: Actor = None,
     **values: Any,
 ) -> Tournament:
     """A multi-flight event with its flights (Day 1A, 1B, ...) and its Day 2, in one go: the
@@ -101,7 +102,9 @@ def event_create(
     return event
 
 
-def _phase_create(event: Tournament, *, kind: str, day: int, flight: str, actor: Any) -> Tournament:
+def _phase_create(
+    event: Tournament, *, kind: str, day: int, flight: str, actor: Actor
+) -> Tournament:
     """One flight or day of the event, with the event's settings and its own copy of the
     event's levels."""
     settings = {name: getattr(event, name) for name in PHASE_SETTINGS}
@@ -137,7 +140,7 @@ def _lock_event(event: Tournament | int) -> Tournament:
 
 
 @transaction.atomic
-def event_add_flight(*, event: Tournament | int, flight: str, actor: Any = None) -> Tournament:
+def event_add_flight(*, event: Tournament | int, flight: str, actor: Actor = None) -> Tournament:
     """Another starting flight (Day 1D), until Day 2 has been drawn."""
     event = _lock_event(event)
     (label,) = _check_labels([flight])
@@ -152,7 +155,7 @@ def event_add_flight(*, event: Tournament | int, flight: str, actor: Any = None)
 
 
 @transaction.atomic
-def event_add_day(*, event: Tournament | int, actor: Any = None) -> Tournament:
+def event_add_day(*, event: Tournament | int, actor: Actor = None) -> Tournament:
     """The next later day (Day 3 after Day 2), its field drawn from the last day's survivors."""
     event = _lock_event(event)
     last = event.phases.aggregate(day=Max("day"))["day"] or 1
@@ -161,7 +164,7 @@ def event_add_day(*, event: Tournament | int, actor: Any = None) -> Tournament:
 
 @transaction.atomic
 def phase_bag(
-    *, phase: Tournament | int, now: datetime, confirm: bool = False, actor: Any = None
+    *, phase: Tournament | int, now: datetime, confirm: bool = False, actor: Actor = None
 ) -> Tournament:
     """End a flight's (or a day's) play for the day: "bag and tag". The survivors' bags are
     their chips in the ledger (the tablets' last hands, with any count sheet recorded since),
@@ -208,7 +211,7 @@ def phase_bag(
 
 @transaction.atomic
 def day_draw(
-    *, day: Tournament | int, now: datetime, actor: Any = None, rng: random.Random | None = None
+    *, day: Tournament | int, now: datetime, actor: Actor = None, rng: random.Random | None = None
 ) -> Tournament:
     """The next day's field: once every phase feeding it has ended, each player's best bag
     (the others forfeited, recorded) becomes an entry of the day carrying it (`carried_from`),

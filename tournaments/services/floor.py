@@ -10,12 +10,12 @@ closed table's players are reseated the way the rules break a table (T 10-B).
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from django.db import transaction
 
 from dealer.engine.errors import ConfigError, Conflict
 from tournaments import balancing, seating
+from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid, FloorNotFound, from_value_error
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services.audit import audit_record
@@ -78,7 +78,7 @@ def _seat_holder(table: Table, seat: int, *, but: int | None = None) -> str:
 
 @transaction.atomic
 def entry_move_seat(
-    *, entry: Entry | int, table: Table | int, seat: int, actor: Any = None
+    *, entry: Entry | int, table: Table | int, seat: int, actor: Actor = None
 ) -> Entry:
     """Move a player to the table and seat the director picks (a seat change, a player moved
     for a reason the plan cannot know). Refused when the seat is taken, held for a player
@@ -142,7 +142,7 @@ def entry_move_seat(
 
 
 @transaction.atomic
-def table_lock_seat(*, table: Table | int, seat: int, locked: bool, actor: Any = None) -> Table:
+def table_lock_seat(*, table: Table | int, seat: int, locked: bool, actor: Actor = None) -> Table:
     """Lock a seat (the floor keeps it empty: a broken chair, room for a wheelchair) or unlock
     it. Locking is refused while a player sits there or is moving there after their hand.
     Locking a locked seat, or unlocking an open one, changes nothing."""
@@ -178,7 +178,7 @@ def table_add(
     tournament: Tournament | int,
     number: int | None = None,
     seat_count: int | None = None,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> Table:
     """Open a table (by default the next number, the event's table size). Before the draw the
     draw uses it (with its locked seats); during play it takes late entries, and the balancing
@@ -230,7 +230,7 @@ def table_add(
 
 @transaction.atomic
 def table_close(
-    *, table: Table | int, actor: Any = None, rng: random.Random | None = None
+    *, table: Table | int, actor: Actor = None, rng: random.Random | None = None
 ) -> balancing.Plan:
     """Close (break) a table now: its players are reseated as when the rules break a table
     (T 10-B), each in a seat drawn from the open, unlocked seats of the shortest tables; a

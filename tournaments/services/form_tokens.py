@@ -10,10 +10,10 @@ corrected form can be sent again.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from tournaments.actors import Actor, signed_in
 from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import FormToken
 
@@ -40,11 +40,11 @@ def check_form_token(token: str) -> str:
     return token
 
 
-def form_token_use(*, token: str, actor: Any = None) -> FormToken:
+def form_token_use(*, token: str, actor: Actor = None) -> FormToken:
     """Use a form's token (in the caller's transaction): `FormSentTwiceError` if it was used before.
     Two submissions racing on one token wait on its unique row: the second finds it used."""
     token = check_form_token(token)
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = signed_in(actor)
     try:
         with transaction.atomic():
             return FormToken.objects.create(token=token, actor=user)

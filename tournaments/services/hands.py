@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db.models import Q
 
+from tournaments.actors import Actor
 from tournaments.errors import FloorError
 from tournaments.models import ChipMove, Entry, Table, Tournament
 from tournaments.selectors.books import FLOOR_COUNTS
@@ -67,7 +67,7 @@ def entries_hand_end(
     results: Sequence[SeatResult],
     void: bool,
     now: datetime,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> None:
     """A tablet's hand at a tournament table is over (or void, a misdeal): its result in the
     ledger, its busts, the moves that waited for it (after a misdeal, for the redeal), and the
@@ -196,7 +196,7 @@ def entries_hand_reopen(
     hand: HandRef,
     results: Sequence[SeatResult],
     now: datetime,
-    actor: Any = None,
+    actor: Actor = None,
     reason: str = "",
 ) -> None:
     """Reverse a finished hand's result so that it can be corrected: each player's chips go

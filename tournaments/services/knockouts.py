@@ -15,8 +15,8 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
+from tournaments.actors import Actor
 from tournaments.errors import FloorInvalid
 from tournaments.models import ChipMove, Entry, Knockout, Tournament
 from tournaments.services.ledger import chips_moves
@@ -122,7 +122,7 @@ def knockout_chips_move(
     chips: int,
     eliminators: Sequence[Eliminator],
     now: datetime,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> list[ChipMove]:
     """Move the `chips` a desk bust took off `busted` to its eliminators, one ledger row each,
     split as its bounty is (KO-4). Nobody counted those stacks: each row says it is an estimate,
@@ -146,7 +146,7 @@ def knockout_chips_move(
 
 
 def knockout_chips_return(
-    *, busted: Entry, since: int, now: datetime, actor: Any = None
+    *, busted: Entry, since: int, now: datetime, actor: Actor = None
 ) -> list[ChipMove]:
     """Take back the chips moved from `busted` by its bust (the ledger rows after row `since`,
     its bust row), from each eliminator: the undo of `knockout_chips_move`. An eliminator who no

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import connection
 
+from tournaments.actors import Actor, signed_in
 from tournaments.errors import FloorError
 from tournaments.models import ChipMove, Entry
 from tournaments.services.versions import tournament_bump
@@ -72,7 +73,7 @@ def chips_move(
     kind: str,
     delta: int,
     now: datetime,
-    actor: Any = None,
+    actor: Actor = None,
     note: str = "",
     hand: HandRef | None = None,
 ) -> ChipMove:
@@ -87,7 +88,7 @@ def chips_moves(
     changes: Sequence[tuple[Entry, int]],
     kind: str,
     now: datetime,
-    actor: Any = None,
+    actor: Actor = None,
     note: str = "",
     hand: HandRef | None = None,
     from_entry: Entry | None = None,
@@ -108,7 +109,7 @@ def chips_moves(
         .order_by("pk")
         .values_list("pk", "chips")
     )
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = signed_in(actor)
     source = _source(kind, note, hand)
     rows: list[ChipMove] = []
     for entry, delta in changes:

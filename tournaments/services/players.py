@@ -6,13 +6,13 @@ every name, so the director's search never misses a player."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, models, transaction
 from django.db.models import Max
 
+from tournaments.actors import Actor
 from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound, LikelySamePlayerError
 from tournaments.models import Entry, Player, Tournament
 from tournaments.names import clean_name, fold
@@ -128,7 +128,7 @@ def _check_name(name: str) -> None:
 def player_update(
     *,
     player: Player | int,
-    actor: Any = None,
+    actor: Actor = None,
     name: str | None = None,
     number: str | None = None,
     email: str | None = None,
@@ -234,7 +234,7 @@ def _phone(phone: str) -> str:
 
 
 @transaction.atomic
-def players_merge(*, keep: Player | int, merge: Player | int, actor: Any = None) -> Player:
+def players_merge(*, keep: Player | int, merge: Player | int, actor: Actor = None) -> Player:
     """Make two players one (the same person registered twice): every row that names `merge`
     (entries with their results, cash seats, list places, cash chips and time) names `keep`,
     a contact or number `keep` lacks is taken from `merge`, and `merge` is deleted. Refused

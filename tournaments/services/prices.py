@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
+from tournaments.actors import Actor
 from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import Entry, Knockout, Tournament
 from tournaments.selectors.prizes import prize_table
@@ -125,7 +125,7 @@ def _check_reprice(tournament: Tournament, wanted: Mapping[str, Decimal], reason
 
 @transaction.atomic
 def tournament_reprice(
-    *, tournament: Tournament, reason: str, actor: Any = None, **prices: Decimal
+    *, tournament: Tournament, reason: str, actor: Actor = None, **prices: Decimal
 ) -> Repricing:
     """Correct the money settings of an event entries have paid: every entry is counted at the
     new prices, and the audit log names each entry's change (old -> new). Only the prices that

@@ -28,6 +28,7 @@ from django.db import transaction
 from dealer.engine.errors import ConfigError
 from dealer.engine.rule_text import FIXED_OPTIONS, profile_words
 from dealer.engine.rules import PROFILES, Mode, Rules
+from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid
 from tournaments.models import Table, Tournament
 from tournaments.selectors.rules import (
@@ -141,7 +142,7 @@ def _current_or_none(target: Target) -> Rules | None:
 
 @transaction.atomic
 def rules_set(
-    *, target: Target, profile: str, values: Mapping[str, Any], actor: Any = None
+    *, target: Target, profile: str, values: Mapping[str, Any], actor: Actor = None
 ) -> Rules:
     """Set the target's profile and options: `values` are the options wanted (any subset; the
     ones left out take the profile's default). Checked as the engine reads them (400 with the

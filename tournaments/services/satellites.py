@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db import transaction
 
+from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.satellites import ALREADY_IN, WAITING, SatelliteView, satellite_view
@@ -65,7 +65,7 @@ def check_satellite_target(*, tournament: Tournament | None, target: Tournament 
 
 @transaction.atomic
 def satellite_register_winners(
-    *, tournament: Tournament, now: datetime, actor: Any = None
+    *, tournament: Tournament, now: datetime, actor: Actor = None
 ) -> WinnersRegistered:
     """Register every seat winner not yet registered in the target, each paid with their seat.
 

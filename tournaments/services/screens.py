@@ -8,10 +8,9 @@ reaches every screen and phone at their next poll.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 
+from tournaments.actors import Actor
 from tournaments.errors import FloorInvalid, FloorNotFound
 from tournaments.models import Screen, Tournament
 from tournaments.services.audit import audit_changes, audit_record
@@ -48,7 +47,7 @@ def screen_create(
     name: str,
     layout: str = Screen.Layout.CLASSIC,
     sound: bool = False,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> Screen:
     """A new screen for the room, with its layout and whether it chimes."""
     screen = Screen.objects.create(
@@ -81,7 +80,7 @@ def screen_update(
     name: str | None = None,
     layout: str | None = None,
     sound: bool | None = None,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> Screen:
     """Change a screen's name, layout or sound (only those given). A screen showing in the room
     takes the new layout when it is opened again."""
@@ -107,7 +106,7 @@ def screen_update(
 
 
 @transaction.atomic
-def screen_delete(*, screen: Screen | int, actor: Any = None) -> None:
+def screen_delete(*, screen: Screen | int, actor: Actor = None) -> None:
     found = _screen_locked(screen)
     audit_record(
         tournament=found.tournament,
@@ -121,7 +120,7 @@ def screen_delete(*, screen: Screen | int, actor: Any = None) -> None:
 
 @transaction.atomic
 def tournament_set_floor_message(
-    *, tournament: Tournament, message: str, actor: Any = None
+    *, tournament: Tournament, message: str, actor: Actor = None
 ) -> Tournament:
     """Show a message from the floor on every screen and phone ("" takes it down). Spaces and
     line breaks are made one space: a screen shows one line."""

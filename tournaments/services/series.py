@@ -4,10 +4,9 @@ settings (`events.tournament_update`, the `series` setting)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import IntegrityError, transaction
 
+from tournaments.actors import Actor
 from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import Series
 from tournaments.names import clean_name
@@ -17,7 +16,7 @@ NAME_MAX = 120
 
 
 @transaction.atomic
-def series_create(*, name: str, actor: Any = None) -> Series:
+def series_create(*, name: str, actor: Actor = None) -> Series:
     """A new series; a name already used (whatever its case) is 409 `series_taken`."""
     name = clean_name(name)
     if not name:

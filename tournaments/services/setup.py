@@ -6,10 +6,9 @@ Each writes through the one creator of its rows: `events.schedule_create` and
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 
+from tournaments.actors import Actor
 from tournaments.errors import FloorConflict, FloorInvalid, from_value_error
 from tournaments.models import BlindSchedule, Tournament
 from tournaments.selectors.clock import LEVEL_FIELDS
@@ -29,7 +28,7 @@ def _check_name(name: str) -> str:
 
 
 @transaction.atomic
-def schedule_generate(*, name: str, plan: BlindPlan, actor: Any = None) -> BlindSchedule:
+def schedule_generate(*, name: str, plan: BlindPlan, actor: Actor = None) -> BlindSchedule:
     """A whole schedule from the generator's inputs (rule SG-1, `tournaments.structures`)."""
     try:
         levels = levels_generate(plan)
@@ -39,7 +38,7 @@ def schedule_generate(*, name: str, plan: BlindPlan, actor: Any = None) -> Blind
 
 
 @transaction.atomic
-def schedule_copy(*, schedule: BlindSchedule, name: str, actor: Any = None) -> BlindSchedule:
+def schedule_copy(*, schedule: BlindSchedule, name: str, actor: Actor = None) -> BlindSchedule:
     """A new schedule with the levels of `schedule` (409 `duplicate_schedule` for a name in
     use)."""
     levels = list(schedule.levels.values(*LEVEL_FIELDS))
@@ -47,7 +46,7 @@ def schedule_copy(*, schedule: BlindSchedule, name: str, actor: Any = None) -> B
 
 
 @transaction.atomic
-def tournament_copy(*, tournament: Tournament, name: str, actor: Any = None) -> Tournament:
+def tournament_copy(*, tournament: Tournament, name: str, actor: Actor = None) -> Tournament:
     """A new planned tournament with the settings, the own levels, the payout settings and the
     rules of `tournament`; not its entries, tables, clock or deal. Only a one-day tournament is
     copied (409 `copy_single_only`): a multi-flight event is set up with its flights."""

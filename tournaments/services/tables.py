@@ -14,6 +14,7 @@ from dealer.engine.errors import ConfigError
 from dealer.engine.game import deck_kind_for
 from dealer.engine.rules import DrawTiebreak
 from tournaments import balancing, seating
+from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid, from_value_error
 from tournaments.models import DEALER_GROUP, ButtonDraw, Entry, Table, Tournament
 from tournaments.services.audit import audit_changes, audit_record
@@ -27,7 +28,7 @@ def _active(tournament: Tournament) -> Any:
 
 @transaction.atomic
 def tournament_draw_seats(
-    *, tournament: Tournament, actor: Any = None, rng: random.Random | None = None
+    *, tournament: Tournament, actor: Actor = None, rng: random.Random | None = None
 ) -> list[Table]:
     """Random seats for every registered entry (T 7), then a high-card draw for each table's
     button, with the cards recorded (RULES.md 2).
@@ -268,7 +269,7 @@ def pending_moves(tournament: Tournament) -> list[Entry]:
 
 @transaction.atomic
 def tournament_confirm_moves(
-    *, tournament: Tournament, actor: Any = None, rng: random.Random | None = None
+    *, tournament: Tournament, actor: Actor = None, rng: random.Random | None = None
 ) -> balancing.Plan:
     """Carry out the current plan: seat moves, broken tables, or the final-table redraw.
 
@@ -326,7 +327,7 @@ def plan_carry_out(*, tournament: Tournament, plan: balancing.Plan) -> list[int]
 
 
 def tables_draw_missing_buttons(
-    *, tournament: Tournament, rng: random.Random | None = None, actor: Any = None
+    *, tournament: Tournament, rng: random.Random | None = None, actor: Actor = None
 ) -> list[ButtonDraw]:
     """A table opened during play has no button: once two players sit there, a high-card draw
     gives it one (T 7), as the opening draw does, so its tablet can deal."""
@@ -382,7 +383,7 @@ def _check_no_hand_in_progress(tournament: Tournament) -> None:
 
 
 def entries_make_pending_moves(
-    *, tournament: Tournament, entry_ids: list[int], actor: Any = None
+    *, tournament: Tournament, entry_ids: list[int], actor: Actor = None
 ) -> list[Entry]:
     """The hand these entries were in has ended: the moves that waited for it take effect."""
     movers = list(
@@ -409,7 +410,7 @@ def entries_make_pending_moves(
     return movers
 
 
-def _final_table(tournament: Tournament, rng: random.Random, actor: Any) -> None:
+def _final_table(tournament: Tournament, rng: random.Random, actor: Actor) -> None:
     entries = list(_active(tournament).values_list("pk", flat=True))
     tables = list(tournament.tables.filter(is_broken=False).order_by("number"))
     per_table = tournament.seats_per_table
@@ -446,7 +447,7 @@ def _final_table(tournament: Tournament, rng: random.Random, actor: Any) -> None
 
 
 @transaction.atomic
-def table_assign_dealer(*, table: Table, dealer_id: int | None, actor: Any = None) -> Table:
+def table_assign_dealer(*, table: Table, dealer_id: int | None, actor: Actor = None) -> Table:
     """Give a table its dealer (a member of the "dealer" group), or none: from then on only that
     dealer, or a director, writes to the table's hands and seats."""
     table = Table.objects.select_for_update().get(pk=table.pk)

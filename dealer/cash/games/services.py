@@ -23,6 +23,7 @@ from dealer.cash.seats import services as cash_services
 from dealer.cash.seats.plan import cash_table_rules
 from dealer.engine.errors import ConfigError
 from dealer.models import Hand
+from tournaments.actors import Actor
 from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import Table
 from tournaments.services.audit import audit_record
@@ -55,7 +56,7 @@ def cash_game_create(
     hold_seconds: int = 180,
     rule_profile: str = "casino_cash",
     rule_overrides: dict[str, Any] | None = None,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> CashGame:
     """A game and stakes the room spreads, with the rules and rake its tables deal by, open for
     its list (409 `game_name_taken`; 400 when the rules are not the engine's)."""
@@ -127,7 +128,7 @@ def _refuse_during_hands(tables: list[Table]) -> None:
 
 
 @transaction.atomic
-def cash_game_open(*, game: CashGame, actor: Any = None) -> CashGame:
+def cash_game_open(*, game: CashGame, actor: Actor = None) -> CashGame:
     """Open the game's list to players (its tables open as the floor deals it at them)."""
     game = _locked(game)
     if not game.is_open:
@@ -138,7 +139,9 @@ def cash_game_open(*, game: CashGame, actor: Any = None) -> CashGame:
 
 
 @transaction.atomic
-def cash_game_close(*, game: CashGame, actor: Any = None, now: datetime | None = None) -> CashGame:
+def cash_game_close(
+    *, game: CashGame, actor: Actor = None, now: datetime | None = None
+) -> CashGame:
     """Close the game: its empty tables close and its list is cleared. Refused while players
     still sit at its tables (409 `game_has_players`: break the game first)."""
     game = _locked(game)
@@ -204,7 +207,7 @@ def cash_game_stakes_change(
     big_blind: int,
     min_buy_in: int | None = None,
     max_buy_in: int | None = None,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> CashGame:
     """New blinds for the game and every table dealing it, between hands (409
     `hand_in_progress`); the buy-in range, if given, for every table too."""
@@ -235,7 +238,7 @@ def cash_table_stakes_change(
     big_blind: int,
     min_buy_in: int | None = None,
     max_buy_in: int | None = None,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> Table:
     """New blinds (and buy-in range) at one cash table, between hands (409
     `hand_in_progress`)."""
@@ -264,7 +267,7 @@ def cash_game_table_attach(
     min_buy_in: int | None = None,
     max_buy_in: int | None = None,
     confirm: bool = False,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> Table:
     """Deal the game at a cash table: the table takes the game's name, game, structure, blinds,
     rules and rake, opens if it was closed, and its seats are filled from the game's list.
@@ -329,7 +332,7 @@ def cash_game_table_attach(
 
 
 @transaction.atomic
-def cash_table_must_move_set(*, table: Table, main: Table | None, actor: Any = None) -> Table:
+def cash_table_must_move_set(*, table: Table, main: Table | None, actor: Actor = None) -> Table:
     """Make `table` a must-move table feeding `main` (None: an ordinary table again). Both deal
     the same game (400 `not_same_game`)."""
     table = Table.objects.select_for_update().get(pk=table.pk)
@@ -358,7 +361,7 @@ def cash_game_break(
     *,
     game: CashGame,
     to_game: CashGame | None = None,
-    actor: Any = None,
+    actor: Actor = None,
     now: datetime | None = None,
 ) -> list[WaitingListEntry]:
     """Break the game: its tables close and their players go to the top of the game's list (or
@@ -409,7 +412,7 @@ def relocate(
     *,
     leaving: set[int],
     now: datetime,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> Relocation:
     """Each player, in the order given, to the first open seat of `game`'s open tables (but the
     ones `leaving`), with the whole stack; the rest to the top of `game`'s list, ahead of
@@ -457,7 +460,7 @@ def relocate(
 
 
 def _join_own_seat(
-    seat: CashSeat, game: CashGame, leaving: set[int], actor: Any
+    seat: CashSeat, game: CashGame, leaving: set[int], actor: Actor
 ) -> CashSeat | None:
     """A player who already sits at a table of `game`: their stack joins that seat (one seat a
     game), unless that seat is in a hand (then they wait on the list, carrying the stack)."""
@@ -481,7 +484,7 @@ def cash_table_close(
     *,
     table: Table,
     order: list[int] | None = None,
-    actor: Any = None,
+    actor: Actor = None,
     now: datetime | None = None,
 ) -> Relocation:
     """Close one table of a game: its players move with their stacks to the open seats of the
@@ -532,7 +535,7 @@ def game_waitlist_seat(
     entry: WaitingListEntry,
     buy_in: int | None = None,
     choice: str = "wait_bb",
-    actor: Any = None,
+    actor: Actor = None,
     now: datetime | None = None,
 ) -> CashSeat:
     """A called player takes the held seat, through the seats service (buy-in and entry choice

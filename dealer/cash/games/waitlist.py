@@ -36,6 +36,7 @@ from dealer.cash.games.selectors import (
     seat_holders,
 )
 from dealer.cash.models import CashGame, CashSeat, SeatChangeRequest, WaitingListEntry
+from tournaments.actors import Actor
 from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
 from tournaments.models import Table
 from tournaments.names import clean_name
@@ -65,7 +66,7 @@ def game_waitlist_join(
     *,
     game: CashGame,
     player_name: str,
-    actor: Any = None,
+    actor: Actor = None,
     now: datetime | None = None,
     public: bool = False,
 ) -> WaitingListEntry:
@@ -158,7 +159,7 @@ def _seat_change_candidate(game: CashGame, table: Table, seat: int) -> CashSeat 
 
 
 @transaction.atomic
-def seat_change_ask(*, cash_seat: CashSeat, actor: Any = None) -> SeatChangeRequest:
+def seat_change_ask(*, cash_seat: CashSeat, actor: Actor = None) -> SeatChangeRequest:
     """A player of a game's table asks for another seat or table: on the game's seat-change
     list, offered a seat that opens before the waiting list (asking again changes nothing)."""
     seat = CashSeat.objects.select_related("table__cash_game", "player").get(pk=cash_seat.pk)
@@ -180,7 +181,7 @@ def seat_change_ask(*, cash_seat: CashSeat, actor: Any = None) -> SeatChangeRequ
 
 
 @transaction.atomic
-def seat_change_cancel(*, cash_seat: CashSeat, actor: Any = None) -> None:
+def seat_change_cancel(*, cash_seat: CashSeat, actor: Actor = None) -> None:
     """The player no longer wants to change seats (done already: nothing happens)."""
     SeatChangeRequest.objects.filter(seat_id=cash_seat.pk).delete()
 
@@ -191,7 +192,7 @@ def _call(
     table: Table,
     seat: int,
     now: datetime,
-    actor: Any,
+    actor: Actor,
     skip: WaitingListEntry | None = None,
 ) -> WaitingListEntry | None:
     """Call whoever is next for this seat (a must-move player first at a main table), with the
@@ -249,7 +250,7 @@ def waitlist_seat_opened(
     table: Table,
     seat: int,
     now: datetime | None = None,
-    actor: Any = None,
+    actor: Actor = None,
     skip: WaitingListEntry | None = None,
 ) -> WaitingListEntry | None:
     """A seat opened at a game's table (a player left): call the next player to it (`skip`: the
@@ -265,7 +266,7 @@ def waitlist_seat_opened(
 
 @transaction.atomic
 def game_waitlist_call_next(
-    *, game: CashGame, now: datetime | None = None, actor: Any = None
+    *, game: CashGame, now: datetime | None = None, actor: Actor = None
 ) -> WaitingListEntry:
     """The desk's "Call next": the first open seat of the game goes to whoever is next for it
     (409 `no_open_seat`, `list_empty`)."""
@@ -300,7 +301,7 @@ def _locked_entry(entry: WaitingListEntry) -> WaitingListEntry:
 
 
 def _off_the_list(
-    entry: WaitingListEntry, status: str, action: str, now: datetime, actor: Any
+    entry: WaitingListEntry, status: str, action: str, now: datetime, actor: Actor
 ) -> WaitingListEntry | None:
     """The entry leaves the list with `status`, in the audit log as `action`; the seat it held,
     if any, goes to the next player (answered: that call). A player who waits with the stack of
@@ -326,7 +327,7 @@ def _off_the_list(
 
 @transaction.atomic
 def game_waitlist_no_show(
-    *, entry: WaitingListEntry, now: datetime | None = None, actor: Any = None
+    *, entry: WaitingListEntry, now: datetime | None = None, actor: Actor = None
 ) -> WaitingListEntry | None:
     """A called player did not come: off the list, and the seat goes to the next player
     (answered: the new call, if any). 409 `not_called` unless the player was called."""
@@ -338,7 +339,7 @@ def game_waitlist_no_show(
 
 @transaction.atomic
 def game_waitlist_remove(
-    *, entry: WaitingListEntry, now: datetime | None = None, actor: Any = None
+    *, entry: WaitingListEntry, now: datetime | None = None, actor: Actor = None
 ) -> None:
     """Take a player off the game's list (done already: nothing happens). A called player's
     held seat goes to the next player."""

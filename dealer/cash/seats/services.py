@@ -28,6 +28,7 @@ from dealer.engine.errors import ConfigError
 from dealer.engine.rules import Game, InitialButton, MissedBlindPolicy
 from dealer.models import Hand
 from tournaments import seating
+from tournaments.actors import Actor
 from tournaments.errors import FloorConflict, FloorForbidden, FloorInvalid, FloorNotFound
 from tournaments.models import ButtonDraw, Table
 from tournaments.names import clean_name
@@ -64,7 +65,7 @@ def _check_game(values: dict[str, Any]) -> None:
 
 
 @transaction.atomic
-def cash_table_create(*, actor: Any = None, **values: Any) -> Table:
+def cash_table_create(*, actor: Actor = None, **values: Any) -> Table:
     """Open a cash table: number, name, game, structure, rule profile and overrides, blinds,
     ante, minimum and maximum buy-in, seats. The rules are checked as the engine reads them."""
     values.setdefault("seat_count", 9)
@@ -159,7 +160,7 @@ def _check_carries_nothing(table: Table, player: Any) -> None:
         )
 
 
-def _new_seat(table: Table, seat: int, player: Any, choice: str, actor: Any) -> CashSeat:
+def _new_seat(table: Table, seat: int, player: Any, choice: str, actor: Actor) -> CashSeat:
     """The seat row (no chips yet: the ledger brings them), the first-seated button (S0), and
     the player off the lists that seat them."""
     try:
@@ -205,7 +206,7 @@ def cash_seat_take(
     player_name: str,
     buy_in: int,
     choice: str = "wait_bb",
-    actor: Any = None,
+    actor: Actor = None,
 ) -> CashSeat:
     """Seat a player with their buy-in (between the table's minimum and maximum). `choice` is
     the entry choice: wait for the big blind, post a big blind now, or let the button pass and
@@ -260,7 +261,7 @@ def cash_seat_move(
     to_table: Table,
     to_seat: int,
     choice: str = "wait_bb",
-    actor: Any = None,
+    actor: Actor = None,
 ) -> CashSeat:
     """A table change, a seat change or a must-move within a game: the player takes the whole
     stack to the other seat (no buy-in check: the player keeps what they won; RULES.md 2),
@@ -292,7 +293,7 @@ def cash_seat_move(
     return moved
 
 
-def _move_off(seat: CashSeat, *, to_table: Table, actor: Any) -> int:
+def _move_off(seat: CashSeat, *, to_table: Table, actor: Actor) -> int:
     """The whole stack leaves the seat for `to_table` (a `move_out`) and the seat is freed;
     answers the chips carried."""
     chips = seat.chips
@@ -310,7 +311,7 @@ def stack_move(
     target: Table,
     to_seat: int,
     choice: str = "wait_bb",
-    actor: Any = None,
+    actor: Actor = None,
 ) -> CashSeat:
     """Carry a seat's whole stack to `to_seat` at `target`: a `move_out` and a `move_in` on the
     ledger, the new seat a new player's (the entry `choice`). The caller holds both tables'
@@ -337,7 +338,7 @@ def stack_move(
 
 
 def stack_to_list(
-    *, seat: CashSeat, game: Any, queued_at: datetime, actor: Any = None
+    *, seat: CashSeat, game: Any, queued_at: datetime, actor: Actor = None
 ) -> WaitingListEntry:
     """A player of a closing or breaking table with no seat to go to: to the game's list at
     `queued_at` (the top, as the caller orders), carrying the whole stack (a `move_out` to no
@@ -376,7 +377,7 @@ def stack_to_list(
     return entry
 
 
-def stack_join(*, seat: CashSeat, into: CashSeat, actor: Any = None) -> CashSeat:
+def stack_join(*, seat: CashSeat, into: CashSeat, actor: Actor = None) -> CashSeat:
     """A player of a closing or breaking table who already sits at a table of the game they
     go to: the stack joins that seat (a move out, a move in; one seat a game). Between the
     hands of that seat (409 `in_hand`); the caller holds both tables' locks."""
@@ -394,7 +395,7 @@ def stack_join(*, seat: CashSeat, into: CashSeat, actor: Any = None) -> CashSeat
     return into
 
 
-def carried_join(*, entry: WaitingListEntry, seat: CashSeat, actor: Any = None) -> CashSeat:
+def carried_join(*, entry: WaitingListEntry, seat: CashSeat, actor: Actor = None) -> CashSeat:
     """The stack a player carries on the list joins the seat they have now (called to it, or
     moved there): a move in, and the entry holds nothing more."""
     if entry.carried_chips:
@@ -411,7 +412,12 @@ def carried_join(*, entry: WaitingListEntry, seat: CashSeat, actor: Any = None) 
 
 @transaction.atomic
 def cash_seat_from_list(
-    *, entry: WaitingListEntry, table: Table, seat: int, choice: str = "wait_bb", actor: Any = None
+    *,
+    entry: WaitingListEntry,
+    table: Table,
+    seat: int,
+    choice: str = "wait_bb",
+    actor: Actor = None,
 ) -> CashSeat:
     """A called player who waits with the stack of a closed or broken table sits down with it
     (a `move_in`, no buy-in check)."""
@@ -442,7 +448,7 @@ def _seat_locked(cash_seat: CashSeat) -> tuple[Table, CashSeat]:
 
 
 @transaction.atomic
-def cash_seat_sit_out(*, cash_seat: CashSeat, actor: Any = None) -> CashSeat:
+def cash_seat_sit_out(*, cash_seat: CashSeat, actor: Actor = None) -> CashSeat:
     """The player sits out from the next hand: blinds that pass the seat are missed (RULES.md 4)."""
     table, seat = _seat_locked(cash_seat)
     if seat.away:
@@ -456,7 +462,7 @@ def cash_seat_sit_out(*, cash_seat: CashSeat, actor: Any = None) -> CashSeat:
 
 
 @transaction.atomic
-def cash_seat_return(*, cash_seat: CashSeat, choice: str = "post", actor: Any = None) -> CashSeat:
+def cash_seat_return(*, cash_seat: CashSeat, choice: str = "post", actor: Actor = None) -> CashSeat:
     """The player is back: they post what they owe as soon as the seat allows (`post`), or wait
     for the big blind (`wait_bb`), which settles everything owed."""
     if choice not in RETURN_CHOICES:
@@ -487,7 +493,7 @@ class Leave(NamedTuple):
 
 
 @transaction.atomic
-def cash_seat_leave(*, cash_seat: CashSeat, actor: Any = None) -> Leave:
+def cash_seat_leave(*, cash_seat: CashSeat, actor: Actor = None) -> Leave:
     """The player leaves with their chips (a cash-out); the open seat goes to the next player
     for it."""
     table, seat = _seat_locked(cash_seat)
@@ -513,7 +519,7 @@ def cash_seat_leave(*, cash_seat: CashSeat, actor: Any = None) -> Leave:
 
 
 @transaction.atomic
-def cash_seat_top_up(*, cash_seat: CashSeat, amount: int, actor: Any = None) -> CashSeat:
+def cash_seat_top_up(*, cash_seat: CashSeat, amount: int, actor: Actor = None) -> CashSeat:
     """Add chips between hands, up to the table's maximum buy-in (table stakes, S1, S2: never
     during a hand the player is in; chips won above the maximum stay). A player with no chips
     left buys in again for at least the minimum."""
@@ -553,7 +559,7 @@ def cash_seat_top_up(*, cash_seat: CashSeat, amount: int, actor: Any = None) -> 
 
 @transaction.atomic
 def cash_seat_correct(
-    *, cash_seat: CashSeat, chips: int, reason: str, actor: Any = None
+    *, cash_seat: CashSeat, chips: int, reason: str, actor: Actor = None
 ) -> CashSeat:
     """The floor sets a stack to the chips on the table (a rack miscounted, chips found under
     the rail): one `correction` row of the ledger for the difference, naming who and why, so the
@@ -594,7 +600,7 @@ def cash_seat_correct(
 
 
 @transaction.atomic
-def cash_table_draw_button(*, table: Table, rng: random.Random, actor: Any = None) -> ButtonDraw:
+def cash_table_draw_button(*, table: Table, rng: random.Random, actor: Actor = None) -> ButtonDraw:
     """The high-card draw for the first button (`initial_button=draw`; S0, S3, R): one card
     to each seated player from seat 1 clockwise, the high card wins; ties by the table's
     `draw_tiebreak`. Recorded with the cards."""
@@ -634,7 +640,7 @@ def cash_table_draw_button(*, table: Table, rng: random.Random, actor: Any = Non
 
 
 @transaction.atomic
-def cash_waitlist_add(*, table: Table, player_name: str, actor: Any = None) -> WaitingListEntry:
+def cash_waitlist_add(*, table: Table, player_name: str, actor: Actor = None) -> WaitingListEntry:
     """Put a player on the table's list; at a table dealing a game, on the game's list (one
     list says who is next for the game's seats)."""
     table = _locked_table(table)
@@ -660,7 +666,7 @@ def cash_waitlist_add(*, table: Table, player_name: str, actor: Any = None) -> W
 
 
 @transaction.atomic
-def cash_waitlist_remove(*, entry: WaitingListEntry, actor: Any = None) -> None:
+def cash_waitlist_remove(*, entry: WaitingListEntry, actor: Actor = None) -> None:
     """Take a player off the list (a game's entry: off the game's one list, a held seat going
     to the next player)."""
     if entry.game_id is not None:
@@ -684,7 +690,7 @@ def cash_waitlist_remove(*, entry: WaitingListEntry, actor: Any = None) -> None:
 
 
 def cash_hand_end(
-    hand: Hand, stacks: tuple[int, ...], rake: int, drop: int = 0, actor: Any = None
+    hand: Hand, stacks: tuple[int, ...], rake: int, drop: int = 0, actor: Actor = None
 ) -> None:
     """A cash hand is over: each seat's result through the ledger (the stack's change, never
     the stack itself: chips added at a seat not in the hand stay), the house's rake and drop,
@@ -712,7 +718,7 @@ def cash_hand_end(
             row.save(update_fields=changed)
 
 
-def cash_hand_reopen(*, hand: Hand, reason: str, actor: Any = None) -> None:
+def cash_hand_reopen(*, hand: Hand, reason: str, actor: Actor = None) -> None:
     """A finished cash hand is opened again to correct it: its result, its rake and its drop are
     reversed through the ledger (the stacks and the cage as before its end); its next end
     writes the corrected result. The table is locked first, as every cash write does. Refused

@@ -9,7 +9,7 @@ it down. Time is charged between hands, once per seat per period (the unique con
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -17,6 +17,7 @@ from django.utils import timezone
 from dealer.cash import ledger
 from dealer.cash.models import CashSeat, TimeCharge
 from dealer.models import Hand
+from tournaments.actors import Actor
 from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import Table
 from tournaments.services.audit import audit_record
@@ -46,7 +47,7 @@ def time_charge_collect(
     amount: int,
     period_start: datetime | None = None,
     now: datetime | None = None,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> TimeCharge:
     """Take `amount` chips of time from a seat for one period (the current half hour unless
     given). Refused during a hand the seat is in (its chips are in play), beyond the seat's
@@ -105,7 +106,7 @@ def time_collect_table(
     amount: int,
     period_start: datetime | None = None,
     now: datetime | None = None,
-    actor: Any = None,
+    actor: Actor = None,
 ) -> TableTime:
     """Take `amount` of time from every seat at the table for one period, in one step, as the
     dealer collects it around the table. A seat that cannot pay now is passed over and named
