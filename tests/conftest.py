@@ -9,6 +9,7 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from tests.examples import register_profiles
 from tests.factories import DirectorFactory, make
 from tests.passwords import one_round_first
 from tests.workers import worker_name
@@ -20,6 +21,8 @@ LONGEST = (
     "tests/security/test_form_fuzz.py::test_no_hostile_form_input_answers_a_server_error",
     "tests/tournaments/test_ledger_machine.py::test_floor_and_tablets_keep_every_chip_accounted_for",
 )
+
+register_profiles()  # `make test-long`: --hypothesis-profile=long (tests/examples.py)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
