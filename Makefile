@@ -1,11 +1,12 @@
-# FloorDesk: `make run` for a local server, `make test` for lint and tests.
+# FloorDesk: `make run` for a local server, `make test` for lint and tests (`make test-fast`
+# for the inner loop, `make test-long` before a release).
 
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 PYTEST_ARGS ?=
 
-.PHONY: install lock run test lint fmt bench clean
+.PHONY: install lock run test test-fast test-long lint fmt bench clean
 
 install: $(VENV)/.installed
 
@@ -46,9 +47,24 @@ run: install
 # parallel"); `make test TEST_WORKERS=0` runs it in this one process, serially.
 TEST_WORKERS ?= 2
 # Each run caches under its own prefix (config/settings.py): Redis outlives a run.
+RUN_PREFIX = CACHE_KEY_PREFIX="$${CACHE_KEY_PREFIX:-floordesk-test-$$(date +%s)-$$$$}"
 test: lint
-	CACHE_KEY_PREFIX="$${CACHE_KEY_PREFIX:-floordesk-test-$$(date +%s)-$$$$}" \
-		$(VENV)/bin/pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+	$(RUN_PREFIX) $(VENV)/bin/pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+
+# The inner loop (docs/operations.md, "Tests in parallel"): the engine, the services, the API
+# and the pages, without lint, browsers, production processes, the fuzzers or the two state
+# machines, all of which `make test` and CI still run.
+FAST_TESTS = tests/engine tests/tournaments tests/dealer tests/api tests/pages tests/foundation
+FAST_LEFT_OUT = --deselect tests/tournaments/test_ledger_machine.py \
+	--deselect tests/dealer/test_cash_floor_machine.py
+test-fast: install
+	$(RUN_PREFIX) $(VENV)/bin/pytest -n $(TEST_WORKERS) $(FAST_LEFT_OUT) $(PYTEST_ARGS) $(FAST_TESTS)
+
+# Everything `make test` runs and the tests marked slow, with ten times the examples in every
+# property test and state machine (hypothesis' `long` profile, tests/examples.py).
+test-long: lint
+	$(RUN_PREFIX) $(VENV)/bin/pytest -n $(TEST_WORKERS) --hypothesis-profile=long \
+		-m "slow or not slow" $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -3,10 +3,15 @@ frozen time, a page client with its own set-up) defines its own fixture of the s
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from django.test import override_settings
 from rest_framework.test import APIClient
 
+from tests.examples import register_profiles
 from tests.factories import DirectorFactory, make
+from tests.passwords import one_round_first
 from tests.workers import worker_name
 
 # The longest tests (minutes each on CI: `--durations`), first in a parallel run, where they go
@@ -17,10 +22,23 @@ LONGEST = (
     "tests/tournaments/test_ledger_machine.py::test_floor_and_tablets_keep_every_chip_accounted_for",
 )
 
+register_profiles()  # `make test-long`: --hypothesis-profile=long (tests/examples.py)
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if worker_name():
         items.sort(key=lambda item: item.nodeid not in LONGEST)  # stable: the rest keep their order
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _set_up_at_test_speed() -> Iterator[None]:
+    """Two costs every test paid without testing anything (docs/performance.md, "The suite's
+    time"): a password hashed at a million rounds for every user a factory made and every
+    sign-in tried (tests/passwords.py: one round here), and WhiteNoise listing every static file
+    for every test client made (`WHITENOISE_AUTOREFRESH`: each file is looked up when asked
+    for instead; tests/operations/test_static_caching.py checks the production mode)."""
+    with override_settings(PASSWORD_HASHERS=one_round_first(), WHITENOISE_AUTOREFRESH=True):
+        yield
 
 
 @pytest.fixture

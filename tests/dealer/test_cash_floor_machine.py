@@ -46,6 +46,7 @@ from dealer.cash.takings.services import time_charge_collect
 from dealer.engine.errors import EngineError
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_reopen, hand_start, hand_undo
+from tests.examples import examples
 from tests.factories import DirectorFactory, make
 from tournaments.errors import FloorError
 from tournaments.models import Table
@@ -470,7 +471,7 @@ class CashFloor(RuleBasedStateMachine):
 
 
 MACHINE_SETTINGS = settings(
-    max_examples=20,
+    max_examples=examples(20),  # ten times as many under `make test-long` (tests/examples.py)
     stateful_step_count=50,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

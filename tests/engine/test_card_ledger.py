@@ -51,6 +51,7 @@ from dealer.engine.procedures import Trigger, remedy
 from dealer.engine.snapshot import state_from_json, state_to_json
 from dealer.engine.triggers import TRIGGERS
 from tests.engine.scripted import play
+from tests.examples import examples
 
 
 def hand(players: int = 4, game: str = "holdem", **options: Any) -> HandState:
@@ -396,7 +397,7 @@ def random_step(rng: random.Random, state: HandState, pool: list[Card]) -> list[
     return [Action(kind=Kind.CALL if legal.call else Kind.CHECK)]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32),
     players=st.integers(2, 10),

@@ -22,6 +22,7 @@ from dealer.engine import start_hand
 from dealer.engine.cash import CashPlan
 from dealer.engine.errors import ConfigError
 from tests.engine.test_cash_tables import STAKES, Story, posts, waiting, where, why
+from tests.examples import examples
 
 
 def hands(story: Story, count: int) -> list[CashPlan]:
@@ -306,7 +307,7 @@ EVENTS = st.lists(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     events=EVENTS,
     options=st.fixed_dictionaries(

@@ -19,6 +19,7 @@ from dealer.engine.cash import CashPlan, CashSeat, Positions, after_hand, plan_h
 from dealer.engine.errors import ConfigError
 from dealer.engine.setup import Stakes
 from dealer.engine.state import HandState
+from tests.examples import examples
 
 STAKES = Stakes(small_blind=1, big_blind=2)
 
@@ -641,7 +642,7 @@ EVENTS = st.lists(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     events=EVENTS,
     profile=st.sampled_from(["casino_cash", "texas_6plus"]),

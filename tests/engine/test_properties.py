@@ -64,9 +64,10 @@ from dealer.engine import (
 from dealer.engine.actions import BETTING_KINDS
 from dealer.engine.cards import DeckKind, parse_cards, shuffled_deck
 from dealer.engine.rules import CHOICES, PROFILES
+from tests.examples import examples
 
 FAST = settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from dealer.engine.cards import Card, DeckKind, deck, format_cards
 from dealer.engine.ranking import STANDARD_RANKER, Category, Ranker
+from tests.examples import examples
 
 pokerkit = pytest.importorskip("pokerkit")
 
@@ -162,7 +163,7 @@ def _seven_cards(draw: st.DrawFn) -> tuple[Ranker, tuple[Card, ...]]:
     return ranker, tuple(cards)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_seven_cards())
 def test_best_of_seven_is_the_best_five_card_subset(case: tuple[Ranker, tuple[Card, ...]]) -> None:
     ranker, cards = case
@@ -175,7 +176,7 @@ def test_best_of_seven_is_the_best_five_card_subset(case: tuple[Ranker, tuple[Ca
     assert ranker.value(six) <= ranker.value(cards)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_seven_cards(), st.randoms(use_true_random=False))
 def test_value_ignores_card_order(
     case: tuple[Ranker, tuple[Card, ...]], rng: random.Random
@@ -188,7 +189,7 @@ def test_value_ignores_card_order(
     assert ranker.best(shuffled).description == ranker.best(cards).description
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_seven_cards())
 def test_relabelling_suits_never_changes_the_value(case: tuple[Ranker, tuple[Card, ...]]) -> None:
     ranker, cards = case

@@ -33,6 +33,7 @@ from dealer.engine.cards import Card, DeckKind, deck, parse_cards
 from dealer.engine.ledger import stub_count
 from dealer.engine.runs import can_run_twice
 from dealer.engine.snapshot import state_from_json, state_to_json
+from tests.examples import examples
 
 RIT: dict[str, Any] = {"run_it_twice_allowed": True}
 
@@ -190,7 +191,7 @@ def test_rit_state_survives_snapshot_and_old_snapshots_read_as_run_once():
     assert state_from_json(data).runs == 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     stacks=st.lists(st.integers(3, 400), min_size=2, max_size=5),
     order=st.permutations(deck(DeckKind.STANDARD)),

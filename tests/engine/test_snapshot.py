@@ -22,9 +22,10 @@ from dealer.engine.setup import Stakes
 from dealer.engine.snapshot import SnapshotError, state_from_json, state_to_json
 from tests.engine.scripted import play as play_script
 from tests.engine.test_properties import Scenario, play, scenarios
+from tests.examples import examples
 
 ROUND_TRIPS = settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -166,7 +167,7 @@ STATE_JSON = state_to_json(_a_state())
 PATHS = _paths(STATE_JSON)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(path=st.sampled_from(PATHS), value=JSON_VALUES)
 def test_any_value_anywhere_is_read_as_a_state_or_refused_with_a_snapshot_error(
     path: tuple[Any, ...], value: object

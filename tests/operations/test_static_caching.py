@@ -26,7 +26,11 @@ def test_collected_static_files_have_hashed_names_cached_forever(tmp_path: Path)
         "staticfiles": {"BACKEND": HASHED},
     }
     with override_settings(
-        STATIC_ROOT=tmp_path, STORAGES=storages, WHITENOISE_USE_FINDERS=False, DEBUG=False
+        STATIC_ROOT=tmp_path,
+        STORAGES=storages,
+        WHITENOISE_USE_FINDERS=False,
+        WHITENOISE_AUTOREFRESH=False,  # as production runs (the suite's default is True)
+        DEBUG=False,
     ):
         call_command("collectstatic", interactive=False, verbosity=0)
         url = static("css/screens.css")

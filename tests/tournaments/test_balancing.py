@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tournaments.balancing import (
     BalancingError,
     Move,
@@ -180,7 +181,7 @@ def test_t10a_before_the_first_hand_a_player_seated_before_the_small_blind_is_de
     assert hand.dealt_in(1)  # a player there would simply be the small blind
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     layout=st.lists(st.booleans(), min_size=2, max_size=10),
     last_big_blind=st.integers(min_value=1, max_value=10),
@@ -486,7 +487,7 @@ def _check_conserved(before: list[TableState], after: tuple[TableState, ...]) ->
         assert all(1 <= seat <= table.seats for seat in table.occupied)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(floor=_floors(), seed=st.integers(min_value=0, max_value=2**32))
 def test_plans_converge_in_one_round_and_conserve_players(floor, seed):
     """Random tables -> plan -> apply: balanced, nothing left to break, every player once."""
@@ -509,7 +510,7 @@ def test_plans_converge_in_one_round_and_conserve_players(floor, seed):
     assert sum(sizes) > (len(after) - 1) * cap, "one table too many is still in play"
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     entries=st.integers(min_value=10, max_value=120),
     seed=st.integers(min_value=0, max_value=2**32),

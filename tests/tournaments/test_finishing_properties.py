@@ -22,6 +22,7 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tournaments import payouts
 from tournaments.finishing import Out, finishing_places
 
@@ -89,7 +90,7 @@ def finishes_above(a: Busted, b: Busted, busted: list[Busted]) -> bool:
     return _depth(a, busted) > _depth(b, busted)  # hand-for-hand, other tables (A11)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(bust_records())
 def test_places_follow_the_tda_reference(record: tuple[int, list[Busted]]) -> None:
     left, busted = record
@@ -107,7 +108,7 @@ def test_places_follow_the_tda_reference(record: tuple[int, list[Busted]]) -> No
     assert used[-1] + counts[used[-1]] == left + 1 + len(busted)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(bust_records())
 def test_the_tda_sentences_hold(record: tuple[int, list[Busted]]) -> None:
     """The two sentences of the rule, read on their own, where they apply alone."""
@@ -128,7 +129,7 @@ def test_the_tda_sentences_hold(record: tuple[int, list[Busted]]) -> None:
                 assert place_a == place_b
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(bust_records(), st.sampled_from([Decimal("1"), Decimal("5"), Decimal("0.01")]))
 def test_shared_places_share_exactly_the_prizes_they_cover(
     record: tuple[int, list[Busted]], unit: Decimal

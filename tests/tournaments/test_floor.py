@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dealer.models import Hand
+from tests.examples import examples
 from tests.pages import NAMES, NOW, deal, fold_to_end, tournament
 from tournaments import balancing, seating
 from tournaments.errors import FloorError
@@ -436,7 +437,7 @@ def test_closing_is_refused_when_the_others_have_no_room_or_it_is_the_last_table
 
 @pytest.mark.django_db
 @settings(
-    max_examples=12,
+    max_examples=examples(12),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

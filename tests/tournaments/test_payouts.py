@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tournaments.payouts import (
     PayoutError,
     PayoutTable,
@@ -140,7 +141,7 @@ def test_rounding_to_a_chip_of_5_keeps_every_other_prize_on_the_unit() -> None:
     assert got == (D("3340"), D("3330"), D("3330"))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     pool_units=st.integers(min_value=0, max_value=10**9),
     unit=st.sampled_from([D("1"), D("5"), D("0.01"), D("25"), D("0.05")]),
@@ -251,7 +252,7 @@ def test_tied_places_must_be_consecutive(places: list[int], code: str) -> None:
     assert refused.value.code == code
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     entries=st.integers(min_value=2, max_value=500),
     first=st.integers(min_value=1, max_value=80),

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tournaments.rotation import Plan, Since, downs, schedule
 
 SIX = datetime(2026, 11, 25, 18, 0, tzinfo=UTC)
@@ -88,7 +89,7 @@ def test_a_running_rotation_is_picked_up_where_each_dealer_stands() -> None:
     assert (push.deals, push.on_break, push.waiting) == ({1: "B"}, ("A", "C"), (2,))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     dealers=st.integers(min_value=1, max_value=9),
     tables=st.integers(min_value=1, max_value=7),
