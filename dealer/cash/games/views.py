@@ -38,7 +38,7 @@ from dealer.cash.seats.selectors import cash_table_get
 from tournaments.errors import FloorError
 from tournaments.models import Table
 from tournaments.views.access import director_required
-from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.form_tokens import page_write
 
 POLL_SECONDS = 10
 CODE_MAX = lookups.CODE_MAX
@@ -81,12 +81,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _carry_out(request: HttpRequest, pk: int, run: Callable[[], str]) -> HttpResponse:
-    try:
-        done = submit_once(request, run)  # a form sent twice changes nothing the second time
-    except FloorError as error:
-        report_form_refusal(request, error)
-    else:
-        messages.success(request, done)
+    # A form sent twice changes nothing the second time.
+    page_write(request, run, lambda done: done, once=True)
     return redirect("cash-game", pk=pk)
 
 
