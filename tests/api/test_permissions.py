@@ -138,6 +138,7 @@ def test_public_answers_carry_player_names_and_nothing_personal_beyond(ids):
         "seat",
         "bounty_won",  # public: what the player's knockouts paid (bounty events)
         "head",  # public: the bounty on the player's head (progressive knockouts)
+        "estimated_since",  # public: the bust whose chips the stack was credited with (KO-4)
     }
     assert set(seats[0]) == {"name", "table", "seat", "status", "place", "prize"}
     text = str([standings, seats, detail, client.get(f"/api/tournaments/{t}/clock/").json()])

@@ -130,7 +130,8 @@ EXCLUDED = {
     # Waiting-list codes, sign-in lockouts, devices, users, schedules, events, screens and
     # dealers' shifts: records of their own, holding no hand.
     **dict.fromkeys(
-        ["api-list-place", "list-place", "list-place-state"], "a waiting-list code: no hand"
+        ["api-list-place", "list-place", "list-place-state", "list-leave", "api-list-leave"],
+        "a waiting-list code: no hand",
     ),
     **dict.fromkeys(
         ["api-lockout", "lockout-unlock"], "a sign-in lockout: no hand, directors only"

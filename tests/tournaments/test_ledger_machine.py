@@ -472,12 +472,13 @@ class FloorAndTablets(RuleBasedStateMachine):
 
     @rule(pick=PICK)
     def reopen(self, pick: int) -> None:
-        """The floor reopens a table's last finished hand to correct it."""
-        tables = self.tables()
-        table = tables[pick % len(tables)]
-        hand = Hand.objects.filter(table=table).order_by("-number").first()
-        if hand is None or hand.status != Hand.Status.COMPLETE:
+        """The floor reopens a table's last finished hand to correct it (one of the tables whose
+        last hand is over: picking among all tables left the step reaching none too often)."""
+        last = [Hand.objects.filter(table=t).order_by("-number").first() for t in self.tables()]
+        done = [h for h in last if h is not None and h.status == Hand.Status.COMPLETE]
+        if not done:
             return
+        hand = done[pick % len(done)]
         with self.step("reopen"):
             hand_reopen(
                 hand=hand,

@@ -27,9 +27,9 @@ from tournaments.services.clocks import (
     clock_start,
     tournament_set_hand_for_hand,
 )
-from tournaments.views.access import director_required, report_refusal, tournament_get
+from tournaments.views.access import director_required, tournament_get
 from tournaments.views.clock_display import clock_context
-from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.form_tokens import page_write, report_form_refusal, submit_once
 
 ClockOperation = Callable[[Tournament, datetime], Tournament]
 
@@ -50,12 +50,7 @@ def clock_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _operate(request: HttpRequest, pk: int, operation: ClockOperation, done: str) -> HttpResponse:
-    try:
-        operation(tournament_get(pk), request_time.now())
-    except FloorError as error:
-        report_refusal(request, error)
-    else:
-        messages.success(request, done)
+    page_write(request, lambda: operation(tournament_get(pk), request_time.now()), done)
     return redirect("clock-control", pk=pk)
 
 

@@ -28,7 +28,7 @@ from tournaments.selectors.windows import sales_open
 from tournaments.services.entries import entry_addon, entry_rebuy, entry_register, entry_unregister
 from tournaments.services.form_tokens import FormSentTwiceError
 from tournaments.views.access import director_required, entry_get, tournament_get
-from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.form_tokens import page_write, report_form_refusal, submit_once
 
 NOT_STARTED = (Tournament.Status.PLANNED, Tournament.Status.REGISTERING)
 
@@ -153,12 +153,12 @@ def _entry_action(
     request: HttpRequest, pk: int, entry_pk: int, action: Callable[[Entry], Entry], done: str
 ) -> HttpResponse:
     found = entry_get(tournament_get(pk), entry_pk)
-    try:
-        entry = submit_once(request, lambda: action(found))
-    except FloorError as error:
-        report_form_refusal(request, error)
-    else:
-        messages.success(request, done.format(name=entry.player.name, chips=entry.chips))
+    page_write(
+        request,
+        lambda: action(found),
+        lambda entry: done.format(name=entry.player.name, chips=entry.chips),
+        once=True,
+    )
     return redirect("entry-list", pk=pk)
 
 

@@ -37,8 +37,9 @@ from tournaments.services.events import (
 )
 from tournaments.services.frozen import locked_settings
 from tournaments.services.prices import money_locked, paid_entries, tournament_reprice
-from tournaments.views.access import director_required, report_refusal, tournament_get
+from tournaments.views.access import director_required, tournament_get
 from tournaments.views.clock_display import clock_context
+from tournaments.views.form_tokens import page_write
 from tournaments.views.schedules import level_labels
 
 
@@ -157,24 +158,22 @@ def settings_page(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def open_registration(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        tournament_open_registration(tournament=tournament_get(pk), actor=request.user)
-    except FloorError as error:
-        report_refusal(request, error)
-    else:
-        messages.success(request, "Registration is open.")
+    page_write(
+        request,
+        lambda: tournament_open_registration(tournament=tournament_get(pk), actor=request.user),
+        "Registration is open.",
+    )
     return redirect("entry-list", pk=pk)
 
 
 @director_required
 @require_POST
 def finish(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        tournament_finish(tournament=tournament_get(pk), actor=request.user)
-    except FloorError as error:
-        report_refusal(request, error)
-    else:
-        messages.success(request, "The tournament is finished.")
+    page_write(
+        request,
+        lambda: tournament_finish(tournament=tournament_get(pk), actor=request.user),
+        "The tournament is finished.",
+    )
     return redirect("tournament-dashboard", pk=pk)
 
 

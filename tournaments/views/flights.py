@@ -35,7 +35,7 @@ from tournaments.services.flights import (
 )
 from tournaments.services.form_tokens import FormSentTwiceError
 from tournaments.views.access import director_required, report_refusal, tournament_get
-from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.form_tokens import page_write, report_form_refusal, submit_once
 
 
 def _event_get(pk: int) -> Tournament:
@@ -96,26 +96,24 @@ def event_flight_add(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Give the new flight a letter.")
         return redirect("event-page", pk=pk)
-    try:
-        phase = event_add_flight(
+    page_write(
+        request,
+        lambda: event_add_flight(
             event=_event_get(pk), flight=form.cleaned_data["flight"], actor=request.user
-        )
-    except FloorError as error:
-        report_refusal(request, error)
-    else:
-        messages.success(request, f"{phase.name} added.")
+        ),
+        lambda phase: f"{phase.name} added.",
+    )
     return redirect("event-page", pk=pk)
 
 
 @director_required
 @require_POST
 def event_day_add(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        phase = event_add_day(event=_event_get(pk), actor=request.user)
-    except FloorError as error:
-        report_refusal(request, error)
-    else:
-        messages.success(request, f"{phase.name} added.")
+    page_write(
+        request,
+        lambda: event_add_day(event=_event_get(pk), actor=request.user),
+        lambda phase: f"{phase.name} added.",
+    )
     return redirect("event-page", pk=pk)
 
 
@@ -129,20 +127,17 @@ def phase_bag_page(request: HttpRequest, pk: int) -> HttpResponse:
     if event is None or phase.kind == Tournament.Kind.EVENT:
         return redirect("tournament-dashboard", pk=pk)
     if request.method == "POST":
-        try:
-            submit_once(
-                request,
-                lambda: phase_bag(
-                    phase=phase,
-                    now=request_time.now(),
-                    confirm=request.POST.get("confirm") == "on",
-                    actor=request.user,
-                ),
-            )
-        except FloorError as error:
-            report_form_refusal(request, error)
-        else:
-            messages.success(request, f"{phase_label(phase)} is over: its bags are recorded.")
+        page_write(
+            request,
+            lambda: phase_bag(
+                phase=phase,
+                now=request_time.now(),
+                confirm=request.POST.get("confirm") == "on",
+                actor=request.user,
+            ),
+            f"{phase_label(phase)} is over: its bags are recorded.",
+            once=True,
+        )
         return redirect("phase-bag", pk=pk)
     bags = bag_list(phase)
     not_counted = tables_not_counted(phase) if phase.status != Tournament.Status.FINISHED else []

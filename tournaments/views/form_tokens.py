@@ -48,3 +48,24 @@ def report_form_refusal(request: HttpRequest, error: FloorError) -> None:
         messages.warning(request, error.detail)
     else:
         report_refusal(request, error)
+
+
+def page_write(
+    request: HttpRequest,
+    call: Callable[[], Result],
+    done: str | Callable[[Result], str],
+    *,
+    once: bool = False,
+) -> Result | None:
+    """The one way a page makes a write and says how it went (issue 28: the pages' `except
+    FloorError` blocks): the service call, in the posted form's one-time token's transaction
+    when `once`; a refusal shown at the top of the next page in its own words (a form sent
+    twice as a warning) and None; else `done` (a sentence, or one made from the result) as a
+    success, and the result."""
+    try:
+        result = submit_once(request, call) if once else call()
+    except FloorError as error:
+        report_form_refusal(request, error)
+        return None
+    messages.success(request, done(result) if callable(done) else done)
+    return result

@@ -13,7 +13,7 @@ from tournaments.forms import DealForm
 from tournaments.selectors import deal_offer, tournament_payouts, tournament_standings
 from tournaments.services.deals import tournament_accept_deal
 from tournaments.views.access import director_required, tournament_get
-from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.form_tokens import page_write
 
 
 @director_required
@@ -58,18 +58,15 @@ def accept_deal(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Choose the ICM deal or the chip chop shown on this page.")
         return redirect("payout-list", pk=pk)
-    try:
-        submit_once(
-            request,
-            lambda: tournament_accept_deal(
-                tournament=tournament,
-                method=form.cleaned_data["method"],
-                actor=request.user,
-                expected_chips=form.expected_chips(),
-            ),
-        )
-    except FloorError as error:
-        report_form_refusal(request, error)
-    else:
-        messages.success(request, "Deal accepted: places and prizes are recorded.")
+    page_write(
+        request,
+        lambda: tournament_accept_deal(
+            tournament=tournament,
+            method=form.cleaned_data["method"],
+            actor=request.user,
+            expected_chips=form.expected_chips(),
+        ),
+        "Deal accepted: places and prizes are recorded.",
+        once=True,
+    )
     return redirect("payout-list", pk=pk)

@@ -33,6 +33,7 @@ from tournaments.views.access import (
     tournament_get,
 )
 from tournaments.views.clock_display import clock_context
+from tournaments.views.form_tokens import page_write
 
 CLOCK_POLL_SECONDS = 5
 PAGE_SECONDS = 8  # how long a screen shows a page of the payouts before the next
@@ -169,12 +170,11 @@ def screen_save(request: HttpRequest, pk: int, screen_pk: int) -> HttpResponse:
     elif not form.is_valid():
         messages.error(request, first_error(form))
     else:
-        try:
-            screen_update(screen=screen, actor=request.user, **form.cleaned_data)
-        except FloorError as error:
-            report_refusal(request, error)
-        else:
-            messages.success(request, "Screen saved: reload it on the TV to see a new layout.")
+        page_write(
+            request,
+            lambda: screen_update(screen=screen, actor=request.user, **form.cleaned_data),
+            "Screen saved: reload it on the TV to see a new layout.",
+        )
     return redirect("screen-list", pk=pk)
 
 

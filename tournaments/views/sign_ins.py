@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -24,10 +23,10 @@ from config import request_time
 from config.authentication import sign_in_wait
 from config.sign_in_gate import SLOWED
 from tournaments import selectors
-from tournaments.errors import FloorError
 from tournaments.selectors.access import sign_in_refused
 from tournaments.services.access import device_revoke, lockout_unlock, user_devices_revoke
 from tournaments.views.access import director_required
+from tournaments.views.form_tokens import page_write
 
 TOO_MANY = 429
 
@@ -88,36 +87,33 @@ def access_page(request: HttpRequest) -> HttpResponse:
 @director_required
 @require_POST
 def device_revoke_page(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        device_revoke(device_id=pk, actor=request.user)
-    except FloorError as error:
-        messages.error(request, error.detail)
-    else:
-        messages.success(request, "Device signed out: its token no longer works.")
+    page_write(
+        request,
+        lambda: device_revoke(device_id=pk, actor=request.user),
+        "Device signed out: its token no longer works.",
+    )
     return redirect("sign-ins")
 
 
 @director_required
 @require_POST
 def user_devices_revoke_page(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        revoked = user_devices_revoke(user_id=pk, actor=request.user)
-    except FloorError as error:
-        messages.error(request, error.detail)
-    else:
-        messages.success(request, f"{revoked} device{'s' if revoked != 1 else ''} signed out.")
+    page_write(
+        request,
+        lambda: user_devices_revoke(user_id=pk, actor=request.user),
+        lambda revoked: f"{revoked} device{'s' if revoked != 1 else ''} signed out.",
+    )
     return redirect("sign-ins")
 
 
 @director_required
 @require_POST
 def lockout_unlock_page(request: HttpRequest, lockout_id: str) -> HttpResponse:
-    try:
-        lockout_unlock(lockout_id=lockout_id, actor=request.user)
-    except FloorError as error:
-        messages.error(request, error.detail)
-    else:
-        messages.success(request, "Unlocked: sign-ins are accepted again.")
+    page_write(
+        request,
+        lambda: lockout_unlock(lockout_id=lockout_id, actor=request.user),
+        "Unlocked: sign-ins are accepted again.",
+    )
     return redirect("sign-ins")
 
 

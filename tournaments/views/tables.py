@@ -31,11 +31,10 @@ from tournaments.services.tables import (
 )
 from tournaments.views.access import (
     director_required,
-    report_refusal,
     safe_next,
     tournament_get,
 )
-from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.form_tokens import page_write, report_form_refusal, submit_once
 
 
 @director_required
@@ -122,12 +121,11 @@ def _plan_lines(plan: Plan) -> list[dict[str, object]]:
 @director_required
 @require_POST
 def draw_seats(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        tables = tournament_draw_seats(tournament=tournament_get(pk), actor=request.user)
-    except FloorError as error:
-        report_refusal(request, error)
-    else:
-        messages.success(request, f"Seats drawn at {len(tables)} tables. Print the seat cards.")
+    page_write(
+        request,
+        lambda: tournament_draw_seats(tournament=tournament_get(pk), actor=request.user),
+        lambda tables: f"Seats drawn at {len(tables)} tables. Print the seat cards.",
+    )
     return redirect("table-list", pk=pk)
 
 

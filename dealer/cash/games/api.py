@@ -58,7 +58,7 @@ TABLE_RESPONSES = write_responses(ok=CashTableOutputSerializer)
 
 def game_answer(pk: int, *, status: int = 200) -> Response:
     """The game as it is now, read again after a write (held seats that ran out freed first)."""
-    waitlist.waitlist_expire_calls()
+    waitlist.waitlist_expire_on_read()
     return Response(s.GameOutputSerializer(cash_game_view(cash_game_get(pk))).data, status=status)
 
 
@@ -79,7 +79,7 @@ class GamesApi(GameApi):
     @extend_schema(tags=TAGS, responses=responses(s.GameOutputSerializer(many=True), 403))
     def get(self, request: Request) -> Response:
         """Every game with its tables, open seats and list (called players first)."""
-        waitlist.waitlist_expire_calls()
+        waitlist.waitlist_expire_on_read()
         return Response(s.GameOutputSerializer(cash_game_list(), many=True).data)
 
     @extend_schema(tags=TAGS, request=s.GameInputSerializer, responses=write_responses(status=201))
@@ -247,7 +247,7 @@ class LiveGamesApi(PublicApi):
     @extend_schema(tags=TAGS, responses=responses(s.LiveGameOutputSerializer(many=True)))
     def get(self, request: Request) -> Response:
         """Anyone: the games running, their tables, open seats and list lengths (no names)."""
-        waitlist.waitlist_expire_calls()
+        waitlist.waitlist_expire_on_read()
         return Response(s.LiveGameOutputSerializer(cash_game_list(open_only=True), many=True).data)
 
 
@@ -295,7 +295,7 @@ class PlaceApi(PublicApi):
         """Anyone with the code: the place on the list, or the call ("table 4, seat 6, held
         until ..."). Rate-limited per device: wrong codes strictly, a code the device has
         (joined with, or found) loosely enough to poll it every few seconds."""
-        waitlist.waitlist_expire_calls()
+        waitlist.waitlist_expire_on_read()
         try:
             place = lookups.place_lookup(request._request, code)
         except lookups.LookupRefusedError as refused:

@@ -38,7 +38,7 @@ from dealer.cash.seats.selectors import cash_table_get
 from tournaments.errors import FloorError
 from tournaments.models import Table
 from tournaments.views.access import director_required
-from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.form_tokens import page_write
 
 POLL_SECONDS = 10
 CODE_MAX = lookups.CODE_MAX
@@ -60,7 +60,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"{game.name} is open: deal it at a table.")
             return redirect("cash-game", pk=game.pk)
-    waitlist.waitlist_expire_calls()
+    waitlist.waitlist_expire_on_read()
     context = {"games": cash_game_list(), "form": form}
     return render(request, "dealer/cash_games.html", context)
 
@@ -68,7 +68,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
 @director_required
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     """One game: its tables (stakes, must-move), its list (call next, seated, no-show)."""
-    waitlist.waitlist_expire_calls()
+    waitlist.waitlist_expire_on_read()
     game = cash_game_get(pk)
     context = {
         "game": cash_game_view(game),
@@ -81,12 +81,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _carry_out(request: HttpRequest, pk: int, run: Callable[[], str]) -> HttpResponse:
-    try:
-        done = submit_once(request, run)  # a form sent twice changes nothing the second time
-    except FloorError as error:
-        report_form_refusal(request, error)
-    else:
-        messages.success(request, done)
+    # A form sent twice changes nothing the second time.
+    page_write(request, run, lambda done: done, once=True)
     return redirect("cash-game", pk=pk)
 
 
@@ -265,7 +261,7 @@ def table_close(request: HttpRequest, pk: int) -> HttpResponse:
 
 def live_games(request: HttpRequest) -> HttpResponse:
     """The games running, their tables and open seats, how many wait, and a link to join."""
-    waitlist.waitlist_expire_calls()
+    waitlist.waitlist_expire_on_read()
     return render(request, "public/live_games.html", {"games": cash_game_list(open_only=True)})
 
 
@@ -297,7 +293,7 @@ def join_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _place_context(request: HttpRequest, code: str) -> dict[str, Any]:
     """The place, looked up for this client (`lookups.place_lookup`: rate-limited)."""
-    waitlist.waitlist_expire_calls()
+    waitlist.waitlist_expire_on_read()
     return {"place": lookups.place_lookup(request, code), "poll_seconds": POLL_SECONDS}
 
 

@@ -4,7 +4,8 @@ One list per game ("1/2 NL"): whoever waits for it waits for a seat at any of it
 come first called. A called player has the seat held until `hold_until` (the game's hold time);
 the floor then seats them (`dealer.cash.games.services.game_waitlist_seat`) or marks them a
 no-show, and the next player is called to the same seat. A held seat nobody claims is freed by
-`waitlist_expire_calls`, which the list pages, the desk and a Celery task all run.
+`waitlist_expire_calls`: the hold's own task at its end and the beat every minute run it (with
+no task worker, the embedded default, the reads run it first: `waitlist_expire_on_read`).
 
 Must-move: a table with `must_move_to` feeds that main table. A seat opening at the main table
 goes first to the must-move player who has waited longest (seated earliest at a feeding table),
@@ -379,6 +380,16 @@ def game_waitlist_leave(*, code: str, now: datetime | None = None) -> WaitingLis
 
 
 @transaction.atomic
+def waitlist_expire_on_read() -> None:
+    """What a page or an API read of the lists does about held seats whose time ran out. With
+    a task worker (production), nothing: a read writes nothing, and the hold's own task at its
+    end (`_schedule_expiry`) and the beat's sweep every minute free the seat and call the next
+    player. Without one (the embedded default: tasks run in-process, no beat), nothing else
+    would, so the read sweeps first (`waitlist_expire_calls`)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        waitlist_expire_calls()
+
+
 def waitlist_expire_calls(*, now: datetime | None = None) -> int:
     """Held seats whose time ran out: the called player is a no-show and the next player is
     called to the same seat, held from now. Answers how many calls ran out; running it again

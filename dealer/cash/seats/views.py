@@ -37,7 +37,7 @@ from tournaments.errors import FloorError
 from tournaments.models import Table
 from tournaments.selectors.rules import rules_lines, rules_summary
 from tournaments.views.access import director_required
-from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.form_tokens import page_write
 from tournaments.views.rules import Page, rules_editor
 
 
@@ -122,12 +122,8 @@ def _writable(request: HttpRequest, pk: int) -> Table:
 
 def _carry_out(request: HttpRequest, pk: int, run: Callable[[], str]) -> HttpResponse:
     """Run one service call; its success sentence, or its refusal, shows on the seats page."""
-    try:
-        done = submit_once(request, run)  # a form sent twice changes nothing the second time
-    except FloorError as error:
-        report_form_refusal(request, error)
-    else:
-        messages.success(request, done)
+    # A form sent twice changes nothing the second time.
+    page_write(request, run, lambda done: done, once=True)
     return redirect("cash-table", pk=pk)
 
 
