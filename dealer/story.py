@@ -28,7 +28,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
-from django.db.models import Max
+from django.db.models import Max, Q
 
 from dealer.card_gate import HIDDEN_CARD, card_sight
 from dealer.hand_log import split_undone
@@ -228,11 +228,11 @@ def _final_table(tournament: Tournament, placed: Sequence[Any]) -> list[StoryEnt
     if not bubble:
         return []
     at = min(row[5] for row in bubble if row[4] == min(r[4] for r in bubble))
+    # One query with OR, not a UNION: SQLite refuses a UNION of ordered querysets (the model's
+    # default ordering), which `make run` serves from.
+    at_final = field_size.filter(Q(finishing_place__lte=seats) | Q(status=Entry.Status.ACTIVE))
     names = sorted(
-        _name(name, number)
-        for name, number in field_size.filter(finishing_place__lte=seats)
-        .values_list("player__name", "number")
-        .union(field_size.filter(status=Entry.Status.ACTIVE).values_list("player__name", "number"))
+        {_name(name, number) for name, number in at_final.values_list("player__name", "number")}
     )
     return [
         StoryEntry(
