@@ -12,6 +12,7 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
+from dealer import tasks
 from dealer.cash.games import waitlist
 from dealer.cash.models import WaitingListEntry
 from tests.dealer.test_cash_games import game_table, join, one_two
@@ -65,6 +66,21 @@ def test_without_a_task_worker_a_read_frees_the_held_seat_first(director):
     game, ann, bob = _expired_call()
 
     director.get(f"/cash/games/{game.pk}/")
+
+    ann.refresh_from_db()
+    bob.refresh_from_db()
+    assert (ann.status, bob.status) == (Status.NO_SHOW, Status.CALLED)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_beats_sweep_frees_a_ran_out_hold_in_a_transaction_of_its_own():
+    """The beat's task runs outside any request's transaction: the sweep opens its own (it
+    locks the calls it frees). A merge once moved its `transaction.atomic` onto the function
+    above it, and the task then failed ("select_for_update cannot be used outside of a
+    transaction") while every page, already in a transaction, still worked."""
+    _game, ann, bob = _expired_call()
+
+    assert tasks.waitlist_expire_calls_task() == 1
 
     ann.refresh_from_db()
     bob.refresh_from_db()

@@ -379,7 +379,6 @@ def game_waitlist_leave(*, code: str, now: datetime | None = None) -> WaitingLis
     return entry
 
 
-@transaction.atomic
 def waitlist_expire_on_read() -> None:
     """What a page or an API read of the lists does about held seats whose time ran out. With
     a task worker (production), nothing: a read writes nothing, and the hold's own task at its
@@ -390,6 +389,7 @@ def waitlist_expire_on_read() -> None:
         waitlist_expire_calls()
 
 
+@transaction.atomic
 def waitlist_expire_calls(*, now: datetime | None = None) -> int:
     """Held seats whose time ran out: the called player is a no-show and the next player is
     called to the same seat, held from now. Answers how many calls ran out; running it again
