@@ -37,10 +37,6 @@ REVERSAL = {
 }
 
 
-def _actor(actor: Actor) -> Any:
-    return signed_in(actor)
-
-
 def cash_chips_record(
     *,
     seat: CashSeat,
@@ -74,7 +70,7 @@ def cash_chips_record(
         hand=hand,
         other_table=other_table,
         note=note[:200],
-        actor=_actor(actor),
+        actor=signed_in(actor),
         created_at=now or timezone.now(),
     )
     if delta == 0:
@@ -111,7 +107,7 @@ def cash_house_record(
         delta=amount,
         hand=hand,
         note=note[:200],
-        actor=_actor(actor),
+        actor=signed_in(actor),
         created_at=now or timezone.now(),
     )
 
@@ -212,7 +208,7 @@ def cash_chips_carried_off(*, entry: WaitingListEntry, actor: Actor = None) -> N
         "table_id": entry.carried_from_id,
         "sitting": entry.carried_sitting,
         "player_id": entry.player_id,
-        "actor": _actor(actor),
+        "actor": signed_in(actor),
         "created_at": now,
     }
     CashChips.objects.create(
