@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from dealer.codec import action_from_dict
+from dealer.codec import action_from_dict, state_snapshot
 from dealer.engine import HandSetup, HandState, PlayerSetup, apply, start_hand
 from dealer.engine.actions import Action
 from dealer.engine.rules import Rules
@@ -107,3 +107,24 @@ def hand_state(hand: Hand) -> HandState:
     else the replay of the log."""
     stored = stored_state(hand)
     return stored if stored is not None else hand_replay(hand)
+
+
+def hand_snapshot(hand: Hand, state: HandState) -> dict[str, Any]:
+    """The state snapshot a hand stores with each version (`Hand.state`), and every answer to a
+    write carries: the hand's positions and stakes, with the engine's state as the codec writes it
+    (`dealer.codec.state_snapshot`)."""
+    return {
+        "hand": hand.pk,
+        "table": hand.table.number,
+        "number": hand.number,
+        "version": hand.version,
+        "status": hand.status,
+        "button_seat": hand.button_seat,
+        "small_blind_seat": hand.small_blind_seat,
+        "big_blind_seat": hand.big_blind_seat,
+        "stakes": {k: hand.stakes[k] for k in ("small_blind", "big_blind", "ante")},
+        # Reopened: the hand is in progress again while the engine's state still has its end.
+        **state_snapshot(
+            state, hand.seats, reopened=hand.status == Hand.Status.IN_PROGRESS and state.is_over
+        ),
+    }

@@ -17,8 +17,8 @@ from dealer.api import serializers as s
 from dealer.api.views import DealerApi, write_responses, writer_input
 from dealer.card_gate import check_hole_cards
 from dealer.models import Hand, HandEvent
-from dealer.selectors import ProcedureRow, procedure_log
-from dealer.services import hand_run_procedure, procedure_preview
+from dealer.selectors import ProcedureRow, procedure_log, procedure_preview
+from dealer.services import hand_run_procedure
 from tournaments.api.base import FloorApi
 from tournaments.api.errors import ErrorSerializer, ValidationErrorSerializer, responses
 from tournaments.api.results import CSV_ROWS_AS_JSON, CsvExportApi

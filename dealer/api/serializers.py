@@ -2,7 +2,7 @@
 
 Inputs are checked here before any service runs (types, ranges, card text, sizes), so whatever a
 tablet sends is a 400 with field errors or reaches the engine as well-formed values. Outputs
-describe the hand's state snapshot (`dealer.services.hand_snapshot`), which the views send as
+describe the hand's state snapshot (`dealer.hand_log.hand_snapshot`), which the views send as
 stored: the serializers below are its schema.
 """
 

@@ -17,7 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase, HttpResponseForbidden
 from django.shortcuts import get_object_or_404
 
-from dealer.services import can_write
+from dealer.selectors import can_write
 from tournaments.errors import FloorForbidden
 from tournaments.models import Table
 from tournaments.roles import may_see_tables

@@ -26,7 +26,8 @@ from dealer.engine.rule_text import option_phrases
 from dealer.engine.triggers import TRIGGERS, Effect, Group, PlayerNeed, TriggerInfo, trigger_info
 from dealer.forms import ProcedureForm, ProcedureSheetForm
 from dealer.models import Hand
-from dealer.services import can_write, hand_run_procedure, procedure_preview
+from dealer.selectors import can_write, procedure_preview
+from dealer.services import hand_run_procedure
 from dealer.views import present, tablet
 from dealer.views.access import dealer_required, require_write, table_get
 from tournaments.errors import FloorError

@@ -49,18 +49,16 @@ from dealer.engine.errors import EngineError
 from dealer.forms import ActionForm, ReasonedWriteForm, ReopenForm, StartForm, UndoForm
 from dealer.models import Hand
 from dealer.rotation.selectors import push_due, push_refusal
+from dealer.selectors import can_write, reopen_refusal, start_refusal
 from dealer.services import (
     HandNotAtTableError,
     Result,
     StaleTapError,
     StaleVersionError,
-    can_write,
     hand_record_action,
     hand_reopen,
     hand_start,
     hand_undo,
-    reopen_refusal,
-    start_refusal,
 )
 from dealer.views import present
 from dealer.views.access import dealer_required, refused_for_role, require_write, table_get

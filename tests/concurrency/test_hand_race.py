@@ -1,7 +1,7 @@
 """Two tablets race to write the same hand at the same version, on PostgreSQL, each from its own
 thread and database connection, through the API.
 
-- With the service as written (a row lock on the hand, `_locked`): one write wins (200), the
+- With the service as written (a row lock on the hand, `sql.hand_locked`): one write wins (200), the
   other waits for the lock, then sees the new version and is refused (409 `stale_version` with
   the winner's state). Only one write ever passes the version check.
 - CONTROL, showing the race is real: without the row lock, and with both requests made to read
@@ -26,8 +26,9 @@ import pytest
 from django.db import connection, connections
 from rest_framework.test import APIClient
 
-from dealer import services
+from dealer import selectors, services
 from dealer.models import Hand, HandEvent
+from dealer.services import sql, writes
 from tests.factories import DirectorFactory, seated_tournament
 from tournaments.models import Table
 
@@ -45,16 +46,16 @@ def hand() -> Hand:
 
 @pytest.fixture
 def passed_version_check(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Names of the requests that got past the version check (`_write` reads the hand's state
+    """Names of the requests that got past the version check (`hand_write` reads the hand's state
     right after it)."""
     passed: list[str] = []
-    read = services.hand_state
+    read = writes.hand_state
 
     def counting(hand: Hand) -> Any:
         passed.append(threading.current_thread().name)
         return read(hand)
 
-    monkeypatch.setattr(services, "hand_state", counting)
+    monkeypatch.setattr(writes, "hand_state", counting)
     return passed
 
 
@@ -132,7 +133,7 @@ def _outcome(answers: list[Any]) -> tuple[Any, Any]:
 def test_with_the_row_lock_one_write_wins_and_the_other_is_stale(
     hand: Hand, passed_version_check: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    locked = services._locked
+    locked = sql.hand_locked
     holder: list[str] = []
     guard = threading.Lock()
 
@@ -145,7 +146,7 @@ def test_with_the_row_lock_one_write_wins_and_the_other_is_stale(
             _until(lambda: _backends_waiting_for_a_lock() >= 1)
         return row
 
-    monkeypatch.setattr(services, "_locked", holding)
+    monkeypatch.setattr(sql, "hand_locked", holding)
     answers = race(hand, [_call("a"), _fold("b")], threading.Barrier(2, timeout=WAIT))
     won, lost = _outcome(answers)
     assert lost["code"] == "stale_version"
@@ -153,7 +154,7 @@ def test_with_the_row_lock_one_write_wins_and_the_other_is_stale(
     assert lost["state"]["version"] == 1
     assert passed_version_check == holder[:1]  # the waiting request never got past the check
     assert HandEvent.objects.filter(hand=hand).count() == 1
-    assert services.check_hands() == []
+    assert selectors.check_hands() == []
 
 
 def test_control_without_the_row_lock_both_pass_the_version_check(
@@ -169,7 +170,7 @@ def test_control_without_the_row_lock_both_pass_the_version_check(
         both_read.wait()  # each request has read version 0 before either writes
         return row
 
-    monkeypatch.setattr(services, "_locked", unlocked)
+    monkeypatch.setattr(sql, "hand_locked", unlocked)
     answers = race(hand, [_call("a"), _fold("b")], None)
     assert sorted(passed_version_check) == ["tablet-0", "tablet-1"]  # the check alone let both by
     won, lost = _outcome(answers)
@@ -178,7 +179,7 @@ def test_control_without_the_row_lock_both_pass_the_version_check(
     assert lost["code"] == "stale_version"
     assert lost["state"] == won
     assert HandEvent.objects.filter(hand=hand).count() == 1
-    assert services.check_hands() == []
+    assert selectors.check_hands() == []
 
 
 def test_a_resend_racing_its_original_is_answered_alike_and_stored_once(hand: Hand) -> None:

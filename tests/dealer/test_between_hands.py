@@ -21,7 +21,8 @@ from django.test import Client
 from django.urls import reverse
 
 from dealer.models import Hand
-from dealer.services import check_hand_chips, hand_record_action, hand_start
+from dealer.selectors import check_hand_chips
+from dealer.services import hand_record_action, hand_start
 from tests.factories import (
     DirectorFactory,
     EntryFactory,

@@ -10,11 +10,11 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from dealer import services
 from dealer.engine.errors import RuleViolation
 from dealer.engine.triggers import TRIGGERS, Effect, Group, PlayerNeed, Trigger
 from dealer.models import Hand, HandEvent, ProcedureLog
-from dealer.services import hand_record_action, hand_run_procedure, hand_start, procedure_preview
+from dealer.selectors import procedure_preview
+from dealer.services import hand_record_action, hand_run_procedure, hand_start, sql
 from tests.dealer.test_pages import hand_of, post, setup_table, signed_in, text
 from tests.dealer.test_services import event
 from tournaments.errors import FloorError
@@ -43,13 +43,13 @@ def test_two_exposed_cards_before_the_threshold_void_the_hand_and_are_logged() -
 def test_a_procedure_locks_and_reads_the_hand_once(monkeypatch: pytest.MonkeyPatch) -> None:
     hand = hand_start(table=event(4))
     locks: list[object] = []
-    lock = services._locked
+    lock = sql.hand_locked
 
-    def counting(which: object) -> object:
+    def counting(which: object, **named: object) -> object:
         locks.append(which)
-        return lock(which)  # type: ignore[arg-type]
+        return lock(which, **named)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(services, "_locked", counting)
+    monkeypatch.setattr(sql, "hand_locked", counting)
     result, _ = hand_run_procedure(
         hand=hand.pk, trigger="two_or_more_exposed_on_deal", client_id="p1", version=0
     )

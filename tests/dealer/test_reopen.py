@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from config import request_time
 from dealer.models import Hand, HandEvent
-from dealer.services import check_hand_chips
+from dealer.selectors import check_hand_chips
 from tests.factories import (
     DealerFactory,
     DirectorFactory,

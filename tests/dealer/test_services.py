@@ -12,15 +12,9 @@ from django.core.management import CommandError, call_command
 
 from config.exceptions import status_of
 from dealer.engine.errors import RuleViolation
-from dealer.hand_log import hand_replay
+from dealer.hand_log import hand_replay, hand_snapshot
 from dealer.models import Hand, HandEvent
-from dealer.services import (
-    StaleVersionError,
-    hand_record_action,
-    hand_snapshot,
-    hand_start,
-    hand_undo,
-)
+from dealer.services import StaleVersionError, hand_record_action, hand_start, hand_undo
 from tournaments.errors import FloorError
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services.clocks import clock_start

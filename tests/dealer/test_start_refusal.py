@@ -9,7 +9,8 @@ import pytest
 from django.test import RequestFactory
 
 from dealer.models import Hand
-from dealer.services import hand_start, start_refusal
+from dealer.selectors import start_refusal
+from dealer.services import hand_start
 from dealer.views.tablet import tablet_context
 from tests.dealer.test_cash_services import seated
 from tests.dealer.test_services import event

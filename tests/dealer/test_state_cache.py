@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import dealer.engine
-from dealer import hand_log, services, state_cache
+from dealer import hand_log, selectors, services, state_cache
 from dealer.engine.snapshot import state_to_json
 from dealer.models import Hand
 from dealer.state_cache import pack_state, unpack_state
@@ -110,7 +110,7 @@ def test_a_pickle_signed_with_the_published_key_is_never_unpickled_and_the_log_r
     assert replays == [hand.pk]
     assert answer["version"] == 2
     assert [p["bet"] for p in answer["players"]].count(answer["high"]) == 3  # two calls
-    assert services.check_hands() == []
+    assert selectors.check_hands() == []
     assert _stored(hand).startswith(b"FDJ1 ")  # written afresh, as JSON
 
 
@@ -149,7 +149,7 @@ def test_a_state_edited_in_the_database_is_ignored(hand: Hand, replays: list[int
 
     assert replays == [hand.pk]
     assert answer["players"][0]["stack"] == hand.seats[0]["stack"] - answer["players"][0]["bet"]
-    assert services.check_hands() == []
+    assert selectors.check_hands() == []
 
 
 def test_a_state_stored_by_another_engine_is_ignored(
@@ -190,7 +190,7 @@ def test_a_value_written_by_other_code_with_a_right_check_is_ignored(
     assert _call(hand, "b", 1).answer["version"] == 2
 
     assert replays == [hand.pk]
-    assert services.check_hands() == []
+    assert selectors.check_hands() == []
 
 
 def test_a_new_secret_key_keeps_the_stored_states(hand: Hand, settings: Any) -> None:

@@ -14,9 +14,10 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from config.exceptions import status_of
-from dealer import hand_log, services
+from dealer import hand_log, selectors, services
 from dealer.engine import start_hand
 from dealer.models import Hand, HandEvent
+from dealer.services import sql
 from dealer.state_cache import pack_state, unpack_state
 from tests.factories import seated_tournament
 from tournaments.errors import FloorError
@@ -54,7 +55,7 @@ def test_on_postgresql_a_write_is_two_statements_and_no_savepoint(hand: Hand) ->
     assert "ON CONFLICT DO NOTHING" in statements[1]
     # Inside the test's transaction `atomic` is a savepoint of its own: one, not two.
     assert sum(sql.startswith("SAVEPOINT") for sql in sent) <= 1
-    assert services.check_hands() == []
+    assert selectors.check_hands() == []
 
 
 def _stored_engine_state(hand: Hand) -> bytes | None:
@@ -87,7 +88,7 @@ def test_a_write_starts_from_the_stored_engine_state_without_replaying_the_log(
         assert _call(hand, "b", 1).answer["version"] == 2
     assert replays == []
     assert not any("dealer_handevent" in q["sql"] and "SELECT" in q["sql"] for q in captured)
-    assert services.check_hands() == []
+    assert selectors.check_hands() == []
 
 
 def test_a_cash_hand_with_a_straddle_also_starts_from_its_stored_state() -> None:
@@ -133,14 +134,14 @@ def test_a_stored_engine_state_that_cannot_be_trusted_is_ignored_and_the_log_rep
     Hand.objects.filter(pk=hand.pk).update(engine_state=spoil(hand.pk, good))
     stored = Hand.objects.get(pk=hand.pk)
     assert hand_log.stored_state(stored) is None
-    assert services.check_hands() == []  # not a problem: the log is the truth
+    assert selectors.check_hands() == []  # not a problem: the log is the truth
     replays.clear()
 
     answer = _call(hand, "c", 2).answer
 
     assert replays == [hand.pk]
     assert answer["version"] == 3
-    assert services.check_hands() == []
+    assert selectors.check_hands() == []
     assert unpack_state(_stored_engine_state(hand), hand.pk, 3) is not None  # written afresh
 
 
@@ -157,7 +158,7 @@ def test_a_fix_to_the_hands_seats_in_the_admin_is_played_from_the_next_write(
 
     assert replays == [hand.pk]
     assert answer["players"][3]["stack"] > hand.seats[3]["stack"]
-    assert services.check_hands() == []
+    assert selectors.check_hands() == []
 
 
 def test_check_hands_reports_a_stored_engine_state_that_differs_from_the_replay(
@@ -169,7 +170,7 @@ def test_check_hands_reports_a_stored_engine_state_that_differs_from_the_replay(
     one_call = start_hand(hand_log.hand_setup(two_calls))
     Hand.objects.filter(pk=hand.pk).update(engine_state=pack_state(one_call, hand.pk, 2))
 
-    assert services.check_hands() == [
+    assert selectors.check_hands() == [
         f"{two_calls}: the stored engine state differs from the replay"
     ]
 
@@ -186,7 +187,7 @@ def test_a_client_id_used_again_at_the_current_version_gets_its_first_answer(han
     assert stored.state == first.answer
     # The transaction goes on after the refused insert: the next write is stored.
     assert _call(hand, "next", 1).answer["version"] == 2
-    assert services.check_hands() == []
+    assert selectors.check_hands() == []
 
 
 def test_replays_read_the_same_log_with_and_without_the_lock(hand: Hand) -> None:
@@ -205,9 +206,9 @@ def test_replays_read_the_same_log_with_and_without_the_lock(hand: Hand) -> None
     services.hand_undo(hand=hand.pk, reason="wrong seat", client_id="undo", version=version)
     stored = Hand.objects.get(pk=hand.pk)
     with transaction.atomic():
-        locked = services._locked(hand.pk)
-        assert services.hand_snapshot(locked, hand_log.hand_replay(locked)) == stored.state
-    assert services.hand_snapshot(stored, hand_log.hand_replay(stored)) == stored.state
+        locked = sql.hand_locked(hand.pk)
+        assert hand_log.hand_snapshot(locked, hand_log.hand_replay(locked)) == stored.state
+    assert hand_log.hand_snapshot(stored, hand_log.hand_replay(stored)) == stored.state
 
 
 @pytest.mark.parametrize("pk", [0, 2**63, 10**40])

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from dealer.services import can_write
+from dealer.selectors import can_write
 from tests.factories import DealerFactory, DirectorFactory, UserFactory, seated_tournament
 from tournaments.models import AuditEvent, Table
 

@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from dealer.models import Hand
-from dealer.services import check_hand_chips, hand_start
+from dealer.selectors import check_hand_chips
+from dealer.services import hand_start
 from tests.pages import (
     NAMES,
     NOW,

@@ -61,13 +61,8 @@ from hypothesis.stateful import (
 
 from dealer.engine.errors import EngineError
 from dealer.models import Hand
-from dealer.services import (
-    check_hand_chips,
-    hand_record_action,
-    hand_reopen,
-    hand_start,
-    hand_undo,
-)
+from dealer.selectors import check_hand_chips
+from dealer.services import hand_record_action, hand_reopen, hand_start, hand_undo
 from tests.examples import examples
 from tests.factories import DirectorFactory, make, seated_tournament
 from tournaments.errors import FloorError

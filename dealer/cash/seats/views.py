@@ -30,7 +30,7 @@ from dealer.cash.seats.forms import (
     WaitlistForm,
 )
 from dealer.engine.rule_text import profile_words
-from dealer.services import can_write
+from dealer.selectors import can_write
 from dealer.views.access import dealer_required, require_write
 from tournaments import selectors
 from tournaments.errors import FloorError

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from dealer.cash.books import cash_chips_check
 from dealer.cash.takings.cage import cash_float
-from dealer.services import check_hand_chips
+from dealer.selectors import check_hand_chips
 from tournaments.models import Tournament
 from tournaments.selectors.books import chips_check, tournament_books
 

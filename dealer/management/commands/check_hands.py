@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from dealer.models import Hand
-from dealer.services import check_hands
+from dealer.selectors import check_hands
 
 
 class Command(BaseCommand):
