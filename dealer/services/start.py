@@ -22,9 +22,9 @@ from tournaments.errors import FloorError
 from tournaments.models import Entry, Table
 from tournaments.selectors.clock import clock_view
 from tournaments.selectors.tables import table_next_hand
-from tournaments.services.entries import lock_tournament
 from tournaments.services.events import tournament_rules
 from tournaments.services.hands import entries_enter_hand
+from tournaments.services.locks import lock_tournament
 from tournaments.services.tables import tables_draw_missing_buttons
 
 

@@ -14,11 +14,8 @@ from tournaments.actors import Actor
 from tournaments.errors import FloorConflict
 from tournaments.models import Entry, Player, Tournament
 from tournaments.services.audit import audit_record
+from tournaments.services.locks import lock_player, lock_tournament
 from tournaments.services.prices import paid_entries
-
-
-def _locked(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
 def check_archivable(tournament: Tournament) -> None:
@@ -55,7 +52,7 @@ def tournament_archive(
 ) -> Tournament:
     """Archive the event (and its flights and days) or, with `archived=False`, bring it back
     to the lists. Archiving one already archived changes nothing and is not logged again."""
-    tournament = _locked(tournament)
+    tournament = lock_tournament(tournament)
     if tournament.is_archived == archived:
         return tournament
     if archived:
@@ -73,7 +70,7 @@ def tournament_delete(*, tournament: Tournament, actor: Actor = None) -> None:
     """Delete a test event: one nobody ever entered (409 `has_entries`, even unregistered:
     money changed hands), not finished (409 `tournament_finished`), without flights or days
     (409 `has_phases`). The audit log keeps a line naming it."""
-    tournament = _locked(tournament)
+    tournament = lock_tournament(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise FloorConflict(
             "tournament_finished",
@@ -108,7 +105,7 @@ def tournament_delete(*, tournament: Tournament, actor: Actor = None) -> None:
 def player_archive(*, player: Player, archived: bool = True, actor: Actor = None) -> Player:
     """Archive a player with no entries (409 `player_has_entries`: their results stay in the
     search), or bring one back with `archived=False`."""
-    player = Player.objects.select_for_update().get(pk=player.pk)
+    player = lock_player(player)
     if player.is_archived == archived:
         return player
     if archived and Entry.objects.filter(player=player).exists():

@@ -16,7 +16,6 @@ from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.selectors.satellites import players_at_end
 from tournaments.services.audit import audit_record
-from tournaments.services.entries import lock_tournament
 from tournaments.services.knockouts import (
     Eliminator,
     check_eliminators,
@@ -25,6 +24,7 @@ from tournaments.services.knockouts import (
     knockouts_record,
 )
 from tournaments.services.ledger import HandRef, chips_move
+from tournaments.services.locks import lock_tournament
 from tournaments.services.places import (
     check_seats_free,
     crown_winner,

@@ -23,7 +23,7 @@ from tournaments.selectors.clock import clock_state, tournament_levels
 from tournaments.selectors.prizes import prize_table
 from tournaments.selectors.tables import hand_for_hand_tables
 from tournaments.services.audit import audit_record
-from tournaments.services.entries import lock_tournament
+from tournaments.services.locks import lock_tournament
 from tournaments.services.versions import tournament_bump
 
 ANNOUNCE_TASK = "tournaments.tasks.clock_announce_level_task"

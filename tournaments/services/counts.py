@@ -23,8 +23,9 @@ from tournaments.errors import (
 from tournaments.models import ChipMove, Entry, Table, Tournament
 from tournaments.selectors.books import chips_in_play
 from tournaments.services.audit import audit_record
-from tournaments.services.entries import entry_set_chips, lock_tournament
+from tournaments.services.entries import entry_set_chips
 from tournaments.services.events import levels_colour_up
+from tournaments.services.locks import lock_tournament
 
 # What a count sheet records: a count, or the stacks after a colour-up or chip race.
 SHEET_KINDS = (ChipMove.Kind.COUNT, ChipMove.Kind.COLOUR_UP)

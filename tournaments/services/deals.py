@@ -13,8 +13,8 @@ from tournaments.errors import FloorError, FloorInvalid
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.prizes import deal_offer
 from tournaments.services.audit import audit_record
-from tournaments.services.entries import lock_tournament
 from tournaments.services.events import tournament_close
+from tournaments.services.locks import lock_tournament
 from tournaments.services.places import places_from_deal
 
 # How a deal shares the prizes in play: the key of the amount in `deal_offer`'s rows.

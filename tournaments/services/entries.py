@@ -20,19 +20,11 @@ from tournaments.selectors.flights import flight_entry_refusal
 from tournaments.selectors.windows import addon_refusal, rebuy_refusal
 from tournaments.services.audit import audit_record
 from tournaments.services.ledger import chips_move
+from tournaments.services.locks import lock_tournament
 from tournaments.services.places import places_reprice, places_shift_for_new_entry
 from tournaments.services.players import player_get_or_create, player_known
 
 OPEN_STATUSES = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING, Tournament.Status.PAUSED)
-
-
-def lock_tournament(tournament: Tournament | int) -> Tournament:
-    """Load the tournament row locked for this transaction: floor writes are serialized on it."""
-    pk = tournament if isinstance(tournament, int) else tournament.pk
-    try:
-        return Tournament.objects.select_for_update().get(pk=pk)
-    except Tournament.DoesNotExist as error:
-        raise FloorNotFound("not_found", "There is no such tournament.") from error
 
 
 def playing_levels_done(tournament: Tournament, now: Any) -> int:

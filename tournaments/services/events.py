@@ -26,6 +26,7 @@ from tournaments.services.clocks import clock_stop
 from tournaments.services.frozen import (
     check_locked_settings,
 )
+from tournaments.services.locks import lock_tournament
 from tournaments.services.places import crown_winner, places_reprice
 from tournaments.services.prices import MONEY_SETTINGS, check_money_settings
 from tournaments.services.rules import rules_set
@@ -354,7 +355,7 @@ def tournament_update(
     dealt with (`LOCKED_WHEN_STARTED`) and the levels played or in play stay as they are;
     everything else (name, prizes, late registration, rebuys, later levels and breaks) may
     change while the tournament runs."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament)
     unknown = set(values) - set(TOURNAMENT_FIELDS)
     if unknown:
         raise FloorInvalid(
@@ -417,7 +418,7 @@ def tournament_rules(tournament: Tournament) -> Any:
 
 @transaction.atomic
 def tournament_open_registration(*, tournament: Tournament, actor: Actor = None) -> Tournament:
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament)
     if tournament.kind == Tournament.Kind.EVENT:
         raise FloorError(
             "enter_a_flight",
@@ -440,7 +441,7 @@ def tournament_finish(*, tournament: Tournament, actor: Actor = None) -> Tournam
     """Mark the tournament finished and stop its clock, once one player is left (a deal among
     several finishes it too: `deals.tournament_accept_deal`). A finished one is refused (409),
     so a second click leaves no second entry in the audit log."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = lock_tournament(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise FloorError("tournament_finished", "The tournament is finished already.")
     left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)

@@ -33,9 +33,9 @@ from tournaments.selectors.flights import (
     tables_not_counted_sentence,
 )
 from tournaments.services.audit import audit_record
-from tournaments.services.entries import lock_tournament
 from tournaments.services.events import TOURNAMENT_FIELDS, tournament_close, tournament_create
 from tournaments.services.ledger import chips_moves
+from tournaments.services.locks import lock_tournament
 from tournaments.services.places import places_unset_survivors
 from tournaments.services.tables import tournament_draw_seats
 

@@ -19,7 +19,7 @@ from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid, FloorNotFound, from_value_error
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services.audit import audit_record
-from tournaments.services.entries import lock_tournament
+from tournaments.services.locks import lock_table, lock_tables, lock_tournament
 from tournaments.services.tables import (
     plan_carry_out,
     table_states,
@@ -42,7 +42,7 @@ def _tournament_table(table: Table | int) -> tuple[Tournament, Table]:
             )
         raise FloorNotFound("not_found", "There is no such table.")
     tournament = lock_tournament(tournament_id)
-    return tournament, Table.objects.select_for_update().get(pk=pk)
+    return tournament, lock_table(pk)
 
 
 def _check_not_finished(tournament: Tournament) -> None:
@@ -90,9 +90,7 @@ def entry_move_seat(
         raise FloorNotFound("not_found", "There is no such entry.")
     tournament = lock_tournament(tournament_id)
     mover = Entry.objects.select_related("player", "table").get(pk=pk)
-    target = Table.objects.select_for_update().filter(pk=getattr(table, "pk", table)).first()
-    if target is None:
-        raise FloorNotFound("not_found", "There is no such table.")
+    target = lock_table(table)
     _check_not_finished(tournament)
     if mover.status != ACTIVE:
         raise FloorError(
@@ -192,7 +190,7 @@ def table_add(
             "bad_seat_count",
             f"A table has {seating.MIN_SEATS} to {seating.MAX_SEATS} seats, not {seat_count}.",
         )
-    tables = {t.number: t for t in tournament.tables.select_for_update().order_by("number")}
+    tables = lock_tables(tournament)
     number = number if number is not None else max(tables, default=0) + 1
     if not 1 <= number <= MAX_TABLE_NUMBER:
         raise FloorInvalid(

@@ -27,9 +27,9 @@ from tournaments.selectors.books import FLOOR_COUNTS
 from tournaments.services.audit import audit_record
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import hand_for_hand_table_done
-from tournaments.services.entries import lock_tournament
 from tournaments.services.knockouts import Eliminator
 from tournaments.services.ledger import HandRef, chips_moves
+from tournaments.services.locks import lock_tournament
 from tournaments.services.places import check_seats_free, places_clear
 from tournaments.services.tables import entries_make_pending_moves
 from tournaments.services.versions import tournament_bump

@@ -18,6 +18,7 @@ from tournaments.models import Entry, Player, Tournament
 from tournaments.names import clean_name, fold
 from tournaments.selectors.players import player_get
 from tournaments.services.audit import audit_changes, audit_record
+from tournaments.services.locks import lock_player, lock_players
 
 NAME_MAX = 80
 LIKELY_MAX = 5  # candidates named by a `likely_same_player` refusal
@@ -137,10 +138,7 @@ def player_update(
     """Change a player's name, number or contact (only what is given). The folded search name
     follows the name. A name another player has (whatever its case) is 409 `name_taken`, a
     number another player has 409 `number_taken`; "" clears a number or a contact."""
-    pk = player if isinstance(player, int) else player.pk
-    found = Player.objects.select_for_update().filter(pk=pk).first()
-    if found is None:
-        raise FloorNotFound("not_found", "There is no such player.")
+    found = lock_player(player)
     changes: dict[str, str] = {}
     if name is not None:
         changes |= _name_change(found, clean_name(name))
@@ -259,9 +257,7 @@ def _locked_pair(keep: Player | int, merge: Player | int) -> tuple[Player, Playe
     pks = [p if isinstance(p, int) else p.pk for p in (keep, merge)]
     if pks[0] == pks[1]:
         raise FloorInvalid("same_player", "A player cannot be merged with themselves.")
-    found = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=pks).order_by("pk")}
-    if len(found) < 2:
-        raise FloorNotFound("not_found", "There is no such player.")
+    found = lock_players(*pks)
     return found[pks[0]], found[pks[1]]
 
 

@@ -21,7 +21,7 @@ from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import Entry, Knockout, Tournament
 from tournaments.selectors.prizes import prize_table
 from tournaments.services.audit import audit_record
-from tournaments.services.entries import lock_tournament
+from tournaments.services.locks import lock_tournament
 from tournaments.services.places import places_reprice
 
 # The money settings, in the words the director reads.

@@ -30,7 +30,7 @@ from dealer.engine.rule_text import FIXED_OPTIONS, profile_words
 from dealer.engine.rules import PROFILES, Mode, Rules
 from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid
-from tournaments.models import Table, Tournament
+from tournaments.models import Tournament
 from tournaments.selectors.rules import (
     Target,
     rules_build,
@@ -42,6 +42,7 @@ from tournaments.selectors.rules import (
 )
 from tournaments.services.audit import audit_changes, audit_record
 from tournaments.services.frozen import check_locked_settings
+from tournaments.services.locks import lock_table, lock_tournament
 
 
 class RulesRefused(FloorInvalid):
@@ -111,8 +112,8 @@ def check_rules(target: Target, profile: str, options: Mapping[str, Any]) -> Rul
 
 def _locked(target: Target) -> Target:
     if isinstance(target, Tournament):
-        return Tournament.objects.select_for_update().get(pk=target.pk)
-    return Table.objects.select_for_update().get(pk=target.pk)
+        return lock_tournament(target)
+    return lock_table(target)
 
 
 def _changes(before: Rules | None, after: Rules) -> list[str]:

@@ -21,7 +21,8 @@ from tournaments.errors import FloorError, FloorInvalid
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.satellites import ALREADY_IN, WAITING, SatelliteView, satellite_view
 from tournaments.services.audit import audit_record
-from tournaments.services.entries import entry_register, lock_tournament, registration_open
+from tournaments.services.entries import entry_register, registration_open
+from tournaments.services.locks import lock_tournament
 
 # Refusals of one winner's registration that skip that winner, not the whole click.
 SKIPPED_CODES = ("duplicate_registration", "no_reentry", "no_open_seat")

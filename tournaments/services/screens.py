@@ -11,10 +11,10 @@ from __future__ import annotations
 from django.db import transaction
 
 from tournaments.actors import Actor
-from tournaments.errors import FloorInvalid, FloorNotFound
+from tournaments.errors import FloorInvalid
 from tournaments.models import Screen, Tournament
 from tournaments.services.audit import audit_changes, audit_record
-from tournaments.services.entries import lock_tournament
+from tournaments.services.locks import lock_screen, lock_tournament
 
 MESSAGE_LENGTH = 200  # Tournament.floor_message
 NAME_LENGTH = 60  # Screen.name
@@ -65,14 +65,6 @@ def screen_create(
     return screen
 
 
-def _screen_locked(screen: Screen | int) -> Screen:
-    pk = screen.pk if isinstance(screen, Screen) else screen
-    found = Screen.objects.select_for_update().select_related("tournament").filter(pk=pk).first()
-    if found is None:
-        raise FloorNotFound("no_screen", "There is no such screen: it may have been removed.")
-    return found
-
-
 @transaction.atomic
 def screen_update(
     *,
@@ -84,7 +76,7 @@ def screen_update(
 ) -> Screen:
     """Change a screen's name, layout or sound (only those given). A screen showing in the room
     takes the new layout when it is opened again."""
-    found = _screen_locked(screen)
+    found = lock_screen(screen)
     before = {"name": found.name, "layout": found.layout, "sound": found.sound}
     if name is not None:
         found.name = _check_name(name)
@@ -107,7 +99,7 @@ def screen_update(
 
 @transaction.atomic
 def screen_delete(*, screen: Screen | int, actor: Actor = None) -> None:
-    found = _screen_locked(screen)
+    found = lock_screen(screen)
     audit_record(
         tournament=found.tournament,
         actor=actor,

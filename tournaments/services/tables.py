@@ -18,8 +18,8 @@ from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid, from_value_error
 from tournaments.models import DEALER_GROUP, ButtonDraw, Entry, Table, Tournament
 from tournaments.services.audit import audit_changes, audit_record
-from tournaments.services.entries import lock_tournament
 from tournaments.services.events import tournament_rules
+from tournaments.services.locks import lock_table, lock_tournament
 
 
 def _active(tournament: Tournament) -> Any:
@@ -450,7 +450,7 @@ def _final_table(tournament: Tournament, rng: random.Random, actor: Actor) -> No
 def table_assign_dealer(*, table: Table, dealer_id: int | None, actor: Actor = None) -> Table:
     """Give a table its dealer (a member of the "dealer" group), or none: from then on only that
     dealer, or a director, writes to the table's hands and seats."""
-    table = Table.objects.select_for_update().get(pk=table.pk)
+    table = lock_table(table)
     dealer = None
     if dealer_id is not None:
         dealer = (
