@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from dealer.cash.games import waitlist
 from dealer.cash.games.selectors import open_seats
+from dealer.cash.locks import lock_cash_table, lock_game, lock_game_tables
 from dealer.cash.models import CashGame, CashSeat, WaitingListEntry
 from dealer.cash.seats import services as cash_services
 from dealer.cash.seats.plan import cash_table_rules
@@ -105,18 +106,6 @@ def _check_game_rules(game: CashGame) -> None:
         raise FloorInvalid("not_cash", "A cash game plays cash rules (mode=cash).")
 
 
-def _locked(game: CashGame) -> CashGame:
-    return CashGame.objects.select_for_update().get(pk=game.pk)
-
-
-def _locked_tables(game: CashGame) -> list[Table]:
-    return list(
-        Table.objects.select_for_update()
-        .filter(cash_game=game, is_open=True, tournament=None)
-        .order_by("number")
-    )
-
-
 def _refuse_during_hands(tables: list[Table]) -> None:
     busy = Hand.objects.filter(table__in=tables, status=Hand.Status.IN_PROGRESS)
     numbers = sorted(busy.values_list("table__number", flat=True))
@@ -130,7 +119,7 @@ def _refuse_during_hands(tables: list[Table]) -> None:
 @transaction.atomic
 def cash_game_open(*, game: CashGame, actor: Actor = None) -> CashGame:
     """Open the game's list to players (its tables open as the floor deals it at them)."""
-    game = _locked(game)
+    game = lock_game(game)
     if not game.is_open:
         game.is_open = True
         game.save(update_fields=["is_open"])
@@ -144,8 +133,8 @@ def cash_game_close(
 ) -> CashGame:
     """Close the game: its empty tables close and its list is cleared. Refused while players
     still sit at its tables (409 `game_has_players`: break the game first)."""
-    game = _locked(game)
-    tables = _locked_tables(game)
+    game = lock_game(game)
+    tables = lock_game_tables(game)
     if CashSeat.objects.filter(table__in=tables).exists():
         raise FloorConflict(
             "game_has_players", f"Players still play {game.name}: break the game first."
@@ -211,9 +200,9 @@ def cash_game_stakes_change(
 ) -> CashGame:
     """New blinds for the game and every table dealing it, between hands (409
     `hand_in_progress`); the buy-in range, if given, for every table too."""
-    game = _locked(game)
+    game = lock_game(game)
     _check_stakes(small_blind, big_blind)
-    tables = _locked_tables(game)
+    tables = lock_game_tables(game)
     _restake(tables, small_blind, big_blind, min_buy_in=min_buy_in, max_buy_in=max_buy_in)
     before = f"{game.small_blind}/{game.big_blind}"
     game.small_blind, game.big_blind = small_blind, big_blind
@@ -242,9 +231,7 @@ def cash_table_stakes_change(
 ) -> Table:
     """New blinds (and buy-in range) at one cash table, between hands (409
     `hand_in_progress`)."""
-    table = Table.objects.select_for_update().get(pk=table.pk)
-    if not table.is_cash:
-        raise FloorInvalid("not_cash", f"{table} is a tournament table.")
+    table = lock_cash_table(table)
     _check_stakes(small_blind, big_blind)
     before = f"{table.small_blind}/{table.big_blind}"
     _restake([table], small_blind, big_blind, min_buy_in=min_buy_in, max_buy_in=max_buy_in)
@@ -274,14 +261,10 @@ def cash_game_table_attach(
     Between hands only (409 `hand_in_progress`); a closed game deals nowhere (409
     `game_closed`). A table where players sit for another game changes only when the floor
     confirms it (409 `table_in_use` otherwise): their game changes under them."""
-    game = _locked(game)
+    game = lock_game(game)
     if not game.is_open:
         raise FloorConflict("game_closed", f"{game.name} is closed: open it first.")
-    table = (
-        Table.objects.select_for_update(of=("self",)).select_related("cash_game").get(pk=table.pk)
-    )
-    if not table.is_cash:
-        raise FloorInvalid("not_cash", f"{table} is a tournament table.")
+    table = lock_cash_table(table, with_game=True)
     _refuse_during_hands([table])
     seated = CashSeat.objects.filter(table=table).count()
     if seated and table.cash_game_id != game.pk and not confirm:
@@ -369,11 +352,11 @@ def cash_game_break(
     called to a seat at a breaking table wait again in their place. Between hands only (409
     `hand_in_progress`). Answers the new entries, in their order."""
     now = now or timezone.now()
-    game = _locked(game)
-    target = _locked(to_game) if to_game is not None else game
+    game = lock_game(game)
+    target = lock_game(to_game) if to_game is not None else game
     if not target.is_open:
         raise FloorConflict("game_closed", f"{target.name} is closed: its list takes nobody.")
-    tables = _locked_tables(game)
+    tables = lock_game_tables(game)
     _refuse_during_hands(tables)
     WaitingListEntry.objects.filter(call_table__in=tables, status=Status.CALLED).update(
         status=Status.WAITING, called_at=None, call_table=None, call_seat=None, hold_until=None
@@ -418,12 +401,7 @@ def relocate(
     ones `leaving`), with the whole stack; the rest to the top of `game`'s list, ahead of
     everyone waiting, carrying their stacks. Nobody is cashed out. Between hands; the caller
     holds the leaving tables' locks."""
-    targets = list(
-        Table.objects.select_for_update()
-        .filter(cash_game=game, is_open=True, is_broken=False, tournament=None)
-        .exclude(pk__in=leaving)
-        .order_by("number")
-    )
+    targets = [t for t in lock_game_tables(game, dealing=True) if t.pk not in leaving]
     free = [(table, seat) for table in targets for seat in open_seats(table)]
     seated: list[CashSeat] = []
     rest: list[CashSeat] = []
@@ -493,11 +471,7 @@ def cash_table_close(
     cashed out. Between hands (409 `hand_in_progress`); a table dealing no game, with players
     seated, is refused (409 `no_game`: they leave or move first)."""
     now = now or timezone.now()
-    table = (
-        Table.objects.select_for_update(of=("self",)).select_related("cash_game").get(pk=table.pk)
-    )
-    if not table.is_cash:
-        raise FloorInvalid("not_cash", f"{table} is a tournament table.")
+    table = lock_cash_table(table, with_game=True)
     _refuse_during_hands([table])
     rows = {
         row.pk: row
@@ -541,6 +515,7 @@ def game_waitlist_seat(
     """A called player takes the held seat, through the seats service (buy-in and entry choice
     as there). A must-move player moves with their chips from the feeding table, whose seat
     then goes to the next on the list. 409 `not_called` unless the player was called."""
+    # The entry and its player locked together (no OF: the player row too).
     entry = WaitingListEntry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     if entry.status != Status.CALLED or entry.call_table_id is None or entry.call_seat is None:
         raise FloorConflict("not_called", f"{entry.player.name} has not been called to a seat.")

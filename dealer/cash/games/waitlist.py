@@ -36,6 +36,7 @@ from dealer.cash.games.selectors import (
     open_seats,
     seat_holders,
 )
+from dealer.cash.locks import lock_game, lock_list_entry
 from dealer.cash.models import CashGame, CashSeat, SeatChangeRequest, WaitingListEntry
 from tournaments.actors import Actor
 from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
@@ -58,10 +59,6 @@ def new_code() -> str:
             return code
 
 
-def _locked_game(game: CashGame) -> CashGame:
-    return CashGame.objects.select_for_update().get(pk=game.pk)
-
-
 @transaction.atomic
 def game_waitlist_join(
     *,
@@ -81,7 +78,7 @@ def game_waitlist_join(
     sees it marked (`game_selectors.ListEntryView`: `seated_at`, `also_waiting`) and sorts it
     out when it is called; seating the player closes all their entries on the list. Its place
     shows the name as typed (`name_typed`), and a player number ("#1042") is refused to it."""
-    game = _locked_game(game)
+    game = lock_game(game)
     if not game.is_open:
         raise FloorConflict("game_closed", f"{game.name} is closed: no list to join.")
     name = clean_name(player_name)
@@ -271,7 +268,7 @@ def game_waitlist_call_next(
 ) -> WaitingListEntry:
     """The desk's "Call next": the first open seat of the game goes to whoever is next for it
     (409 `no_open_seat`, `list_empty`)."""
-    game = _locked_game(game)
+    game = lock_game(game)
     now = now or timezone.now()
     any_open = False
     for table in game_tables(game):
@@ -291,14 +288,6 @@ def _close(entry: WaitingListEntry, status: str, now: datetime) -> tuple[Table |
     entry.status, entry.closed_at = status, now
     entry.save(update_fields=["status", "closed_at"])
     return held
-
-
-def _locked_entry(entry: WaitingListEntry) -> WaitingListEntry:
-    return (
-        WaitingListEntry.objects.select_for_update(of=("self",))
-        .select_related("player", "game", "call_table")
-        .get(pk=entry.pk)
-    )
 
 
 def _off_the_list(
@@ -332,7 +321,7 @@ def game_waitlist_no_show(
 ) -> WaitingListEntry | None:
     """A called player did not come: off the list, and the seat goes to the next player
     (answered: the new call, if any). 409 `not_called` unless the player was called."""
-    entry = _locked_entry(entry)
+    entry = lock_list_entry(entry)
     if entry.status != Status.CALLED:
         raise FloorConflict("not_called", f"{entry.player.name} has not been called.")
     return _off_the_list(entry, Status.NO_SHOW, "cash_list_no_show", now or timezone.now(), actor)
@@ -344,7 +333,7 @@ def game_waitlist_remove(
 ) -> None:
     """Take a player off the game's list (done already: nothing happens). A called player's
     held seat goes to the next player."""
-    entry = _locked_entry(entry)
+    entry = lock_list_entry(entry)
     if entry.status not in ACTIVE:
         return
     _off_the_list(entry, Status.REMOVED, "cash_waitlist_remove", now or timezone.now(), actor)
@@ -368,7 +357,7 @@ def game_waitlist_leave(*, code: str, now: datetime | None = None) -> WaitingLis
     )
     if found is None:
         raise FloorNotFound("not_found", "No list entry has that code.")
-    entry = _locked_entry(WaitingListEntry(pk=found))
+    entry = lock_list_entry(WaitingListEntry(pk=found))
     if entry.status not in ACTIVE:
         said: dict[str, str] = {
             Status.SEATED: "You are seated already: the floor takes you off the list.",

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from dealer.cash import ledger
 from dealer.cash.games import waitlist
+from dealer.cash.locks import lock_cash_table, lock_cash_tables
 from dealer.cash.models import CashChips, CashSeat, WaitingListEntry
 from dealer.cash.seats.plan import OWED_FIELDS, cash_table_rules, engine_seats_row
 from dealer.engine import cash as engine_cash
@@ -87,13 +88,6 @@ def cash_table_create(*, actor: Actor = None, **values: Any) -> Table:
     table.save()
     audit_record(tournament=None, actor=actor, action="cash_table_open", table=table.number)
     return table
-
-
-def _locked_table(table: Table) -> Table:
-    locked = Table.objects.select_for_update().get(pk=table.pk)
-    if not locked.is_cash:
-        raise FloorInvalid("not_cash", f"{locked} is a tournament table.")
-    return locked
 
 
 def _hand_in_progress(table: Table) -> Hand | None:
@@ -213,7 +207,7 @@ def cash_seat_take(
     then post (S2; S0 offers only the first two). With `initial_button=first_seated`, the first
     player seated at a new table gets the button (S0). A player changing tables brings their
     stack instead (`cash_seat_move`)."""
-    table = _locked_table(table)
+    table = lock_cash_table(table)
     name = clean_name(player_name)
     if not name:
         raise FloorInvalid("name_required", "Type the player's name.")
@@ -243,17 +237,6 @@ def cash_seat_take(
     return taken
 
 
-def _tables_locked(*tables: Table) -> dict[int, Table]:
-    """Lock cash tables in the order of their ids (two moves in opposite directions queue up
-    instead of deadlocking)."""
-    ids = sorted({table.pk for table in tables})
-    locked = {t.pk: t for t in Table.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
-    for table in locked.values():
-        if not table.is_cash:
-            raise FloorInvalid("not_cash", f"{table} is a tournament table.")
-    return locked
-
-
 @transaction.atomic
 def cash_seat_move(
     *,
@@ -268,7 +251,7 @@ def cash_seat_move(
     through the ledger as a move out and a move in. Between hands the player is in only; the
     tables must be one, deal the same game, or the first feed the second (must-move). The seat
     left goes to the next player for it, as when a player leaves."""
-    tables = _tables_locked(cash_seat.table, to_table)
+    tables = lock_cash_tables(cash_seat.table, to_table)
     source, target = tables[cash_seat.table_id], tables[to_table.pk]
     seat = CashSeat.objects.select_related("player").filter(pk=cash_seat.pk).first()
     if seat is None:
@@ -421,7 +404,7 @@ def cash_seat_from_list(
 ) -> CashSeat:
     """A called player who waits with the stack of a closed or broken table sits down with it
     (a `move_in`, no buy-in check)."""
-    table = _locked_table(table)
+    table = lock_cash_table(table)
     _check_entry_choice(cash_table_rules(table), choice)
     _check_seat_free(table, seat, entry.player)
     taken = carried_join(
@@ -440,7 +423,7 @@ def cash_seat_from_list(
 
 
 def _seat_locked(cash_seat: CashSeat) -> tuple[Table, CashSeat]:
-    table = _locked_table(cash_seat.table)
+    table = lock_cash_table(cash_seat.table)
     try:
         return table, CashSeat.objects.select_related("player").get(pk=cash_seat.pk)
     except CashSeat.DoesNotExist as error:
@@ -604,7 +587,7 @@ def cash_table_draw_button(*, table: Table, rng: random.Random, actor: Actor = N
     """The high-card draw for the first button (`initial_button=draw`; S0, S3, R): one card
     to each seated player from seat 1 clockwise, the high card wins; ties by the table's
     `draw_tiebreak`. Recorded with the cards."""
-    table = _locked_table(table)
+    table = lock_cash_table(table)
     if Hand.objects.filter(table=table).exists():
         raise FloorConflict("already_dealing", "The button is drawn before the first hand only.")
     seats = sorted(CashSeat.objects.filter(table=table, away=False).values_list("seat", flat=True))
@@ -643,7 +626,7 @@ def cash_table_draw_button(*, table: Table, rng: random.Random, actor: Actor = N
 def cash_waitlist_add(*, table: Table, player_name: str, actor: Actor = None) -> WaitingListEntry:
     """Put a player on the table's list; at a table dealing a game, on the game's list (one
     list says who is next for the game's seats)."""
-    table = _locked_table(table)
+    table = lock_cash_table(table)
     if table.cash_game is not None:
         return waitlist.game_waitlist_join(
             game=table.cash_game, player_name=player_name, actor=actor
@@ -695,7 +678,7 @@ def cash_hand_end(
     """A cash hand is over: each seat's result through the ledger (the stack's change, never
     the stack itself: chips added at a seat not in the hand stay), the house's rake and drop,
     then what the hand settled or left owed."""
-    table = _locked_table(hand.table)  # as every cash write: seat changes queue behind it
+    table = lock_cash_table(hand.table)  # as every cash write: seat changes queue behind it
     rows = {
         row.pk: row
         for row in CashSeat.objects.filter(table=table).select_related("player").order_by("pk")
@@ -724,7 +707,7 @@ def cash_hand_reopen(*, hand: Hand, reason: str, actor: Actor = None) -> None:
     writes the corrected result. The table is locked first, as every cash write does. Refused
     (409 `player_left`) when a player of the hand has left or changed tables since, and
     (409 `short_stack`) when a seat no longer holds what the hand gave it."""
-    table = _locked_table(hand.table)
+    table = lock_cash_table(hand.table)
     ids = [row["cash_seat"] for row in hand.seats]
     rows = CashSeat.objects.filter(table=table, pk__in=ids).select_related("player")
     seats = {row.pk: row for row in rows}

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from dealer.cash import ledger
+from dealer.cash.locks import lock_cash_table
 from dealer.cash.models import CashSeat, TimeCharge
 from dealer.models import Hand
 from tournaments.actors import Actor
@@ -53,9 +54,7 @@ def time_charge_collect(
     given). Refused during a hand the seat is in (its chips are in play), beyond the seat's
     chips, and a second time for the same seat and period."""
     now = now or timezone.now()
-    table = Table.objects.select_for_update().get(pk=cash_seat.table_id)
-    if not table.is_cash:
-        raise FloorInvalid("not_cash", f"{table} is a tournament table: time is cash only.")
+    table = lock_cash_table(cash_seat.table, why=": time is cash only")
     seat = CashSeat.objects.select_related("player").get(pk=cash_seat.pk)
     if amount < 1:
         raise FloorInvalid("bad_amount", "Charge at least one chip of time.")
@@ -113,9 +112,7 @@ def time_collect_table(
     (the same checks as one seat's charge); the rest pay."""
     if amount < 1:
         raise FloorInvalid("bad_amount", "Charge at least one chip of time.")
-    table = Table.objects.select_for_update().get(pk=table.pk)
-    if not table.is_cash:
-        raise FloorInvalid("not_cash", f"{table} is a tournament table: time is cash only.")
+    table = lock_cash_table(table, why=": time is cash only")
     charged: list[TimeCharge] = []
     passed: list[tuple[int, str]] = []
     for seat in CashSeat.objects.filter(table=table).order_by("seat"):
