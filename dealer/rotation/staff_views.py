@@ -15,8 +15,8 @@ from config import request_time
 from dealer.rotation import staff
 from dealer.rotation.forms import PinForm, StaffForm
 from dealer.rotation.selectors import staff_list
-from tournaments.errors import FloorError
-from tournaments.views.access import director_required, report_refusal
+from tournaments.views.access import director_required
+from tournaments.views.form_tokens import page_write
 
 
 @director_required
@@ -62,10 +62,5 @@ def deactivate(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _run(request: HttpRequest, done: str, service: Any, **values: Any) -> HttpResponse:
-    try:
-        service(actor=request.user, **values)
-    except FloorError as error:
-        report_refusal(request, error)
-    else:
-        messages.success(request, done)
+    page_write(request, lambda: service(actor=request.user, **values), done)
     return redirect("staff")

@@ -19,6 +19,7 @@ from dealer.rotation.selectors import dealer_name, rotation_board
 from dealer.views.access import dealer_required, refused_for_role, table_get
 from tournaments.errors import FloorError
 from tournaments.views.access import director_required, report_refusal
+from tournaments.views.form_tokens import attempt, page_write
 
 
 def _board_page(request: HttpRequest, *, plan_form: PlanForm | None = None) -> HttpResponse:
@@ -76,12 +77,7 @@ def rotation_start(request: HttpRequest) -> HttpResponse:
 
 
 def _run(request: HttpRequest, done: str, service: Any, **values: Any) -> HttpResponse:
-    try:
-        service(actor=request.user, **values)
-    except FloorError as error:
-        report_refusal(request, error)
-    else:
-        messages.success(request, done)
+    page_write(request, lambda: service(actor=request.user, **values), done)
     return redirect("floor-dealers")
 
 
@@ -96,14 +92,16 @@ def tablet_sign_in(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Type your PIN: 4 to 6 digits.")
         return redirect("deal-table", pk=table.pk)
-    try:
-        down = services.down_sign_in(
+    down = attempt(
+        lambda: services.down_sign_in(
             table=table, actor=request.user, pin=form.cleaned_data["pin"], at=request_time.now()
         )
-    except FloorError as error:
-        if (bare := refused_for_role(error)) is not None:
+    )
+    if isinstance(down, FloorError):
+        # Refused for who they are: a bare 403, nothing of the table; else on the tablet.
+        if (bare := refused_for_role(down)) is not None:
             return bare
-        messages.error(request, error.detail)
+        report_refusal(request, down)
     else:
         if down.dealer_id != request.user.pk:
             session_hand_over(request, down.dealer)

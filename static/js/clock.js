@@ -5,6 +5,11 @@
  * standing still (paused, not started) it has `remaining_seconds`. The browser's clock may be wrong, so
  * the countdown is corrected by the server's time given in data-server-now (ms since the epoch).
  * With data-clock-url the element polls that URL with If-None-Match: 304 means nothing changed.
+ *
+ * The time written as a clock writes it is this file's, for the pages' other scripts too
+ * (screen.js, phone.js): `window.FloorClock.countdown(seconds)` and `FloorClock.pad(n)`, and so
+ * is a poll with an ETag (`FloorClock.fetchChanged(url, etag)`: the screen's board polls so).
+ * Each page loads clock.js first (templates/base.html), so they find it.
  */
 (function () {
   "use strict";
@@ -13,6 +18,8 @@
 
   function pad(n) { return n < 10 ? "0" + n : String(n); }
 
+  // Whole seconds as "m:ss", or "h:mm:ss" from an hour; the caller rounds (up while a level
+  // counts down, so that 0:00 is its end; down for time past it).
   function countdown(seconds) {
     seconds = Math.max(0, seconds);
     var h = Math.floor(seconds / 3600);
@@ -20,6 +27,15 @@
     var s = seconds % 60;
     return h ? h + ":" + pad(m) + ":" + pad(s) : m + ":" + pad(s);
   }
+
+  // A poll of a feed with its ETag: the server answers 304 while it has not changed.
+  function fetchChanged(url, etag) {
+    var headers = { Accept: "application/json" };
+    if (etag) headers["If-None-Match"] = etag;
+    return fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" });
+  }
+
+  window.FloorClock = { countdown: countdown, pad: pad, fetchChanged: fetchChanged };
 
   function number(value) {
     var n = Number(value);
@@ -92,9 +108,7 @@
     if (self.fetching) return;
     self.fetching = true;
     self.lastPoll = Date.now();
-    var headers = { Accept: "application/json" };
-    if (self.etag) headers["If-None-Match"] = self.etag;
-    fetch(self.url, { headers: headers, cache: "no-store", credentials: "same-origin" })
+    fetchChanged(self.url, self.etag)
       .then(function (response) {
         var date = Date.parse(response.headers.get("Date") || "");
         if (!isNaN(date) && Math.abs(date - (Date.now() + self.skew)) > 2000) {

@@ -1,17 +1,11 @@
 /* The phone page's clock (templates/public/standings.html): clock.js keeps the level, the time
  * and the next level current; this script shows the blinds and the ante apart and counts down
- * to the next break, from the same feed (its "clock:render" event, every quarter second). */
+ * to the next break, from the same feed (its "clock:render" event, every quarter second), written
+ * as clock.js writes a time (its FloorClock.countdown). */
 (function () {
   "use strict";
 
-  function countdown(seconds) {
-    seconds = Math.max(0, Math.floor(seconds));
-    var h = Math.floor(seconds / 3600);
-    var m = Math.floor((seconds % 3600) / 60);
-    var s = seconds % 60;
-    var mm = h ? String(m).padStart(2, "0") : String(m);
-    return (h ? h + ":" : "") + mm + ":" + String(s).padStart(2, "0");
-  }
+  var countdown = window.FloorClock.countdown; // static/js/clock.js, loaded first
 
   function set(root, selector, text) {
     var el = root.querySelector(selector);
@@ -33,7 +27,7 @@
       left = detail.state.seconds_to_next_break; // the clock stands: the time it will take
     }
     line.hidden = left == null || (state.level && state.level.is_break);
-    if (left != null) set(root, "[data-phone-break]", countdown(left));
+    if (left != null) set(root, "[data-phone-break]", countdown(Math.floor(left)));
   }
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -13,15 +13,7 @@
 (function () {
   "use strict";
 
-  function pad(n) { return n < 10 ? "0" + n : String(n); }
-
-  function countdown(seconds) {
-    seconds = Math.max(0, Math.ceil(seconds));
-    var h = Math.floor(seconds / 3600);
-    var m = Math.floor((seconds % 3600) / 60);
-    var s = seconds % 60;
-    return h ? h + ":" + pad(m) + ":" + pad(s) : m + ":" + pad(s);
-  }
+  var FloorClock = window.FloorClock; // static/js/clock.js, loaded first: a time as the clock writes it
 
   function amount(value) {
     var n = Number(value);
@@ -36,7 +28,7 @@
 
   function clockTime(ms) {
     var at = new Date(ms);
-    return pad(at.getHours()) + ":" + pad(at.getMinutes());
+    return FloorClock.pad(at.getHours()) + ":" + FloorClock.pad(at.getMinutes());
   }
 
   // The board's pages cut again into pages of `rows` (the sidebar's), first place first.
@@ -131,9 +123,7 @@
     if (self.fetching || !self.url) return;
     self.fetching = true;
     self.lastPoll = Date.now();
-    var headers = { Accept: "application/json" };
-    if (self.etag) headers["If-None-Match"] = self.etag;
-    fetch(self.url, { headers: headers, cache: "no-store", credentials: "same-origin" })
+    FloorClock.fetchChanged(self.url, self.etag)
       .then(function (response) {
         if (response.status !== 304 && !response.ok) throw new Error("HTTP " + response.status);
         self.lastAnswer = Date.now();
@@ -243,7 +233,7 @@
     var seconds = state.next_break_at
       ? (Date.parse(state.next_break_at) - now) / 1000
       : state.seconds_to_next_break;
-    return seconds == null || seconds < 0 ? "" : " \u00b7 Break in " + countdown(seconds);
+    return seconds == null || seconds < 0 ? "" : " \u00b7 Break in " + FloorClock.countdown(Math.ceil(seconds));
   };
 
   Screen.prototype.onClock = function (detail) {

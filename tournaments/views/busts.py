@@ -24,15 +24,13 @@ from django.views.decorators.http import require_POST
 
 from config import request_time
 from tournaments import selectors
-from tournaments.errors import FloorError
 from tournaments.forms import BustsForm, SearchForm, record_id
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.bounties import tournament_bounties
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
-from tournaments.services.form_tokens import FormSentTwiceError
 from tournaments.services.knockouts import eliminators_equal
 from tournaments.views.access import director_required, tournament_get
-from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.form_tokens import form_write, page_write, refusal_on_top, refused_on_form
 
 
 @director_required
@@ -47,20 +45,17 @@ def busts_page(request: HttpRequest, pk: int) -> HttpResponse:
             Bust(entry_id=e, starting_stack=s, eliminated_by=eliminators_equal(named[e]))
             for e, s in form.cleaned_data["rows"]
         ]
-        try:
-            out = submit_once(
-                request,
-                lambda: entries_bust(
-                    tournament=tournament, busts=busts, now=request_time.now(), actor=request.user
-                ),
-            )
-        except FormSentTwiceError as error:
-            report_form_refusal(request, error)
-            return redirect("bust-list", pk=pk)
-        except FloorError as error:
-            form.add_error(None, error.detail)
-        else:
-            messages.success(request, _busted(out))
+        out = form_write(
+            request,
+            form,
+            lambda: entries_bust(
+                tournament=tournament, busts=busts, now=request_time.now(), actor=request.user
+            ),
+            _busted,
+            once=True,
+            attach=refusal_on_top,
+        )
+        if not refused_on_form(out):
             return redirect("bust-list", pk=pk)
     query, refusal = SearchForm.query(request.GET)
     if refusal:
@@ -172,16 +167,10 @@ def bust_search(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_get(pk)
-    try:
-        back = submit_once(
-            request,
-            lambda: entries_unbust(
-                tournament=tournament, now=request_time.now(), actor=request.user
-            ),
-        )
-    except FloorError as error:
-        report_form_refusal(request, error)
-    else:
-        names = ", ".join(e.player.name for e in back)
-        messages.success(request, f"Bust undone: {names} back in play.")
+    page_write(
+        request,
+        lambda: entries_unbust(tournament=tournament, now=request_time.now(), actor=request.user),
+        lambda back: f"Bust undone: {', '.join(e.player.name for e in back)} back in play.",
+        once=True,
+    )
     return redirect("bust-list", pk=pk)

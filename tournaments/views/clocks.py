@@ -13,7 +13,6 @@ from django.views.decorators.http import require_POST
 
 from config import request_time
 from tournaments import selectors
-from tournaments.errors import FloorError
 from tournaments.forms import AddTimeForm, HandForHandHandForm, SetLevelForm
 from tournaments.models import Tournament
 from tournaments.selectors import hand_for_hand_due
@@ -29,7 +28,7 @@ from tournaments.services.clocks import (
 )
 from tournaments.views.access import director_required, tournament_get
 from tournaments.views.clock_display import clock_context
-from tournaments.views.form_tokens import page_write, report_form_refusal, submit_once
+from tournaments.views.form_tokens import page_write
 
 ClockOperation = Callable[[Tournament, datetime], Tournament]
 
@@ -144,21 +143,15 @@ def hand_for_hand_hand(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_get(pk)
     form = HandForHandHandForm(request.POST)
     expected = form.cleaned_data["hand"] if form.is_valid() else None
-    try:
-        submit_once(
-            request,
-            lambda: clock_hand_for_hand_hand(
-                tournament=tournament,
-                now=request_time.now(),
-                actor=request.user,
-                expected_hand=expected,
-            ),
-        )
-    except FloorError as error:
-        report_form_refusal(request, error)
-    else:
-        messages.success(
-            request,
-            f"Hand complete at every table: the clock loses {HAND_FOR_HAND_SECONDS} seconds.",
-        )
+    page_write(
+        request,
+        lambda: clock_hand_for_hand_hand(
+            tournament=tournament,
+            now=request_time.now(),
+            actor=request.user,
+            expected_hand=expected,
+        ),
+        f"Hand complete at every table: the clock loses {HAND_FOR_HAND_SECONDS} seconds.",
+        once=True,
+    )
     return redirect("clock-control", pk=pk)

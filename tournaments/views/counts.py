@@ -9,7 +9,6 @@ why and nothing is written. The form carries a one-time token: sent twice, it re
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
@@ -19,9 +18,8 @@ from tournaments.errors import FloorError
 from tournaments.forms import CountSheetForm
 from tournaments.models import Table
 from tournaments.services.counts import CountsRefusedError, table_record_counts
-from tournaments.services.form_tokens import FormSentTwiceError
 from tournaments.views.access import director_required, tournament_get
-from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.form_tokens import form_write, refused_on_form
 
 
 @director_required
@@ -31,31 +29,23 @@ def count_sheet(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse:
     entries = selectors.count_sheet(table)
     form = CountSheetForm(request.POST or None, entries=entries)
     if request.method == "POST" and form.is_valid():
-        try:
-            recorded = submit_once(
-                request,
-                lambda: table_record_counts(
-                    table=table,
-                    counts=form.counts(),
-                    kind=form.cleaned_data["kind"],
-                    note=form.cleaned_data["note"],
-                    smallest_chip=form.cleaned_data["smallest_chip"],
-                    now=request_time.now(),
-                    actor=request.user,
-                ),
-            )
-        except FormSentTwiceError as error:
-            report_form_refusal(request, error)
-            return redirect("table-list", pk=pk)
-        except CountsRefusedError as error:
-            for entry_id, refusal in error.rows.items():
-                field = form.field_name(entry_id)
-                form.add_error(field if field in form.fields else None, refusal.detail)
-        except FloorError as error:
-            form.add_error(None, error.detail)
-        else:
-            players = f"{len(recorded)} player{'s' if len(recorded) != 1 else ''}"
-            messages.success(request, f"Counts recorded at {table}: {players}.")
+        recorded = form_write(
+            request,
+            form,
+            lambda: table_record_counts(
+                table=table,
+                counts=form.counts(),
+                kind=form.cleaned_data["kind"],
+                note=form.cleaned_data["note"],
+                smallest_chip=form.cleaned_data["smallest_chip"],
+                now=request_time.now(),
+                actor=request.user,
+            ),
+            lambda recorded: f"Counts recorded at {table}: {_players(len(recorded))}.",
+            once=True,
+            attach=_counts_refusal,
+        )
+        if not refused_on_form(recorded):
             return redirect("table-list", pk=pk)
     context = {
         "tournament": tournament,
@@ -65,3 +55,17 @@ def count_sheet(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse:
         "rows": [(entry, form[form.field_name(entry.pk)]) for entry in entries],
     }
     return render(request, "desk/count_sheet.html", context)
+
+
+def _players(count: int) -> str:
+    return f"{count} player{'s' if count != 1 else ''}"
+
+
+def _counts_refusal(form: CountSheetForm, error: FloorError) -> None:
+    """Each refused row says why next to its box; any other refusal goes at the top."""
+    if not isinstance(error, CountsRefusedError):
+        form.add_error(None, error.detail)
+        return
+    for entry_id, refusal in error.rows.items():
+        field = form.field_name(entry_id)
+        form.add_error(field if field in form.fields else None, refusal.detail)

@@ -21,14 +21,14 @@ from django.views.decorators.http import require_POST
 from config import request_time
 from config.exceptions import status_of
 from tournaments import selectors
-from tournaments.errors import FloorError, LikelySamePlayerError
-from tournaments.forms import RegisterForm, SearchForm, attach_refusal
+from tournaments.errors import LikelySamePlayerError
+from tournaments.forms import RegisterForm, SearchForm
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.windows import sales_open
 from tournaments.services.entries import entry_addon, entry_rebuy, entry_register, entry_unregister
 from tournaments.services.form_tokens import FormSentTwiceError
 from tournaments.views.access import director_required, entry_get, tournament_get
-from tournaments.views.form_tokens import page_write, report_form_refusal, submit_once
+from tournaments.views.form_tokens import form_write, page_read, page_write
 
 NOT_STARTED = (Tournament.Status.PLANNED, Tournament.Status.REGISTERING)
 
@@ -45,33 +45,32 @@ def entries_page(request: HttpRequest, pk: int) -> HttpResponse:
     likely: list[dict[str, Any]] = []  # the known players a new name may be (two buttons)
     status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
-        try:
-            entry = submit_once(
-                request,
-                lambda: entry_register(
-                    tournament=tournament,
-                    player_name=form.cleaned_data.get("name") or "",
-                    player=form.cleaned_data["player"],
-                    new_player=form.cleaned_data["new_player"],
-                    now=request_time.now(),
-                    actor=request.user,
-                ),
-            )
-        except FormSentTwiceError as error:
+        sent = form_write(
+            request,
+            form,
+            lambda: entry_register(
+                tournament=tournament,
+                player_name=form.cleaned_data.get("name") or "",
+                player=form.cleaned_data["player"],
+                new_player=form.cleaned_data["new_player"],
+                now=request_time.now(),
+                actor=request.user,
+            ),
+            _registered,
+            once=True,
+            in_answer=partial,  # the htmx answer says itself who was registered
+        )
+        if isinstance(sent, Entry):
             if partial:
-                return _register_card(request, tournament, RegisterForm(), warning=error.detail)
-            report_form_refusal(request, error)
+                return _registered_answer(request, tournament, sent)
             return redirect("entry-list", pk=pk)
-        except FloorError as error:
-            attach_refusal(form, error)
-            status = status_of(error)
-            if isinstance(error, LikelySamePlayerError):
-                likely = error.candidates
-        else:
+        if isinstance(sent, FormSentTwiceError):
             if partial:
-                return _registered_answer(request, tournament, entry)
-            messages.success(request, _registered(entry))
+                return _register_card(request, tournament, RegisterForm(), warning=sent.detail)
             return redirect("entry-list", pk=pk)
+        status = status_of(sent)
+        if isinstance(sent, LikelySamePlayerError):
+            likely = sent.candidates
     if partial:
         return _register_card(request, tournament, form, likely=likely, status=status)
     query, refusal = SearchForm.query(request.GET)
@@ -101,10 +100,8 @@ def _htmx_form(request: HttpRequest) -> bool:
 def _list_context(tournament: Tournament) -> dict[str, Any]:
     """What the list's rows and the counts draw from (the page's and the htmx answers')."""
     now = request_time.now()
-    try:
-        counts = selectors.tournament_standings(tournament, limit=0)
-    except FloorError:  # a payout table that cannot be used: the Payouts tab says why
-        counts = None
+    # None with a payout table that cannot be used: the Payouts tab says why.
+    counts, _ = page_read(lambda: selectors.tournament_standings(tournament, limit=0))
     return {
         "tournament": tournament,
         "counts": counts,

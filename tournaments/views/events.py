@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -18,7 +17,6 @@ from tournaments.errors import FloorError
 from tournaments.forms import (
     LEVELS_PREFIX,
     TournamentForm,
-    attach_refusal,
     filled_levels,
     formset_tampered,
     levels_with_new_row,
@@ -39,7 +37,7 @@ from tournaments.services.frozen import locked_settings
 from tournaments.services.prices import money_locked, paid_entries, tournament_reprice
 from tournaments.views.access import director_required, tournament_get
 from tournaments.views.clock_display import clock_context
-from tournaments.views.form_tokens import page_write
+from tournaments.views.form_tokens import form_write, page_write
 from tournaments.views.schedules import level_labels
 
 
@@ -48,14 +46,15 @@ def tournaments_page(request: HttpRequest) -> HttpResponse:
     """Every tournament, and the form that creates one from a blind schedule."""
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            tournament = tournament_create(
+        tournament = form_write(
+            request,
+            form,
+            lambda: tournament_create(
                 schedule=form.cleaned_data["schedule"], actor=request.user, **form.settings()
-            )
-        except FloorError as error:
-            attach_refusal(form, error)
-        else:
-            messages.success(request, f"Tournament '{tournament.name}' created.")
+            ),
+            lambda tournament: f"Tournament '{tournament.name}' created.",
+        )
+        if not isinstance(tournament, FloorError):
             return redirect("tournament-dashboard", pk=tournament.pk)
     archived = request.GET.get("archived") == "1"  # "show archived"
     context = {
@@ -126,20 +125,21 @@ def settings_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
     refused: FloorError | None = None
     if data and not adding and form.is_valid() and (not with_levels or formset.is_valid()):
-        try:
-            tournament_update(
+        saved = form_write(
+            request,
+            form,
+            lambda: tournament_update(
                 tournament=tournament,
                 actor=request.user,
                 now=now,
                 levels=filled_levels(formset) if with_levels else None,
                 **form.settings(),
-            )
-        except FloorError as error:
-            attach_refusal(form, error)
-            refused = error
-        else:
-            messages.success(request, "Settings saved.")
+            ),
+            "Settings saved.",
+        )
+        if not isinstance(saved, FloorError):
             return redirect("tournament-settings", pk=pk)
+        refused = saved
     context = {
         "tournament": tournament,
         "tab": "settings",
@@ -185,23 +185,23 @@ def reprice_page(request: HttpRequest, pk: int) -> HttpResponse:
     form = RepriceForm(request.POST or None, initial=RepriceForm.initial_from(tournament))
     status = 200
     if request.method == "POST" and form.is_valid():
-        try:
-            answer = tournament_reprice(
+        answer = form_write(
+            request,
+            form,
+            lambda: tournament_reprice(
                 tournament=tournament,
                 reason=form.cleaned_data["reason"],
                 actor=request.user,
                 **form.prices(),
-            )
-        except FloorError as error:
-            attach_refusal(form, error)
-            status = status_of(error)
-        else:
-            messages.success(
-                request,
-                f"Prices corrected: {len(answer.entries)} entries repriced, prize pool "
-                f"{answer.pool_before:,.2f} -> {answer.pool_after:,.2f} (see the audit log).",
-            )
+            ),
+            lambda answer: (
+                f"Prices corrected: {len(answer.entries)} entries repriced, prize "
+                f"pool {answer.pool_before:,.2f} -> {answer.pool_after:,.2f} (see the audit log)."
+            ),
+        )
+        if not isinstance(answer, FloorError):
             return redirect("tournament-settings", pk=pk)
+        status = status_of(answer)
     context = {
         "tournament": tournament,
         "tab": "settings",

@@ -5,6 +5,7 @@ list, and the event's results. Each write calls the service its API twin calls
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -33,9 +34,8 @@ from tournaments.services.flights import (
     event_create,
     phase_bag,
 )
-from tournaments.services.form_tokens import FormSentTwiceError
-from tournaments.views.access import director_required, report_refusal, tournament_get
-from tournaments.views.form_tokens import page_write, report_form_refusal, submit_once
+from tournaments.views.access import director_required, tournament_get
+from tournaments.views.form_tokens import form_write, page_write
 
 
 def _event_get(pk: int) -> Tournament:
@@ -53,24 +53,30 @@ def event_create_page(request: HttpRequest) -> HttpResponse:
     """The form that creates an event with its flights and Day 2 from a blind schedule."""
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            event = event_create(
+        event = form_write(
+            request,
+            form,
+            lambda: event_create(
                 schedule=form.cleaned_data["schedule"],
                 flights=form.flight_labels(),
                 reentry_across_flights=form.cleaned_data["reentry_across_flights"],
                 actor=request.user,
                 **form.settings(),
-            )
-        except FloorError as error:
-            if error.code == "bad_flights":
-                form.add_error("flights", error.detail)
-            else:
-                attach_refusal(form, error)
-        else:
-            messages.success(request, f"Event '{event.name}' created with its flights.")
+            ),
+            lambda event: f"Event '{event.name}' created with its flights.",
+            attach=_event_refusal,
+        )
+        if not isinstance(event, FloorError):
             return redirect("event-page", pk=event.pk)
     context = {"form": form, "has_schedules": BlindSchedule.objects.exists()}
     return render(request, "desk/flights_new.html", context)
+
+
+def _event_refusal(form: forms.BaseForm, error: FloorError) -> None:
+    if error.code == "bad_flights":
+        form.add_error("flights", error.detail)
+    else:
+        attach_refusal(form, error)
 
 
 @director_required
@@ -163,23 +169,22 @@ def phase_bag_page(request: HttpRequest, pk: int) -> HttpResponse:
 def day_draw_page(request: HttpRequest, pk: int) -> HttpResponse:
     day = tournament_get(pk)
     event = event_of(day)
-    try:
-        drawn = submit_once(
-            request, lambda: day_draw(day=day, now=request_time.now(), actor=request.user)
-        )
-    except FormSentTwiceError as error:
-        report_form_refusal(request, error)
-    except FloorError as error:
-        report_refusal(request, error)
-    else:
-        players = drawn.entries.count()
-        tables = drawn.tables.count()
-        messages.success(
-            request,
-            f"{phase_label(drawn)} drawn: {players} players at {tables} "
-            f"table{'s' if tables != 1 else ''}.",
-        )
+    page_write(
+        request,
+        lambda: day_draw(day=day, now=request_time.now(), actor=request.user),
+        _drawn,
+        once=True,
+    )
     return redirect("event-page", pk=event.pk if event else pk)
+
+
+def _drawn(drawn: Tournament) -> str:
+    players = drawn.entries.count()
+    tables = drawn.tables.count()
+    return (
+        f"{phase_label(drawn)} drawn: {players} players at {tables} "
+        f"table{'s' if tables != 1 else ''}."
+    )
 
 
 @director_required

@@ -9,13 +9,14 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_POST
 
+from tournaments.balancing import Plan
 from tournaments.errors import FloorError, FloorNotFound
 from tournaments.floor_forms import SeatLockForm, SeatMoveForm, TableAddForm
 from tournaments.forms import first_error
 from tournaments.models import Entry, Table
 from tournaments.services.floor import entry_move_seat, table_add, table_close, table_lock_seat
 from tournaments.views.access import director_required, report_refusal, tournament_get
-from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.form_tokens import attempt, page_write, submit_once
 
 
 def _back(pk: int, table: int | None = None) -> HttpResponse:
@@ -43,31 +44,30 @@ def seat_move(request: HttpRequest, pk: int) -> HttpResponse:
     data = form.cleaned_data
     table = Table.objects.filter(tournament=tournament, number=data["table"]).first()
     entry = Entry.objects.filter(pk=data["entry"], tournament=tournament).first()
-    try:
+    seat = data["seat"]
+
+    def move() -> Entry:
+        # Both are checked before the form's token is looked at, as they always were: a form
+        # naming nobody or no table is refused for that, even when it was sent twice.
         if table is None:
             raise FloorNotFound("not_found", f"There is no table {data['table']} in this event.")
         if entry is None:
             raise FloorNotFound("not_found", "That player is not in this tournament.")
-        moved = submit_once(
+        return submit_once(
             request,
-            lambda: entry_move_seat(
-                entry=entry, table=table, seat=data["seat"], actor=request.user
-            ),
+            lambda: entry_move_seat(entry=entry, table=table, seat=seat, actor=request.user),
         )
-    except FloorError as error:
-        report_form_refusal(request, error)
+
+    def done(moved: Entry) -> str:
+        where = f"table {data['table']} seat {seat}"  # the table found by that number
+        if moved.move_to_table_id is not None:
+            return f"{moved.player.name} moves to {where} when the hand they are in ends."
+        return f"{moved.player.name} moved to {where}."
+
+    moved = page_write(request, move, done)
+    if isinstance(moved, FloorError):
         return _back(pk, entry.table.number if entry and entry.table else None)
-    if moved.move_to_table_id is not None:
-        messages.success(
-            request,
-            f"{moved.player.name} moves to table {table.number} seat {data['seat']} when the "
-            "hand they are in ends.",
-        )
-    else:
-        messages.success(
-            request, f"{moved.player.name} moved to table {table.number} seat {data['seat']}."
-        )
-    return _back(pk, table.number)
+    return _back(pk, data["table"])
 
 
 @director_required
@@ -80,16 +80,15 @@ def seat_lock(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse:
         messages.error(request, first_error(form))
         return _back(pk)
     seat, locked = form.cleaned_data["seat"], form.cleaned_data["locked"]
-    try:
-        table = table_lock_seat(
-            table=_table(pk, table_pk), seat=seat, locked=locked, actor=request.user
-        )
-    except FloorError as error:
-        report_refusal(request, error)
-        return _back(pk)
     done = "locked: nobody is seated there" if locked else "unlocked"
-    messages.success(request, f"{table} seat {seat} {done}.")
-    return _back(pk, table.number)
+    table = page_write(
+        request,
+        lambda: table_lock_seat(
+            table=_table(pk, table_pk), seat=seat, locked=locked, actor=request.user
+        ),
+        lambda table: f"{table} seat {seat} {done}.",
+    )
+    return _back(pk, None if isinstance(table, FloorError) else table.number)
 
 
 @director_required
@@ -102,21 +101,18 @@ def add_table(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, first_error(form))
         return _back(pk)
     data = form.cleaned_data
-    try:
-        table = submit_once(
-            request,
-            lambda: table_add(
-                tournament=tournament,
-                number=data["number"],
-                seat_count=data["seat_count"],
-                actor=request.user,
-            ),
-        )
-    except FloorError as error:
-        report_form_refusal(request, error)
-        return _back(pk)
-    messages.success(request, f"{table} is open with {table.seat_count} seats.")
-    return _back(pk, table.number)
+    table = page_write(
+        request,
+        lambda: table_add(
+            tournament=tournament,
+            number=data["number"],
+            seat_count=data["seat_count"],
+            actor=request.user,
+        ),
+        lambda table: f"{table} is open with {table.seat_count} seats.",
+        once=True,
+    )
+    return _back(pk, None if isinstance(table, FloorError) else table.number)
 
 
 @director_required
@@ -124,16 +120,27 @@ def add_table(request: HttpRequest, pk: int) -> HttpResponse:
 def close_table(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse:
     """Close a table: its players go to open seats at the other tables (T 10-B)."""
     tournament_get(pk)
-    try:
-        table = _table(pk, table_pk)
-        plan = submit_once(request, lambda: table_close(table=table, actor=request.user))
-    except FloorError as error:
-        report_form_refusal(request, error)
+    table = attempt(lambda: _table(pk, table_pk))
+    if isinstance(table, FloorError):
+        report_refusal(request, table)
         return _back(pk)
-    moves = len(plan.moves)
-    messages.success(
-        request, f"{table} is closed: {moves} player{'' if moves == 1 else 's'} to move."
+    plan = page_write(
+        request,
+        lambda: table_close(table=table, actor=request.user),
+        lambda plan: f"{table} is closed: {_players(len(plan.moves))} to move.",
+        once=True,
     )
+    if not isinstance(plan, FloorError):
+        _report_moves(request, plan)
+    return _back(pk)
+
+
+def _players(count: int) -> str:
+    return f"{count} player{'' if count == 1 else 's'}"
+
+
+def _report_moves(request: HttpRequest, plan: Plan) -> None:
+    """One line per player the closed table sends elsewhere, with their name."""
     names = dict(
         Entry.objects.filter(pk__in=[m.entry_id for m in plan.moves]).values_list(
             "pk", "player__name"
@@ -145,7 +152,6 @@ def close_table(request: HttpRequest, pk: int, table_pk: int) -> HttpResponse:
             f"{names.get(move.entry_id, '')}: table {move.from_table} seat {move.from_seat} "
             f"to table {move.to_table} seat {move.to_seat}.",
         )
-    return _back(pk)
 
 
 urls: list[URLPattern] = [

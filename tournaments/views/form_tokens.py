@@ -1,35 +1,48 @@
-"""Desk forms that change chips or places are safe to submit twice.
+"""How a page makes a write and shows how it went (issue 28: the one place a page's view turns
+a domain error into what the person sees).
 
-Each such form carries a one-time token (`{% load form_tokens %}` then `{% form_token %}` inside
-the `<form>`); its view runs the service call through `submit_once`, which uses the token and
-makes the call in one transaction:
+Desk forms that change chips or places are safe to submit twice: each carries a one-time token
+(`{% load form_tokens %}` then `{% form_token %}` inside the `<form>`), and its view makes the
+service call with `once=True`, which uses the token and makes the call in one transaction.
 
-    try:
-        entry = submit_once(request, lambda: entry_rebuy(entry=entry, ...))
-    except FloorError as error:
-        report_form_refusal(request, error)
+    page_write(request, lambda: entry_rebuy(entry=entry, ...), "Rebuy recorded.", once=True)
 
-A second submission of the same form raises `FormSentTwiceError` ("Already recorded: that form was
-sent twice.") and changes nothing; a refusal of the service leaves the token unused, so the form
-can be corrected and sent again.
+A second submission of the same form is refused with `FormSentTwiceError` ("Already recorded:
+that form was sent twice.") and changes nothing; a refusal of the service leaves the token
+unused, so the form can be corrected and sent again.
+
+The shapes, each written here once:
+
+- `page_write`: a refusal at the top of the next page, else a success sentence;
+- `form_write`: a refusal put on the form that is drawn again (a form sent twice still goes to
+  the top of the next page: nothing on the form was wrong);
+- `page_read`: a read the page draws beside its refusal's sentence;
+- `attempt`: the call's result, or its refusal, for the few pages that answer a refusal their
+  own way (a sheet drawn with it, a bare 403).
+
+Each returns the result, or the refusal (already shown) for the view to choose where to go.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from django import forms
 from django.contrib import messages
 from django.db import transaction
 from django.http import HttpRequest
 
 from tournaments.errors import FloorError
+from tournaments.forms import attach_refusal
 from tournaments.services.form_tokens import FormSentTwiceError, form_token_use
 from tournaments.views.access import report_refusal
 
 FIELD = "form_token"
 
 Result = TypeVar("Result")
+Form = TypeVar("Form", bound=forms.BaseForm)
+Done = str | Callable[[Any], str] | None
 
 
 def submit_once(request: HttpRequest, call: Callable[[], Result]) -> Result:
@@ -41,6 +54,15 @@ def submit_once(request: HttpRequest, call: Callable[[], Result]) -> Result:
         return call()
 
 
+def attempt(call: Callable[[], Result]) -> Result | FloorError:
+    """The call's result, or the domain error it raised (nothing is shown). Every helper below
+    is built on it: the one `except FloorError` of the pages."""
+    try:
+        return call()
+    except FloorError as error:
+        return error
+
+
 def report_form_refusal(request: HttpRequest, error: FloorError) -> None:
     """Show a refusal at the top of the next page: a form sent twice as a warning (its first
     submission was recorded), anything else as the service's error."""
@@ -50,22 +72,76 @@ def report_form_refusal(request: HttpRequest, error: FloorError) -> None:
         report_refusal(request, error)
 
 
+def _sent(request: HttpRequest, call: Callable[[], Result], once: bool) -> Result | FloorError:
+    return attempt((lambda: submit_once(request, call)) if once else call)
+
+
+def _say_done(request: HttpRequest, done: Done, result: object) -> None:
+    if done is not None:
+        messages.success(request, done(result) if callable(done) else done)
+
+
 def page_write(
     request: HttpRequest,
     call: Callable[[], Result],
-    done: str | Callable[[Result], str],
+    done: str | Callable[[Result], str] | None,
     *,
     once: bool = False,
-) -> Result | None:
-    """The one way a page makes a write and says how it went (issue 28: the pages' `except
-    FloorError` blocks): the service call, in the posted form's one-time token's transaction
-    when `once`; a refusal shown at the top of the next page in its own words (a form sent
-    twice as a warning) and None; else `done` (a sentence, or one made from the result) as a
-    success, and the result."""
-    try:
-        result = submit_once(request, call) if once else call()
-    except FloorError as error:
-        report_form_refusal(request, error)
-        return None
-    messages.success(request, done(result) if callable(done) else done)
-    return result
+) -> Result | FloorError:
+    """The service call (in the posted form's one-time token's transaction when `once`); a
+    refusal shown at the top of the next page in its own words (a form sent twice as a
+    warning); else `done` (a sentence, or one made from the result; None when the view says
+    more than one sentence itself) as a success. Returns the result, or the refusal."""
+    sent = _sent(request, call, once)
+    if isinstance(sent, FloorError):
+        report_form_refusal(request, sent)
+    else:
+        _say_done(request, done, sent)
+    return sent
+
+
+def form_write(
+    request: HttpRequest,
+    form: Form,
+    call: Callable[[], Result],
+    done: str | Callable[[Result], str] | None,
+    *,
+    once: bool = False,
+    attach: Callable[[Form, FloorError], None] = attach_refusal,
+    in_answer: bool = False,
+) -> Result | FloorError:
+    """A form's write: as `page_write`, but a refusal goes on the form (`attach`: next to the
+    field it concerns, else at its top), which the view draws again. A form sent twice is
+    shown at the top of the next page, as a warning, and left off the form; `in_answer` (an
+    htmx answer that says itself how it went) keeps it and `done` out of the messages.
+    Returns the result, or the refusal (`refused_on_form` tells which kind)."""
+    sent = _sent(request, call, once)
+    if isinstance(sent, FormSentTwiceError):
+        if not in_answer:
+            report_form_refusal(request, sent)
+    elif isinstance(sent, FloorError):
+        attach(form, sent)
+    elif not in_answer:
+        _say_done(request, done, sent)
+    return sent
+
+
+def refused_on_form(sent: object) -> bool:
+    """Whether `form_write` put a refusal on the form (to draw it again), rather than the write
+    being recorded now or before (a form sent twice): then the view goes on to the next page."""
+    return isinstance(sent, FloorError) and not isinstance(sent, FormSentTwiceError)
+
+
+def refusal_on_top(form: forms.BaseForm, error: FloorError) -> None:
+    """An `attach` for forms whose refusals concern the whole form."""
+    form.add_error(None, error.detail)
+
+
+def page_read(call: Callable[[], Result]) -> tuple[Result | None, str | None]:
+    """A read a page shows with its refusal instead when it has none to give (a payout table
+    that cannot be used, a plan the floor must fix first): the value and None, or None and the
+    refusal's sentence."""
+    read = attempt(call)
+    if isinstance(read, FloorError):
+        return None, read.detail
+    return read, None

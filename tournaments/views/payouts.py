@@ -8,26 +8,21 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from tournaments.errors import FloorError
 from tournaments.forms import DealForm
 from tournaments.selectors import deal_offer, tournament_payouts, tournament_standings
 from tournaments.services.deals import tournament_accept_deal
 from tournaments.views.access import director_required, tournament_get
-from tournaments.views.form_tokens import page_write
+from tournaments.views.form_tokens import page_read, page_write
 
 
 @director_required
 def payouts_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_get(pk)
-    refusal = None
-    try:
-        places = tournament_payouts(tournament)
-    except FloorError as error:
-        places, refusal = [], error.detail
+    places, refusal = page_read(lambda: tournament_payouts(tournament))
     context = {
         "tournament": tournament,
         "tab": "payouts",
-        "places": places,
+        "places": places or [],
         "payout_refusal": refusal,
         "standings": tournament_standings(tournament, limit=0) if not refusal else None,
     }
@@ -40,10 +35,8 @@ def icm_deal(request: HttpRequest, pk: int) -> HttpResponse:
     computed from the players' counts; the totals say when they fall short of the chips in play
     (a bust recorded on the desk), so the floor counts the tables before a deal is agreed."""
     tournament = tournament_get(pk)
-    try:
-        deal, refusal = deal_offer(tournament), None
-    except FloorError as error:
-        deal, refusal = [], error.detail
+    deal, refusal = page_read(lambda: deal_offer(tournament))
+    deal = deal or []
     standings = tournament_standings(tournament, limit=0) if deal else None
     context = {"tournament": tournament, "deal": deal, "refusal": refusal, "standings": standings}
     return render(request, "desk/_icm.html", context)

@@ -30,11 +30,10 @@ from tournaments.selectors.players import (
     player_results,
     player_search,
 )
-from tournaments.services.form_tokens import FormSentTwiceError
 from tournaments.services.players import player_update, players_merge
 from tournaments.views import series
 from tournaments.views.access import director_required
-from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.form_tokens import form_write, refused_on_form
 
 
 @director_required
@@ -60,12 +59,14 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("There is no such player.")
     form = PlayerForm(request.POST or None, initial=PlayerForm.initial_from(player))
     if request.method == "POST" and form.is_valid():
-        try:
-            player_update(player=player, actor=request.user, **form.cleaned_data)
-        except FloorError as error:
-            attach_player_refusal(form, error)
-        else:
-            messages.success(request, "Player saved.")
+        saved = form_write(
+            request,
+            form,
+            lambda: player_update(player=player, actor=request.user, **form.cleaned_data),
+            "Player saved.",
+            attach=attach_player_refusal,
+        )
+        if not isinstance(saved, FloorError):
             return redirect("player-detail", pk=pk)
     return _player_page(request, player, form, PlayerMergeForm())
 
@@ -82,19 +83,16 @@ def player_merge_page(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         merged = form.cleaned_data["merge"]
         other = player_get(merged)  # its name, for the message once it is gone
-        try:
-            submit_once(
-                request,
-                lambda: players_merge(keep=player, merge=merged, actor=request.user),
-            )
-        except FormSentTwiceError as error:
-            report_form_refusal(request, error)
-            return redirect("player-detail", pk=pk)
-        except FloorError as error:
-            attach_player_refusal(form, error)
-        else:
-            name = other.name if other else f"Player {merged}"
-            messages.success(request, f"{name} merged into {player.name}.")
+        name = other.name if other else f"Player {merged}"
+        sent = form_write(
+            request,
+            form,
+            lambda: players_merge(keep=player, merge=merged, actor=request.user),
+            f"{name} merged into {player.name}.",
+            once=True,
+            attach=attach_player_refusal,
+        )
+        if not refused_on_form(sent):
             return redirect("player-detail", pk=pk)
     initial = PlayerForm.initial_from(player)
     return _player_page(request, player, PlayerForm(initial=initial), form)

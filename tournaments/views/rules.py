@@ -28,6 +28,7 @@ from tournaments.selectors.rules import (
 )
 from tournaments.services.rules import RulesRefused, rules_lock, rules_set
 from tournaments.views.access import director_required, tournament_get
+from tournaments.views.form_tokens import attempt
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -111,13 +112,14 @@ def rules_editor(request: HttpRequest, target: Target, page: Page) -> HttpRespon
         unsaved = (view.profile, view.values) != (stored.profile, stored.values)
         shown = RulesForm(view=view, locked=lock is not None)
         return _render(request, page, view, shown, lock=lock, unsaved=unsaved)
-    try:
-        rules_set(target=target, profile=view.profile, values=view.overrides, actor=request.user)
-    except RulesRefused as error:
-        refusal = Refusal(code=error.code, detail=error.detail, key=error.key)
-        return _render(request, page, view, form, lock=lock, refusal=refusal)
-    except FloorError as error:
-        refusal = Refusal(code=error.code, detail=error.detail, key=None)
+    saved = attempt(
+        lambda: rules_set(
+            target=target, profile=view.profile, values=view.overrides, actor=request.user
+        )
+    )
+    if isinstance(saved, FloorError):  # drawn with the option it concerns, when one does
+        key = saved.key if isinstance(saved, RulesRefused) else None
+        refusal = Refusal(code=saved.code, detail=saved.detail, key=key)
         return _render(request, page, view, form, lock=lock, refusal=refusal)
     messages.success(request, "Rules saved: they apply from the next hand.")
     return redirect(page.url)

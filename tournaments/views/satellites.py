@@ -14,20 +14,22 @@ from django.views.decorators.http import require_POST
 from config import request_time
 from tournaments.errors import FloorError
 from tournaments.services.satellites import WinnersRegistered, satellite_register_winners
-from tournaments.views.access import director_required, report_refusal, tournament_get
+from tournaments.views.access import director_required, tournament_get
+from tournaments.views.form_tokens import page_write
 
 
 @director_required
 @require_POST
 def register_winners(request: HttpRequest, pk: int) -> HttpResponse:
     """Register the seat winners in the target; the payouts page says who was and who not."""
-    try:
-        done = satellite_register_winners(
+    done = page_write(
+        request,
+        lambda: satellite_register_winners(
             tournament=tournament_get(pk), now=request_time.now(), actor=request.user
-        )
-    except FloorError as error:
-        report_refusal(request, error)
-    else:
+        ),
+        None,  # said by _report: who was registered, who not and why
+    )
+    if not isinstance(done, FloorError):
         _report(request, done)
     return redirect("payout-list", pk=pk)
 

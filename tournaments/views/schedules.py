@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
@@ -18,7 +17,6 @@ from tournaments.forms import (
     LevelForm,
     LevelFormSet,
     ScheduleNameForm,
-    attach_refusal,
     filled_levels,
     formset_tampered,
     levels_with_new_row,
@@ -26,6 +24,7 @@ from tournaments.forms import (
 from tournaments.models import BlindSchedule
 from tournaments.services.events import schedule_create, schedule_replace_levels
 from tournaments.views.access import director_required
+from tournaments.views.form_tokens import form_write
 
 NEW_SCHEDULE_ROWS = 3
 
@@ -63,12 +62,13 @@ def _editor(request: HttpRequest, schedule: BlindSchedule | None) -> HttpRespons
     formset = LevelFormSet(request.POST, prefix=LEVELS_PREFIX)
     name_ok = schedule is not None or name_form.is_valid()
     if name_ok and formset.is_valid():
-        try:
-            saved = _save(request, schedule, name_form, filled_levels(formset))
-        except FloorError as error:
-            attach_refusal(name_form, error)
-        else:
-            messages.success(request, f"Schedule '{saved.name}' saved.")
+        saved = form_write(
+            request,
+            name_form,
+            lambda: _save(request, schedule, name_form, filled_levels(formset)),
+            lambda saved: f"Schedule '{saved.name}' saved.",
+        )
+        if not isinstance(saved, FloorError):
             return redirect("schedule-edit", pk=saved.pk)
     return _render_editor(request, schedule, name_form, formset, validate=True)
 

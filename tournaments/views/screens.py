@@ -29,7 +29,6 @@ from tournaments.services.screens import (
 from tournaments.views.access import (
     director_required,
     public_tournament_get,
-    report_refusal,
     tournament_get,
 )
 from tournaments.views.clock_display import clock_context
@@ -148,14 +147,13 @@ def screens_page(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, first_error(form))
         return _screens_page(request, tournament, form, status=400)
-    try:
-        screen = screen_create(tournament=tournament, actor=request.user, **form.cleaned_data)
-    except FloorError as error:
-        report_refusal(request, error)
-        return _screens_page(request, tournament, form, status=400)
-    messages.success(
-        request, f"Screen \u201c{screen.name}\u201d added: open its address on the TV."
+    screen = page_write(
+        request,
+        lambda: screen_create(tournament=tournament, actor=request.user, **form.cleaned_data),
+        lambda screen: f"Screen \u201c{screen.name}\u201d added: open its address on the TV.",
     )
+    if isinstance(screen, FloorError):  # the refusal at the top of the form, drawn again
+        return _screens_page(request, tournament, form, status=400)
     return redirect("screen-list", pk=pk)
 
 
@@ -199,17 +197,15 @@ def floor_message(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, first_error(form))
         return redirect("clock-control", pk=pk)
-    try:
-        tournament = tournament_set_floor_message(
+    page_write(
+        request,
+        lambda: tournament_set_floor_message(
             tournament=tournament_get(pk), actor=request.user, **form.cleaned_data
-        )
-    except FloorError as error:
-        report_refusal(request, error)
-    else:
-        done = (
+        ),
+        lambda tournament: (
             "Message shown on the screens." if tournament.floor_message else "Message taken down."
-        )
-        messages.success(request, done)
+        ),
+    )
     return redirect("clock-control", pk=pk)
 
 

@@ -4,7 +4,7 @@ service its API twin calls (`tournaments.api.setup`)."""
 
 from __future__ import annotations
 
-from django.contrib import messages
+from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
@@ -18,8 +18,8 @@ from tournaments.services.archive import player_archive, tournament_archive, tou
 from tournaments.services.setup import schedule_copy, schedule_generate, tournament_copy
 from tournaments.setup_forms import PLAN_FIELDS, ArchiveForm, CopyForm, GenerateForm
 from tournaments.structures import TEMPLATES
-from tournaments.views.access import director_required, report_refusal, tournament_get
-from tournaments.views.form_tokens import report_form_refusal, submit_once
+from tournaments.views.access import director_required, tournament_get
+from tournaments.views.form_tokens import form_write, page_write
 
 
 @director_required
@@ -32,21 +32,26 @@ def schedule_generate_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         status = 400
         if form.is_valid():
-            try:
-                schedule = schedule_generate(
+            schedule = form_write(
+                request,
+                form,
+                lambda: schedule_generate(
                     name=form.cleaned_data["name"], plan=form.plan(), actor=request.user
-                )
-            except FloorError as error:
-                field = PLAN_FIELDS.get(error.code)
-                form.add_error(field if field in form.fields else None, error.detail)
-                status = status_of(error)
-            else:
-                messages.success(
-                    request, f"Schedule '{schedule.name}' generated: check it, then save."
-                )
+                ),
+                lambda schedule: f"Schedule '{schedule.name}' generated: check it, then save.",
+                attach=_plan_refusal,
+            )
+            if not isinstance(schedule, FloorError):
                 return redirect("schedule-edit", pk=schedule.pk)
+            status = status_of(schedule)
     context = {"form": form, "templates": TEMPLATES, "template": template}
     return render(request, "desk/schedule_generate.html", context, status=status)
+
+
+def _plan_refusal(form: forms.BaseForm, error: FloorError) -> None:
+    """A refusal of the plan goes next to the input it concerns."""
+    field = PLAN_FIELDS.get(error.code)
+    form.add_error(field if field in form.fields else None, error.detail)
 
 
 def _copy_name(request: HttpRequest, default: str) -> str:
@@ -58,16 +63,17 @@ def _copy_name(request: HttpRequest, default: str) -> str:
 @require_POST
 def schedule_copy_page(request: HttpRequest, pk: int) -> HttpResponse:
     schedule = get_object_or_404(BlindSchedule, pk=pk)
-    try:
-        copy = schedule_copy(
+    copy = page_write(
+        request,
+        lambda: schedule_copy(
             schedule=schedule,
             name=_copy_name(request, f"{schedule.name} (copy)"),
             actor=request.user,
-        )
-    except FloorError as error:
-        report_refusal(request, error)
+        ),
+        lambda copy: f"Schedule copied as '{copy.name}'.",
+    )
+    if isinstance(copy, FloorError):
         return redirect("schedule-list")
-    messages.success(request, f"Schedule copied as '{copy.name}'.")
     return redirect("schedule-edit", pk=copy.pk)
 
 
@@ -78,15 +84,14 @@ def tournament_copy_page(request: HttpRequest, pk: int) -> HttpResponse:
     names are allowed, so the service alone could not tell)."""
     tournament = tournament_get(pk)
     name = _copy_name(request, f"{tournament.name} (copy)")
-    try:
-        copy = submit_once(
-            request,
-            lambda: tournament_copy(tournament=tournament, name=name, actor=request.user),
-        )
-    except FloorError as error:
-        report_form_refusal(request, error)
+    copy = page_write(
+        request,
+        lambda: tournament_copy(tournament=tournament, name=name, actor=request.user),
+        lambda copy: f"Copied as '{copy.name}': check its settings.",
+        once=True,
+    )
+    if isinstance(copy, FloorError):
         return redirect("tournament-dashboard", pk=pk)
-    messages.success(request, f"Copied as '{copy.name}': check its settings.")
     return redirect("tournament-settings", pk=copy.pk)
 
 
@@ -99,17 +104,19 @@ def _archived(request: HttpRequest) -> bool:
 @require_POST
 def tournament_archive_page(request: HttpRequest, pk: int) -> HttpResponse:
     archived = _archived(request)
-    try:
-        tournament = tournament_archive(
+    done = page_write(
+        request,
+        lambda: tournament_archive(
             tournament=tournament_get(pk), archived=archived, actor=request.user
-        )
-    except FloorError as error:
-        report_refusal(request, error)
-        return redirect("tournament-dashboard", pk=pk)
-    if archived:
-        messages.success(request, f"'{tournament.name}' archived: hidden from the lists.")
+        ),
+        lambda tournament: (
+            f"'{tournament.name}' archived: hidden from the lists."
+            if archived
+            else f"'{tournament.name}' is back in the lists."
+        ),
+    )
+    if archived and not isinstance(done, FloorError):
         return redirect("tournament-list")
-    messages.success(request, f"'{tournament.name}' is back in the lists.")
     return redirect("tournament-dashboard", pk=pk)
 
 
@@ -117,12 +124,13 @@ def tournament_archive_page(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def tournament_delete_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_get(pk)
-    try:
-        tournament_delete(tournament=tournament, actor=request.user)
-    except FloorError as error:
-        report_refusal(request, error)
+    deleted = page_write(
+        request,
+        lambda: tournament_delete(tournament=tournament, actor=request.user),
+        f"'{tournament.name}' deleted.",
+    )
+    if isinstance(deleted, FloorError):
         return redirect("tournament-dashboard", pk=pk)
-    messages.success(request, f"'{tournament.name}' deleted.")
     return redirect("tournament-list")
 
 
@@ -133,17 +141,13 @@ def player_archive_page(request: HttpRequest, pk: int) -> HttpResponse:
     if player is None:
         raise Http404("There is no such player.")
     archived = _archived(request)
-    try:
-        player_archive(player=player, archived=archived, actor=request.user)
-    except FloorError as error:
-        report_refusal(request, error)
-    else:
-        messages.success(
-            request,
-            f"{player.name} archived: hidden from the search."
-            if archived
-            else f"{player.name} is back in the search.",
-        )
+    page_write(
+        request,
+        lambda: player_archive(player=player, archived=archived, actor=request.user),
+        f"{player.name} archived: hidden from the search."
+        if archived
+        else f"{player.name} is back in the search.",
+    )
     return redirect("player-detail", pk=pk)
 
 

@@ -20,7 +20,7 @@ from tournaments.balancing import Plan
 from tournaments.errors import FloorError
 from tournaments.floor_forms import TableSearchForm
 from tournaments.forms import SeatCardsForm, TableDealerForm, first_error
-from tournaments.models import Entry, Table
+from tournaments.models import Entry, Table, Tournament
 from tournaments.selectors.floor import table_search, tables_overview
 from tournaments.services.tables import (
     pending_moves,
@@ -34,7 +34,7 @@ from tournaments.views.access import (
     safe_next,
     tournament_get,
 )
-from tournaments.views.form_tokens import page_write, report_form_refusal, submit_once
+from tournaments.views.form_tokens import page_read, page_write
 
 
 @director_required
@@ -51,11 +51,7 @@ def tables_page(request: HttpRequest, pk: int) -> HttpResponse:
             number = found.pop()
             where = urlencode({"q": query, "at": number})
             return redirect(f"{reverse('table-list', args=[pk])}?{where}#table-{number}")
-    refusal = None
-    try:
-        plan = tournament_balance_plan(tournament)
-    except FloorError as error:
-        plan, refusal = None, error.detail
+    plan, refusal = page_read(lambda: tournament_balance_plan(tournament))
     overview = tables_overview(tournament, halted=plan.halted_tables if plan else (), query=query)
     context = {
         "tournament": tournament,
@@ -83,13 +79,11 @@ def assign_dealer(request: HttpRequest, table_pk: int) -> HttpResponse:
         messages.error(request, str(form.errors["dealer"][0]))
     else:
         dealer_id = form.cleaned_data["dealer"]
-        try:
-            table_assign_dealer(table=table, dealer_id=dealer_id, actor=request.user)
-        except FloorError as error:
-            messages.error(request, error.detail)
-        else:
-            done = "assigned" if dealer_id else "removed"
-            messages.success(request, f"{table}: dealer {done}.")
+        page_write(
+            request,
+            lambda: table_assign_dealer(table=table, dealer_id=dealer_id, actor=request.user),
+            f"{table}: dealer {'assigned' if dealer_id else 'removed'}.",
+        )
     if table.tournament_id is not None:
         default = reverse("table-list", args=[table.tournament_id])
     else:
@@ -133,24 +127,28 @@ def draw_seats(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def confirm_moves(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_get(pk)
-    try:
-        plan = submit_once(
-            request, lambda: tournament_confirm_moves(tournament=tournament, actor=request.user)
-        )
-    except FloorError as error:
-        report_form_refusal(request, error)
-    else:
-        waiting = len(pending_moves(tournament))
-        if plan.redraw_final_table:
-            messages.success(request, "Final table drawn: print the new seat cards.")
-        elif plan.moves or plan.broken_tables:
-            later = f"; {waiting} after the hand they are playing" if waiting else ""
-            moves = len(plan.moves)
-            said = f"{moves} move{'' if moves == 1 else 's'} confirmed{later}."
-            messages.success(request, said)
-        else:
-            messages.info(request, "Nothing to move: the tables are balanced.")
+    plan = page_write(
+        request,
+        lambda: tournament_confirm_moves(tournament=tournament, actor=request.user),
+        None,  # said below: nothing to move is no success
+        once=True,
+    )
+    if not isinstance(plan, FloorError):
+        _report_confirmed(request, tournament, plan)
     return redirect("table-list", pk=pk)
+
+
+def _report_confirmed(request: HttpRequest, tournament: Tournament, plan: Plan) -> None:
+    waiting = len(pending_moves(tournament))
+    if plan.redraw_final_table:
+        messages.success(request, "Final table drawn: print the new seat cards.")
+    elif plan.moves or plan.broken_tables:
+        later = f"; {waiting} after the hand they are playing" if waiting else ""
+        moves = len(plan.moves)
+        said = f"{moves} move{'' if moves == 1 else 's'} confirmed{later}."
+        messages.success(request, said)
+    else:
+        messages.info(request, "Nothing to move: the tables are balanced.")
 
 
 @director_required

@@ -38,7 +38,7 @@ from dealer.cash.seats.selectors import cash_table_get
 from tournaments.errors import FloorError
 from tournaments.models import Table
 from tournaments.views.access import director_required
-from tournaments.views.form_tokens import page_write
+from tournaments.views.form_tokens import attempt, form_write, page_write, refusal_on_top
 
 POLL_SECONDS = 10
 CODE_MAX = lookups.CODE_MAX
@@ -53,12 +53,14 @@ def game_list(request: HttpRequest) -> HttpResponse:
     """Every game with its tables and list; a new game is created here."""
     form = f.GameForm(request.POST or None, initial={"hold_seconds": 180})
     if request.method == "POST" and form.is_valid():
-        try:
-            game = games.cash_game_create(actor=request.user, **form.cleaned_data)
-        except FloorError as error:
-            form.add_error(None, error.detail)
-        else:
-            messages.success(request, f"{game.name} is open: deal it at a table.")
+        game = form_write(
+            request,
+            form,
+            lambda: games.cash_game_create(actor=request.user, **form.cleaned_data),
+            lambda game: f"{game.name} is open: deal it at a table.",
+            attach=refusal_on_top,
+        )
+        if not isinstance(game, FloorError):
             return redirect("cash-game", pk=game.pk)
     waitlist.waitlist_expire_on_read()
     context = {"games": cash_game_list(), "form": form}
@@ -278,13 +280,16 @@ def join_list(request: HttpRequest, pk: int) -> HttpResponse:
         response["Retry-After"] = str(max(1, round(wait)))
         return response
     if request.method == "POST" and form.is_valid():
-        try:
-            entry = waitlist.game_waitlist_join(
+        entry = form_write(
+            request,
+            form,
+            lambda: waitlist.game_waitlist_join(
                 game=cash_game_get(pk), player_name=form.cleaned_data["player_name"], public=True
-            )
-        except FloorError as error:
-            form.add_error(None, error.detail)
-        else:
+            ),
+            None,  # the place page says it
+            attach=refusal_on_top,
+        )
+        if not isinstance(entry, FloorError):
             lookups.code_remember(request, entry.code)
             return redirect("list-place", code=entry.code)
     status = 400 if form.errors else 200
@@ -356,14 +361,13 @@ def list_leave(request: HttpRequest, code: str) -> HttpResponse:
         except Http404:
             context = {"code": shown, "missing": True}
             return render(request, "public/list_lookup.html", context, status=404)
-    try:
-        waitlist.game_waitlist_leave(code=code)
-    except FloorError as error:
+    left = attempt(lambda: waitlist.game_waitlist_leave(code=code))
+    if isinstance(left, FloorError):  # the page drawn again with the refusal's sentence
         if lookups.code_clean(code) is None:
-            context = {"code": shown, "refusal": error.detail}
-            return render(request, "public/list_lookup.html", context, status=status_of(error))
-        context = {**_place_context(request, code), "refusal": error.detail}
-        return render(request, "public/list_place.html", context, status=status_of(error))
+            context = {"code": shown, "refusal": left.detail}
+            return render(request, "public/list_lookup.html", context, status=status_of(left))
+        context = {**_place_context(request, code), "refusal": left.detail}
+        return render(request, "public/list_place.html", context, status=status_of(left))
     return redirect("list-place", code=code.strip().upper())
 
 

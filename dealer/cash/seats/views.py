@@ -37,16 +37,15 @@ from tournaments.errors import FloorError
 from tournaments.models import Table
 from tournaments.selectors.rules import rules_lines, rules_summary
 from tournaments.views.access import director_required
-from tournaments.views.form_tokens import page_write
+from tournaments.views.form_tokens import form_write, page_read, page_write, refusal_on_top
 from tournaments.views.rules import Page, rules_editor
 
 
 def next_hand_context(table: Table) -> dict[str, Any]:
     """The next hand's plan for the tablet (or why no hand can start), with its signature."""
-    try:
-        plan = cash_selectors.cash_next_hand(table)
-    except FloorError as error:
-        return {"cash_plan": None, "cash_plan_error": error.detail, "cash": True}
+    plan, refusal = page_read(lambda: cash_selectors.cash_next_hand(table))
+    if plan is None:
+        return {"cash_plan": None, "cash_plan_error": refusal, "cash": True}
     return {
         "cash": True,
         "cash_plan": plan,
@@ -75,12 +74,14 @@ def cash_table_list(request: HttpRequest) -> HttpResponse:
         if not request.user.is_staff:
             raise PermissionDenied("Only the floor opens cash tables.")
         if form.is_valid():
-            try:
-                table = cash_services.cash_table_create(actor=request.user, **form.values())
-            except FloorError as error:
-                form.add_error(None, error.detail)
-            else:
-                messages.success(request, f"{table} is open: seat the players.")
+            table = form_write(
+                request,
+                form,
+                lambda: cash_services.cash_table_create(actor=request.user, **form.values()),
+                lambda table: f"{table} is open: seat the players.",
+                attach=refusal_on_top,
+            )
+            if not isinstance(table, FloorError):
                 return redirect("cash-table", pk=table.pk)
     tables = cash_selectors.cash_table_list()
     rows = [(t, *rules_summary(t.rule_profile, t.rule_overrides)) for t in tables]
@@ -281,10 +282,7 @@ def cash_waitlist_remove(request: HttpRequest, pk: int, entry_pk: int) -> HttpRe
 @require_http_methods(["GET", "POST"])
 def cash_table_rules_page(request: HttpRequest, pk: int) -> HttpResponse:
     """A cash table's rules (a tournament's table is refused: its tournament's page has them)."""
-    try:
-        table = cash_selectors.cash_table_get(pk)
-    except FloorError as error:
-        raise PermissionDenied(error.detail) from error
+    table = _cash_table(pk)
     page = Page(
         template="desk/cash_rules.html",
         url=reverse("cash-table-rules", args=[pk]),
