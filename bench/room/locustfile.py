@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import gevent
+import gevent  # type: ignore[import-untyped]  # locust's event loop: no type information
 from locust import FastHttpUser, between, constant_pacing, events, task
 
 from bench.bench_actions import DECK, Tablet

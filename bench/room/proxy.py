@@ -15,9 +15,9 @@ import itertools
 import sys
 from typing import Any
 
-import gevent
-from gevent.server import StreamServer
-from gevent.socket import create_connection
+import gevent  # type: ignore[import-untyped]  # locust's event loop: no type information
+from gevent.server import StreamServer  # type: ignore[import-untyped]
+from gevent.socket import create_connection  # type: ignore[import-untyped]
 
 
 def _pipe(source: Any, target: Any) -> None:

@@ -5,10 +5,11 @@
 
 A throwaway database (`floordesk_bench_room`, next to `BENCH_DATABASE_URL`) is migrated as
 compose's `migrate` service does, and the room for the largest size is built in it
-(`bench/room/build.py`). Then the production processes start as compose starts them, with its
-commands and the same kind of environment (DEBUG off, a real key, PostgreSQL and Redis at
-`BENCH_REDIS_URL`, a database of its own that is emptied first and last): gunicorn with
-`config/gunicorn.conf.py` (its default workers: two per core), a Celery worker and one beat.
+(`bench/room/build.py`). Then the production processes start as compose starts them, with the
+commands read from compose.yaml and the same kind of environment (DEBUG off, a real key,
+PostgreSQL, and Redis at `BENCH_REDIS_URL`, a database of its own emptied first and last):
+gunicorn with `config/gunicorn.conf.py` (its default workers: two per core), a Celery worker
+and one beat.
 With `--replicas 2`, two gunicorns on ports of their own and the proxy in front of both.
 
 After a warm-up run (not counted: each worker's first requests import, connect and compile),
@@ -124,6 +125,22 @@ class Stack:
                 process.kill()
 
 
+def compose_commands(workdir: Path) -> dict[str, list[str]]:
+    """The migrate, web, worker and beat commands as compose.yaml writes them, run from this
+    virtualenv; the beat's schedule file goes into `workdir` (two runs share no file)."""
+    import yaml
+
+    services = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
+    commands = {}
+    for name in ("migrate", "web", "worker", "beat"):
+        program, *rest = services[name]["command"]
+        path = sys.executable if program == "python" else str(BIN / program)
+        if "--schedule" in rest:
+            rest[rest.index("--schedule") + 1] = str(workdir / "celerybeat-schedule")
+        commands[name] = [path, *rest]
+    return commands
+
+
 def _start(name: str, command: list[str], env: dict[str, str], workdir: Path) -> Any:
     log = (workdir / f"{name}.log").open("wb")
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -151,16 +168,13 @@ def stack_start(env: dict[str, str], workdir: Path, replicas: int) -> Stack:
     """gunicorn (one per replica), the Celery worker and the beat as compose runs them, and with
     two replicas the proxy in front."""
     processes = {}
+    commands = compose_commands(workdir)
     ports = [_free_port() for _ in range(replicas)]
     for index, port in enumerate(ports):
-        command = [str(BIN / "gunicorn"), "-c", "config/gunicorn.conf.py", "config.wsgi"]
-        processes[f"web{index + 1}"] = _start(
-            f"web{index + 1}", command, env | {"PORT": str(port)}, workdir
-        )
-    celery = [str(BIN / "celery"), "-A", "config"]
-    processes["worker"] = _start("worker", [*celery, "worker", "--loglevel", "INFO"], env, workdir)
-    beat = [*celery, "beat", "--loglevel", "INFO", "--schedule", str(workdir / "beat-schedule")]
-    processes["beat"] = _start("beat", beat, env, workdir)
+        name = f"web{index + 1}"
+        processes[name] = _start(name, commands["web"], env | {"PORT": str(port)}, workdir)
+    for name in ("worker", "beat"):
+        processes[name] = _start(name, commands[name], env, workdir)
     front = ports[0]
     if replicas > 1:
         front = _free_port()
@@ -367,11 +381,10 @@ def room_run(sizes: list[int], args: argparse.Namespace) -> list[dict[str, Any]]
         _redis().flushdb()
         stack = None
         try:
-            python = [sys.executable]
-            migrate = [*python, "manage.py", "migrate", "--noinput"]
+            migrate = compose_commands(workdir)["migrate"]
             subprocess.run(migrate, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
             waiting = max(2, round(max(sizes) * args.waiting))
-            build = [*python, "-m", "bench.room.build", "--tables", str(max(sizes))]
+            build = [sys.executable, "-m", "bench.room.build", "--tables", str(max(sizes))]
             build += ["--waiting", str(waiting), "--out", env["ROOM_FILE"]]
             subprocess.run(build, cwd=ROOT, env=env, check=True)
             stack = stack_start(env, workdir, args.replicas)
