@@ -49,6 +49,7 @@ from locust import FastHttpUser, between, constant_pacing, events, task
 from bench.bench_actions import DECK, Tablet
 
 TAP = "tablet tap"  # the figure the room is judged by: every write a dealer taps
+READ = "bench: the hand's legal actions (API read, not a tablet's)"
 TAP_PACE = (2.0, 4.0)
 BUSTS_PER_RUN = 60
 TABLET_POLL_SECONDS = 3.0
@@ -56,7 +57,7 @@ PHONE_POLL_SECONDS = 10.0
 SCREEN_POLL_SECONDS = 5.0
 BROWSER = {"Accept-Encoding": "gzip, deflate, br"}
 FORM = "application/x-www-form-urlencoded"
-CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
+CARD = re.compile(r"\b([2-9TJQKA][cdhs])\b")
 
 
 def _room() -> dict[str, Any]:
@@ -126,10 +127,15 @@ class Dealer(FastHttpUser):
             self.next_tap = now + random.uniform(*TAP_PACE)
             self._tap()
 
-    def _read_state(self) -> None:
-        path = f"/api/tables/{self.table}/hands/current/"
-        name = "bench: the hand's legal actions (API read, not a tablet's)"
-        with self.client.get(path, headers=self.api, name=name, catch_response=True) as answer:
+    def _read_state(self, hand: int | None = None) -> None:
+        """The hand's state after a tap (`hand`), or the table's hand in progress; with none in
+        progress (the last run ended one), the latest hand's number from the tablet page."""
+        path = f"/api/hands/{hand}/" if hand else f"/api/tables/{self.table}/hands/current/"
+        with self.client.get(path, headers=self.api, name=READ, catch_response=True) as answer:
+            if answer.status_code == 404 and hand is None:
+                answer.success()
+                self.brain.state = {"phase": "complete", "hand": self._latest_hand()}
+                return
             _expect(answer, 200)
             if answer.status_code == 200:
                 self.brain.state = json.loads(answer.content)
@@ -137,6 +143,13 @@ class Dealer(FastHttpUser):
                 # did not start, from the last run, has cards of another deck).
                 seen = set(CARD.findall(answer.text or ""))
                 self.brain.deck = [card for card in self.brain.deck if card not in seen]
+
+    def _latest_hand(self) -> int:
+        path = f"/deal/table/{self.table}/state/"
+        with self.client.get(path, headers=self.page, name=READ, catch_response=True) as answer:
+            _expect(answer, 200)
+            found = re.search(r'data-hand="(\d+)"', answer.text or "")
+            return int(found.group(1)) if found else 0
 
     def _poll(self) -> None:
         headers = dict(self.page)
@@ -163,7 +176,7 @@ class Dealer(FastHttpUser):
         ) as answer:
             _expect(answer, 200)
             self.etag = answer.headers.get("ETag") or self.etag
-        self._read_state()
+        self._read_state(fields.get("hand"))
 
     def _action_fields(self) -> dict[str, Any]:
         """The tablet page's form for the next action (as `bench/bench_write_cpu.py` posts it)."""

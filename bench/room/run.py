@@ -24,7 +24,8 @@ page by then) and lasts `--seconds` (45). A size passes when the taps' p99 is un
 the CPU each part of the stack used (in cores: gunicorn's workers, PostgreSQL's backends for the
 bench database, the Celery worker and beat, Redis (the whole server: it may serve others), the
 proxy, locust itself), PostgreSQL's connections to the bench database and the load average.
-`--json PATH` keeps every figure.
+`--json PATH` keeps every figure. `--costs PATH` first measures what each kind of request costs
+in-process (`bench/room/costs.py`), on the same room, before the servers start.
 """
 
 from __future__ import annotations
@@ -360,6 +361,16 @@ def _print(step: dict[str, Any], verbose: bool) -> None:
             )
 
 
+def _costs(env: dict[str, str], workdir: Path, keep: Path) -> None:
+    """Each request's CPU in-process (bench/room/costs.py), printed and kept in `keep`."""
+    command = [sys.executable, "-m", "bench.room.costs", env["ROOM_FILE"], str(keep)]
+    with (workdir / "costs.log").open("wb") as log:  # the access log of its requests
+        subprocess.run(command, cwd=ROOT, env=env, check=True, stdout=log, stderr=log)
+    print("CPU per request in one web process, in-process (bench/room/costs.py):")
+    for name, (cpu, statements) in json.loads(keep.read_text()).items():
+        print(f"  {name:58} {cpu:6.2f} ms CPU  {statements:4.0f} SQL statements")
+
+
 def _drain(stack: Stack) -> None:
     """Until the web workers idle (at most 30 s): requests of the last run still queued at the
     server would otherwise be answered during the next, and a tablet's first read be stale."""
@@ -387,6 +398,8 @@ def room_run(sizes: list[int], args: argparse.Namespace) -> list[dict[str, Any]]
             build = [sys.executable, "-m", "bench.room.build", "--tables", str(max(sizes))]
             build += ["--waiting", str(waiting), "--out", env["ROOM_FILE"]]
             subprocess.run(build, cwd=ROOT, env=env, check=True)
+            if args.costs:
+                _costs(env, workdir, args.costs)
             stack = stack_start(env, workdir, args.replicas)
             global BACKENDS
             BACKENDS = BackendMeter()
@@ -431,6 +444,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--verbose", action="store_true", help="every request name's figures")
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument("--keep-logs", type=Path, help="copy the processes' logs here")
+    parser.add_argument(
+        "--costs",
+        type=Path,
+        help="first measure each request's CPU in-process (bench/room/costs.py), kept here",
+    )
     args = parser.parse_args(argv)
     sizes = sorted(int(size) for size in args.sizes.split(","))
     print(
