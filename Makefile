@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 PYTEST_ARGS ?=
 
-.PHONY: install lock run test test-fast test-long lint fmt bench clean
+.PHONY: install lock run test test-fast test-long lint fmt bench bench-room clean
 
 install: $(VENV)/.installed
 
@@ -78,6 +78,13 @@ fmt: install
 
 bench: install
 	$(PY) -m bench
+
+# A whole room's load with locust on the production processes, stepped up by room size in tables
+# (docs/performance.md, "A whole room"); not part of `make bench`: it takes a minute a size.
+SIZES ?= 5,10,20,30,40
+ROOM_ARGS ?=
+bench-room: install
+	$(PY) -m bench.room $(SIZES) $(ROOM_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
