@@ -19,6 +19,7 @@ from dealer.engine.betting import LegalActions
 from dealer.engine.cards import Card, CardError, parse_cards_unknown
 from dealer.engine.errors import RuleViolation
 from dealer.engine.hand import threshold_passed, unentered_deal
+from dealer.engine.json_values import JsonObject
 from dealer.engine.ledger import card_choice, stub_count
 from dealer.engine.rules import Structure
 from dealer.engine.runs import can_run_twice
@@ -164,7 +165,7 @@ class HandSnapshot(StateSnapshot, total=False):
     stakes: dict[str, int]
 
 
-def action_to_dict(action: Action) -> dict[str, object]:
+def action_to_dict(action: Action) -> JsonObject:
     """An action as the event log and the API write it (its cards as a list)."""
     return action_to_json(action, card_list=True)
 
