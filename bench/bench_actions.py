@@ -42,8 +42,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 from urllib.parse import urlsplit, urlunsplit
+
+if TYPE_CHECKING:  # Django is set up by the bench itself, after its database is made
+    from django.contrib.auth.models import User
+
+    from dealer.codec import HandSnapshot
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH_DB = "floordesk_bench_actions"
@@ -87,7 +92,7 @@ def _setup_django() -> None:
 # --- the event ---------------------------------------------------------------------------------
 
 
-def _event() -> tuple[list[int], list[Any]]:
+def _event() -> tuple[list[int], list[User]]:
     """A running tournament on 40 full tables, each with its own dealer assigned and a hand
     started; the table ids and their dealers."""
     from django.contrib.auth import get_user_model
@@ -139,7 +144,7 @@ def _event() -> tuple[list[int], list[Any]]:
     return [table.pk for table in tables], dealers
 
 
-def _credentials(user: Any, auth: str) -> dict[str, str]:
+def _credentials(user: User, auth: str) -> dict[str, str]:
     """The headers a tablet signs in with: an API token (`token`), or a session cookie with its
     CSRF token as the browser sends them (`session`)."""
     if auth == "token":
@@ -153,7 +158,7 @@ def _credentials(user: Any, auth: str) -> dict[str, str]:
     return {"Cookie": cookie, "X-CSRFToken": cookie.rsplit("=", 1)[1]}
 
 
-def _session_cookie(user: Any) -> str:
+def _session_cookie(user: User) -> str:
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
@@ -259,13 +264,13 @@ class Tablet:
         self.reused = False  # the connection has answered before (the server may have closed it)
         self.buffer = b""
         self.rng = random.Random(seed)
-        self.state: dict[str, Any] = {}
+        self.state: HandSnapshot  # the hand's state as the last answer gave it (`load`)
         self.deck: list[str] = []
         self.sent = 0
         self.due = 0.0
-        self.pending: tuple[str, dict[str, Any], bytes, float] | None = None
+        self.pending: tuple[str, dict[str, object], bytes, float] | None = None
 
-    def _request(self, method: str, path: str, body: Any) -> bytes:
+    def _request(self, method: str, path: str, body: object) -> bytes:
         payload = b"" if body is None else json.dumps(body).encode()
         head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{self.headers}"
         return f"{head}Content-Length: {len(payload)}\r\n\r\n".encode() + payload
@@ -294,8 +299,8 @@ class Tablet:
             self._close()
         self.reused = not close
 
-    def send(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        """One request, waiting for its answer (to set up)."""
+    def send(self, method: str, path: str, body: object = None) -> tuple[int, HandSnapshot | None]:
+        """One request, waiting for its answer (to set up): the hand's state."""
         self._send(self._request(method, path, body))
         assert self.sock is not None
         while (answer := _response(self.buffer)) is None:
@@ -307,10 +312,11 @@ class Tablet:
     def load(self) -> None:
         status, data = self.send("GET", f"/api/tables/{self.table}/hands/current/")
         assert status == 200, data
+        assert data is not None
         self.state = data
         self.deck = self.rng.sample(DECK, len(DECK))
 
-    def next_action(self) -> dict[str, Any]:
+    def next_action(self) -> dict[str, object]:
         state, rng = self.state, self.rng
         if state["phase"] == "dealing":
             return {
@@ -324,6 +330,7 @@ class Tablet:
                 "cards": [self.deck.pop(), self.deck.pop()],
             }
         legal, roll = state["legal"], rng.random()
+        assert legal is not None, "betting: a player is to act"
         if legal["call"] > 0 and roll < 0.25:
             return {"kind": "fold", "seat": legal["actor"]}
         if legal["min_raise_to"] is not None and roll < 0.4:
@@ -336,7 +343,7 @@ class Tablet:
         answer is read by `readable` when the selector reports it."""
         self.sent += 1
         client_id = f"t{self.table}-{self.sent}-{self.rng.getrandbits(32)}"
-        body: dict[str, Any]
+        body: dict[str, object]
         if self.state["phase"] in ("complete", "void"):
             path, body, what = f"/api/tables/{self.table}/hands/", {"client_id": client_id}, "start"
         else:
@@ -417,9 +424,31 @@ def _database_cpu_seconds() -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def run_load(
-    tablets: list[Tablet], rate: float | None, seconds: float, server: int
-) -> dict[str, Any]:
+class LoadFigures(TypedDict):
+    """One run of `run_load`: the counts, the latencies in ms and the CPU per request."""
+
+    requests: int
+    per_second: float
+    actions: int
+    hands_started: int
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+    start_p50_ms: float | None
+    statuses: dict[int, int]
+    server_cpu_ms: float
+    client_cpu_ms: float
+    database_cpu_ms: float
+
+
+class BenchResult(TypedDict):
+    paced: LoadFigures
+    unpaced: LoadFigures
+    rate: float
+    workers: int
+
+
+def run_load(tablets: list[Tablet], rate: float | None, seconds: float, server: int) -> LoadFigures:
     """Every tablet from one thread (a selector loop), paced to `rate` writes per second in all
     (None: each tablet sends as soon as it has its answer) for `seconds`. A tablet sends its next
     write one interval after its last was due, or at once when that time has passed."""
@@ -486,7 +515,7 @@ def run(
     workers: int,
     extra: list[str],
     auth: str = "token",
-) -> dict[str, Any]:
+) -> BenchResult:
     _setup_django()
     from django.db import connection
 
@@ -512,7 +541,7 @@ def run(
     return {"paced": paced, "unpaced": unpaced, "rate": rate, "workers": workers}
 
 
-def _line(name: str, result: dict[str, Any]) -> str:
+def _line(name: str, result: LoadFigures) -> str:
     errors = {k: v for k, v in result["statuses"].items() if k not in (200, 201)}
     return (
         f"  {name:24} {result['per_second']:7.1f} req/s   action p50 {result['p50_ms']:5.1f} ms  "

@@ -22,8 +22,12 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
+
+if TYPE_CHECKING:  # Django is set up by the bench itself, after its database is made
+    from tournaments.models import Player, Tournament
+    from tournaments.services.events import TournamentSettings
 
 PLAYERS = 5_000
 TWICE = 300  # players who survived two flights
@@ -70,7 +74,7 @@ def _median_ms(run: Callable[[], object], repeats: int, before: Callable[[], obj
     return statistics.median(samples)
 
 
-def _stacks(tournament: Any, players: list[Any], rng: random.Random) -> None:
+def _stacks(tournament: Tournament, players: list[Player], rng: random.Random) -> None:
     """Entries for `players`, their stacks written through the chip ledger (as buy-ins)."""
     from django.db import transaction
 
@@ -86,7 +90,17 @@ def _stacks(tournament: Any, players: list[Any], rng: random.Random) -> None:
         )
 
 
-def _event() -> tuple[Any, Any]:
+def _settings(name: str) -> TournamentSettings:
+    """The event's and the one-day tournament's settings (the same but for the name)."""
+    return {
+        "name": name,
+        "buy_in": Decimal("1000"),
+        "seats_per_table": SEATS,
+        "starting_stack": 60000,
+    }
+
+
+def _event() -> tuple[Tournament, Tournament]:
     """The event with three flights bagged (their survivors' stacks), its Day 2, and a one-day
     tournament with the same 5,000 players registered directly (the reference)."""
     from django.db import connection
@@ -98,12 +112,7 @@ def _event() -> tuple[Any, Any]:
     schedule = schedule_create(
         name="Bench", levels=[{"small_blind": 100, "big_blind": 200, "duration": 7200}]
     )
-    settings: dict[str, Any] = {
-        "buy_in": Decimal("1000"),
-        "seats_per_table": SEATS,
-        "starting_stack": 60000,
-    }
-    event = event_create(schedule=schedule, flights=list(FLIGHTS), name="Main Event", **settings)
+    event = event_create(schedule=schedule, flights=list(FLIGHTS), **_settings("Main Event"))
     players = Player.objects.bulk_create(Player(name=f"Player {i:05d}") for i in range(PLAYERS))
     rng = random.Random(1)
     shares = [players[i::3] for i in range(3)]
@@ -111,7 +120,7 @@ def _event() -> tuple[Any, Any]:
     for label, share in zip(FLIGHTS, shares, strict=True):
         _stacks(event.phases.get(flight=label), share, rng)
     event.phases.filter(kind=Tournament.Kind.FLIGHT).update(status=Tournament.Status.FINISHED)
-    single = tournament_create(schedule=schedule, name="One day", **settings)
+    single = tournament_create(schedule=schedule, **_settings("One day"))
     Tournament.objects.filter(pk=single.pk).update(status=Tournament.Status.REGISTERING)
     _stacks(single, players, rng)
     with connection.cursor() as cursor:  # fresh statistics, as autovacuum keeps them

@@ -41,8 +41,22 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
+
+if TYPE_CHECKING:  # Django is set up by the bench itself, after its database is made
+    from django.test import Client
+
+
+class Answered(Protocol):
+    """A test client's answer, as far as the bench reads it."""
+
+    @property
+    def content(self) -> bytes: ...
+
+
+Answer = TypeVar("Answer", bound=Answered)
+Row = tuple[float, int, int, float]  # one request: ms, statements, bytes, CPU ms
 
 BENCH_DB = "floordesk_bench_desk"
 SIZES = (50, 1000)
@@ -130,14 +144,21 @@ def _event(entries: int, rng: random.Random) -> int:
 class Desk:
     """A director's test client, counting the SQL statements its requests run."""
 
-    client: Any
+    client: Client
     statements: int = 0
 
-    def count(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+    def count(
+        self,
+        execute: Callable[[str, object, bool, dict[str, object]], object],
+        sql: str,
+        params: object,
+        many: bool,
+        context: dict[str, object],
+    ) -> object:
         self.statements += 1
         return execute(sql, params, many, context)
 
-    def timed(self, call: Callable[[], Any]) -> tuple[float, int, int, float, Any]:
+    def timed(self, call: Callable[[], Answer]) -> tuple[float, int, int, float, Answer]:
         """Milliseconds, statements, bytes and CPU milliseconds (of this process: Django's
         part, not PostgreSQL's) of one request (`call`), and its answer."""
         before = self.statements
@@ -160,12 +181,12 @@ def _rolled_back() -> Iterator[None]:
 
 def _pass(
     desk: Desk, pk: int, requests: int, serial: Iterator[int], cases: tuple[str, ...] = CASES
-) -> dict[str, list[Any]]:
+) -> dict[str, list[Row]]:
     """One pass of the cases on tournament `pk`: the figures of each request."""
     from tournaments.models import Entry
 
     client = desk.client
-    out: dict[str, list[Any]] = {case: [] for case in CASES}
+    out: dict[str, list[Row]] = {case: [] for case in CASES}
     with _rolled_back():
         seated = Entry.objects.filter(
             tournament_id=pk, status=Entry.Status.ACTIVE, table__isnull=False
@@ -198,7 +219,7 @@ def _pass(
 Figures = tuple[float, float, float, float]  # ms, statements, bytes, CPU ms
 
 
-def _medians(passes: list[dict[str, list[Any]]]) -> dict[str, Figures]:
+def _medians(passes: list[dict[str, list[Row]]]) -> dict[str, Figures]:
     """Per case: the median over the passes of the median ms, statements, bytes and CPU ms."""
     result: dict[str, Figures] = {}
     for case in CASES:
@@ -234,7 +255,7 @@ def run(requests: int, passes: int, profile: bool) -> dict[int, dict[str, Figure
         serial = iter(range(10**6))
         for pk in events.values():  # warm up: imports, templates, the plans' caches
             _pass(desk, pk, 2, serial)
-        figures: dict[int, list[dict[str, list[Any]]]] = {size: [] for size in SIZES}
+        figures: dict[int, list[dict[str, list[Row]]]] = {size: [] for size in SIZES}
         for _ in range(passes):
             for size, pk in events.items():  # the sizes alternate: noise hits both alike
                 figures[size].append(_pass(desk, pk, requests, serial))

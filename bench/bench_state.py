@@ -23,7 +23,7 @@ import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 from bench.bench_hands import RULES, STAKES, Recorded, generate
 from dealer.codec import action_from_dict, action_to_dict
@@ -37,11 +37,32 @@ from dealer.engine import (
     parse_cards,
     start_hand,
 )
+from dealer.engine.json_values import JsonObject
 from dealer.engine.rules import Rules
 from dealer.state_cache import pack_state, unpack_state
 
 PASSES = 5
 HAND, VERSION = 123_456, 1
+
+
+class SeatRow(TypedDict):
+    """A player dealt in, as the bench keeps it (the hole cards as text)."""
+
+    seat: int
+    stack: int
+    name: str
+    blind: int
+    ante: int
+    hole: str
+
+
+class StakesRow(TypedDict):
+    small_blind: int
+    big_blind: int
+    small_bet: int
+    unit: int
+    button_index: int | None  # None: the button is a dead seat
+    bring_in_index: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +71,10 @@ class Case:
 
     name: str
     states: tuple[HandState, ...]  # after 0, 1, ... all actions
-    rules: dict[str, Any]
-    stakes: dict[str, Any]
-    seats: list[dict[str, Any]]
-    log: list[dict[str, Any]]  # one event payload per action
+    rules: dict[str, Any]  # `Rules.as_dict()`, read back as `Rules(**rules)`
+    stakes: StakesRow
+    seats: list[SeatRow]
+    log: list[dict[str, list[JsonObject]]]  # one event payload per action
 
     @property
     def actions(self) -> int:
@@ -172,7 +193,10 @@ def _median_us(works: Mapping[str, Callable[[], object]], calls: int) -> dict[st
     return {name: statistics.median(values) for name, values in times.items()}
 
 
-def _each(items: Sequence[Any], function: Callable[[Any], object]) -> Callable[[], None]:
+Item = TypeVar("Item")
+
+
+def _each(items: Sequence[Item], function: Callable[[Item], object]) -> Callable[[], None]:
     def work() -> None:
         for item in items:
             function(item)

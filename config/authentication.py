@@ -28,6 +28,7 @@ from typing import Any, cast
 from django.conf import settings
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.models import User
 from django.db import connection
 from django.http import HttpRequest
 from django.utils import timezone
@@ -59,7 +60,7 @@ _ANY_USER = -7_310_024
 
 
 @cache
-def _session_user_sql(vendor: str) -> tuple[str, tuple[Any, ...], int]:
+def _session_user_sql(vendor: str) -> tuple[str, tuple[object, ...], int]:
     """The statement reading a user by id with the dealer role (`in_dealer_group`), as the ORM
     writes it for this database, its parameters, and the place of the user's id among them.
     Built once per process: building the ORM's query for it on every request cost more than the
@@ -73,7 +74,7 @@ class FloorBackend(ModelBackend):
     """Django's sign-in by username and password; a session's user is read with the dealer role
     in one query (`tournaments.roles`), as a token's is, by a statement built once."""
 
-    def get_user(self, user_id: Any) -> Any:
+    def get_user(self, user_id: int | str) -> User | None:  # the session keeps it as text
         try:
             pk = int(user_id)
         except (TypeError, ValueError):
@@ -200,7 +201,7 @@ def sign_in_wait(request: HttpRequest) -> float | None:
     return client_wait(request, SignInThrottle())
 
 
-def session_hand_over(request: HttpRequest, user: Any) -> None:
+def session_hand_over(request: HttpRequest, user: User) -> None:
     """The browser session of `request` becomes `user`'s, with no password typed: the
     rotation's push on a shared tablet, once the incoming dealer's PIN is checked
     (`dealer.rotation.services.down_sign_in`). The outgoing user's session ends (Django's

@@ -150,14 +150,14 @@ def server_error(request: HttpRequest) -> HttpResponseBase:
     return defaults.server_error(request)
 
 
-def _error(code: str, detail: str, status: int, **extra: Any) -> Response:
+def _error(code: str, detail: str, status: int, **extra: object) -> Response:
     set_rollback()
     if status == 400:
         extra.setdefault("errors", {"non_field_errors": [detail]})
     return Response({"code": code, "detail": detail, **extra}, status=status)
 
 
-def _first_problem(errors: Any, path: str = "") -> str:
+def _first_problem(errors: object, path: str = "") -> str:
     """The first message of a (nested) DRF error structure, with where it is: "levels[2].big_blind:
     Ensure this value is greater than or equal to 0."."""
     if isinstance(errors, dict):
@@ -176,7 +176,7 @@ def _first_problem(errors: Any, path: str = "") -> str:
     return "The request is invalid."
 
 
-def _join(path: str, key: Any) -> str:
+def _join(path: str, key: object) -> str:
     """`levels` + 2 -> `levels[2]`; `levels[2]` + `big_blind` -> `levels[2].big_blind`."""
     if key == "non_field_errors":
         return path
@@ -185,13 +185,14 @@ def _join(path: str, key: Any) -> str:
     return f"{path}.{key}" if path else str(key)
 
 
-def _invalid(errors: Any) -> Response:
+def _invalid(errors: object) -> Response:
     if not isinstance(errors, dict):
         errors = {"non_field_errors": errors}
     return _error("invalid", _first_problem(errors), 400, errors=errors)
 
 
 def floor_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """REST_FRAMEWORK's EXCEPTION_HANDLER; `context` is DRF's, passed on to its own handler."""
     if isinstance(exc, FloorError):
         return _error(exc.code, exc.detail, status_of(exc), **exc.answer_fields())
     if isinstance(exc, DomainError):

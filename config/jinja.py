@@ -13,6 +13,7 @@ are written as they are, as `{% localize off %}` wrote them in the Django templa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -28,7 +29,7 @@ from jinja2 import ChainableUndefined, Environment, Undefined
 from tournaments.templatetags.floor import blinds, chips
 
 
-def url(name: str, *args: Any) -> str:
+def url(name: str, *args: object) -> str:
     """`url('deal-action', table.pk)`: Django's `{% url 'deal-action' table.pk %}`."""
     return reverse(name, args=args)
 
@@ -40,7 +41,7 @@ def time(value: datetime | None, format_string: str) -> str:
     return defaultfilters.time(local, format_string)
 
 
-def csrf_once(request: HttpRequest) -> dict[str, Any]:
+def csrf_once(request: HttpRequest) -> dict[str, SimpleLazyObject]:
     """A context processor: the CSRF field, masked once per answer, as Django's templates write
     `{% csrf_token %}` (the backend's own `csrf_input` masks the token anew for every form: a
     tap's answer has two or three, and masking cost more than the rest of the action bar)."""
@@ -53,7 +54,7 @@ def csrf_once(request: HttpRequest) -> dict[str, Any]:
     return {"csrf_input": SimpleLazyObject(field)}
 
 
-def _blank_if_undefined(filter_: Any) -> Any:
+def _blank_if_undefined(filter_: Callable[..., str]) -> Callable[..., str]:
     """The filter, given "" for a missing value, as Django's engine gives its filters."""
     return lambda value, *args: filter_("" if isinstance(value, Undefined) else value, *args)
 
@@ -63,13 +64,13 @@ class TabletEnvironment(Environment):
     (the action bar, the pots, the log's lines), and Jinja2's own order (the attribute first)
     raised and caught an AttributeError for each of them, about a hundred a tap."""
 
-    def getattr(self, obj: Any, attribute: str) -> Any:
+    def getattr(self, obj: object, attribute: str) -> object:
         if type(obj) is dict and attribute in obj:
             return obj[attribute]
         return super().getattr(obj, attribute)
 
 
-def environment(**options: Any) -> Environment:
+def environment(**options: Any) -> Environment:  # the Jinja2 backend's OPTIONS, for Jinja2
     # A missing variable, or an attribute of one, prints nothing, as in Django's templates, and
     # so with DEBUG too (where the backend's default prints its name). Django keeps a template's
     # last newline; so does this engine, for the same markup.

@@ -20,9 +20,11 @@ What each answer does with the decision:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar, cast
 
+from tournaments.actors import Actor
 from tournaments.errors import FloorForbidden
 from tournaments.models import Table
 from tournaments.roles import may_see_hole_cards
@@ -33,6 +35,9 @@ PRIVATE_CARD_KINDS = frozenset({"deal_hole", "muck", "kill"})
 HIDDEN_CARD = "??"
 
 PREVIEW_REFUSAL = "Procedures are previewed and carried out only at the tables you deal."
+
+# An event's payload: JSON as stored, or a shape its reader knows (a test's literal).
+Payload = TypeVar("Payload", bound=Mapping[str, object])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,17 +51,17 @@ class CardSight:
         """Who the answer is for, where a cached answer or its ETag must tell them apart."""
         return "table" if self.hole_cards else "public"
 
-    def payload(self, payload: dict[str, Any]) -> dict[str, Any]:
+    def payload(self, payload: Payload) -> Payload:
         """An event's payload as this caller reads it."""
         return payload if self.hole_cards else hide_hole_cards(payload)
 
 
-def card_sight(user: Any, table: Table) -> CardSight:
+def card_sight(user: Actor, table: Table) -> CardSight:
     """What `user` may see of the cards of `table`'s hands: the one decision."""
     return CardSight(hole_cards=may_see_hole_cards(user, table))
 
 
-def check_hole_cards(user: Any, table: Table, refusal: str = PREVIEW_REFUSAL) -> CardSight:
+def check_hole_cards(user: Actor, table: Table, refusal: str = PREVIEW_REFUSAL) -> CardSight:
     """Refuse (403) an answer that depends on the hole cards to a caller who may not see them,
     before anything is read of them; answers the caller's sight otherwise."""
     sight = card_sight(user, table)
@@ -65,22 +70,24 @@ def check_hole_cards(user: Any, table: Table, refusal: str = PREVIEW_REFUSAL) ->
     return sight
 
 
-def _hide(value: Any) -> Any:
+def _hide(value: object) -> object:
     if isinstance(value, list):
         return [_hide(item) for item in value]
     if not isinstance(value, dict):
         return value
     hidden = {key: _hide(item) for key, item in value.items()}
-    if hidden.get("kind") in PRIVATE_CARD_KINDS and isinstance(hidden.get("cards"), list):
-        hidden["cards"] = [HIDDEN_CARD] * len(hidden["cards"])
+    cards = hidden.get("cards")
+    if hidden.get("kind") in PRIVATE_CARD_KINDS and isinstance(cards, list):
+        hidden["cards"] = [HIDDEN_CARD] * len(cards)
     return hidden
 
 
-def hide_hole_cards(payload: dict[str, Any]) -> dict[str, Any]:
+def hide_hole_cards(payload: Payload) -> Payload:
     """A payload as someone who may not see the players' cards reads it: wherever an entry of a
     hole-card deal, a muck or a kill sits in it (at any depth, under any key), its cards read
     "??" (their number kept); the rest as it is. The payload given is not changed."""
     if not payload:
         return payload
-    hidden: dict[str, Any] = _hide(payload)
-    return hidden
+    # The copy has the payload's keys and nesting; only card codes became "??" (still strings):
+    # it has the payload's type.
+    return cast("Payload", _hide(payload))

@@ -10,7 +10,6 @@ is refused here rather than failing in the database.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from django import forms
 
@@ -35,7 +34,7 @@ class CardsField(forms.Field):
 
     widget = forms.MultipleHiddenInput
 
-    def to_python(self, value: Any) -> list[str]:
+    def to_python(self, value: object) -> list[str]:
         if not value:
             return []
         return [str(card) for card in value] if isinstance(value, list | tuple) else [str(value)]
@@ -85,7 +84,7 @@ class ActionForm(WriteForm):
         required=False, coerce=int, choices=[(n, n) for n in range(1, 21)]
     )
 
-    def clean(self) -> dict[str, Any]:
+    def clean(self) -> dict[str, object]:
         data = super().clean() or {}
         action = str(data.get("action", ""))
         kind, _, size = action.partition(":")
@@ -106,7 +105,7 @@ class ActionForm(WriteForm):
             raise forms.ValidationError("Pick the player who shows or mucks.")
         return data
 
-    def _award(self, data: dict[str, Any], seat: str) -> dict[str, Any]:
+    def _award(self, data: dict[str, object], seat: str) -> dict[str, object]:
         """A winner's button ("award:4") or the split button with the seats ticked; without a
         `pot`, the winner takes every pot they are in (the best hand's button)."""
         if seat:
@@ -114,7 +113,8 @@ class ActionForm(WriteForm):
                 raise forms.ValidationError("Unknown winner: reload the page.")
             winners = [int(seat)]
         else:
-            winners = list(data.get("split") or [])
+            split = data.get("split") or []  # the seats ticked (`split`: a list of them)
+            winners = list(split) if isinstance(split, list) else []
             if len(winners) < 2:
                 raise forms.ValidationError("Tick two or more players to split the pot.")
         return {**data, "kind": AWARD, "amount": None, "winners": winners}
@@ -135,7 +135,7 @@ class ReasonedWriteForm(WriteForm):
     reason = forms.CharField(max_length=200, required=False)
     reason_text = forms.CharField(max_length=200, required=False)
 
-    def clean(self) -> dict[str, Any]:
+    def clean(self) -> dict[str, object]:
         data = super().clean() or {}
         reason = (data.get("reason_text") or "").strip() or (data.get("reason") or "").strip()
         if not reason:

@@ -21,9 +21,10 @@ hand end, count and clock change moves it), so the pollers share one build per c
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -31,6 +32,7 @@ from django.core.cache import cache
 from django.db.models import Max, Q
 
 from dealer.card_gate import HIDDEN_CARD, card_sight
+from dealer.engine.json_values import JsonObject
 from dealer.hand_log import split_undone
 from dealer.models import Hand, HandEvent
 from tournaments import clock
@@ -56,7 +58,7 @@ class StoryEntry:
     at: datetime
     title: str
     text: str
-    details: dict[str, Any] = field(default_factory=dict)
+    details: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -246,7 +248,9 @@ def _final_table(tournament: Tournament, placed: Sequence[Any]) -> list[StoryEnt
     ]
 
 
-def _winner(tournament: Tournament, placed: Sequence[Any], prize_of: Any) -> list[StoryEntry]:
+def _winner(
+    tournament: Tournament, placed: Sequence[Any], prize_of: Callable[[int], Decimal | None]
+) -> list[StoryEntry]:
     winners = [row for row in placed if row[4] == 1 and row[3] == Entry.Status.ACTIVE]
     ends = [row[5] for row in placed if row[5] is not None]
     if len(winners) != 1 or not ends or tournament.deal:
@@ -304,7 +308,7 @@ def _showdowns_of(hand_ids: Sequence[int]) -> dict[int, StoryEntry]:
         .only("pk", "number", "table__number", "state", "ended_at", "table")
         .order_by("pk")
     )
-    logs: dict[int, list[tuple[str, dict[str, Any]]]] = defaultdict(list)
+    logs: dict[int, list[tuple[str, JsonObject]]] = defaultdict(list)
     for hand_id, kind, payload in (
         HandEvent.objects.filter(hand__in=hands)
         .order_by("hand_id", "seq")
@@ -314,14 +318,14 @@ def _showdowns_of(hand_ids: Sequence[int]) -> dict[int, StoryEntry]:
     out: dict[int, StoryEntry] = {}
     for hand in hands:
         public = _public_sight(hand.table)
-        log = [(kind, public(payload).get("actions", [])) for kind, payload in logs[hand.pk]]
+        log = [(kind, _actions(public(payload))) for kind, payload in logs[hand.pk]]
         entry = _showdown(hand, log)
         if entry is not None:
             out[hand.pk] = entry
     return out
 
 
-def _public_sight(table: Table) -> Any:
+def _public_sight(table: Table) -> Callable[[JsonObject], JsonObject]:
     """The gate's answer for a member of the public: payloads with every unshown card hidden.
     Refuses to go on if the gate ever let an anonymous caller see hole cards."""
     sight = card_sight(AnonymousUser(), table)
@@ -330,7 +334,13 @@ def _public_sight(table: Table) -> Any:
     return sight.payload
 
 
-def _showdown(hand: Hand, log: list[tuple[str, list[dict[str, Any]]]]) -> StoryEntry | None:
+def _actions(payload: JsonObject) -> list[JsonObject]:
+    """The actions an event's payload holds (none for an undo, a reopening)."""
+    actions = payload.get("actions", [])
+    return [a for a in actions if isinstance(a, dict)] if isinstance(actions, list) else []
+
+
+def _showdown(hand: Hand, log: list[tuple[str, list[JsonObject]]]) -> StoryEntry | None:
     """A finished hand's showdown, if a player showed: who showed what, the board, who won."""
     state = hand.state or {}
     players = state.get("players", [])
@@ -342,12 +352,14 @@ def _showdown(hand: Hand, log: list[tuple[str, list[dict[str, Any]]]]) -> StoryE
         lambda entry: entry[0] == HandEvent.Kind.UNDO,
     )
     for _, actions in in_force:
-        for action in actions or ():
-            if action.get("kind") != "show" or not isinstance(action.get("player"), int):
+        for action in actions:
+            player, listed = action.get("player"), action.get("cards")
+            if action.get("kind") != "show" or not isinstance(player, int):
                 continue
-            cards = [str(card) for card in action.get("cards") or [] if card != HIDDEN_CARD]
+            given = listed if isinstance(listed, list) else []
+            cards = [str(card) for card in given if card != HIDDEN_CARD]
             if cards:
-                shows[action["player"]] = cards
+                shows[player] = cards
     if not shows or hand.ended_at is None:
         return None
     names = {i: p.get("name", "") or f"Seat {p.get('seat')}" for i, p in enumerate(players)}

@@ -26,7 +26,7 @@ class FloorError(DomainError):
     def __new__(cls, *args: Any, **kwargs: Any) -> FloorError:
         return super().__new__(FloorConflict if cls is FloorError else cls, *args)
 
-    def answer_fields(self) -> dict[str, Any]:
+    def answer_fields(self) -> dict[str, object]:
         return {}
 
 
@@ -51,13 +51,13 @@ class LikelySamePlayerError(FloorConflict):
     ("Jose Nunez" next to "José Núñez"): `candidates` are the known players (id, name, number),
     which the API answers with the refusal and the desk offers to register."""
 
-    candidates: list[dict[str, Any]] = []  # noqa: RUF012 - replaced per instance, never mutated
+    candidates: list[dict[str, object]] = []  # noqa: RUF012 - replaced per instance, never mutated
 
-    def __init__(self, code: str, detail: str, *, candidates: list[dict[str, Any]]) -> None:
+    def __init__(self, code: str, detail: str, *, candidates: list[dict[str, object]]) -> None:
         super().__init__(code, detail)
         self.candidates = candidates
 
-    def answer_fields(self) -> dict[str, Any]:
+    def answer_fields(self) -> dict[str, object]:
         return {"candidates": self.candidates}
 
 

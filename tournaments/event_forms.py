@@ -33,9 +33,9 @@ class EventForm(TournamentForm):
         for name in self.NOT_FOR_EVENTS:
             self.fields.pop(name, None)
 
-    def settings(self) -> dict[str, Any]:
+    def setting_values(self) -> dict[str, object]:
         """The tournament settings the event and its phases share (not the flights)."""
-        values = super().settings()
+        values = super().setting_values()
         for name in ("flights", "reentry_across_flights"):
             values.pop(name, None)
         return values

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from django import forms
 from django.forms import BaseFormSet, formset_factory
@@ -25,6 +25,7 @@ from tournaments.models import (
     BlindSchedule,
     ChipMove,
     Entry,
+    LevelFields,
     Screen,
     Series,
     Tournament,
@@ -33,6 +34,7 @@ from tournaments.models import (
 from tournaments.selectors.clock import LEVEL_FIELDS
 from tournaments.selectors.rules import OptionRow, RulesView
 from tournaments.services.counts import ChipCount
+from tournaments.services.events import LevelRow, TournamentSettings
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise
@@ -53,16 +55,32 @@ def first_error(form: forms.BaseForm) -> str:
     return "The request could not be read: reload the page."
 
 
-def record_id(**options: Any) -> forms.IntegerField:
+def record_id(
+    *, required: bool = True, error_messages: dict[str, str] | None = None
+) -> forms.IntegerField:
     """A row's id sent back by a page (a player picked, a table, a dealer)."""
-    return forms.IntegerField(min_value=1, max_value=MAX_ID, **options)
+    return forms.IntegerField(
+        min_value=1, max_value=MAX_ID, required=required, error_messages=error_messages
+    )
 
 
-def money(*, initial: str = "0", **options: Any) -> forms.DecimalField:
+def money(
+    *,
+    initial: str = "0",
+    required: bool = True,
+    label: str | None = None,
+    help_text: str = "",
+    max_digits: int = 10,
+) -> forms.DecimalField:
     """An amount of money (what the money columns can store, never negative)."""
-    options.setdefault("max_digits", 10)
     return forms.DecimalField(
-        decimal_places=2, min_value=Decimal("0"), initial=Decimal(initial), **options
+        decimal_places=2,
+        min_value=Decimal("0"),
+        initial=Decimal(initial),
+        required=required,
+        label=label,
+        help_text=help_text,
+        max_digits=max_digits,
     )
 
 
@@ -123,7 +141,7 @@ def sixplus_field(key: str) -> forms.BooleanField:
     return forms.BooleanField(required=False, label=words.title, help_text="Texas 6+ only.")
 
 
-def sixplus_overrides(data: Mapping[str, Any]) -> dict[str, bool]:
+def sixplus_overrides(data: Mapping[str, object]) -> dict[str, bool]:
     """The 6+ options ticked, as rule overrides (the ones left unticked are the default)."""
     return {key: True for key in SIXPLUS_RANKING_OPTIONS if data.get(key)}
 
@@ -242,7 +260,7 @@ class TournamentForm(forms.Form):
                     field.disabled = True
 
     @classmethod
-    def initial_from(cls, tournament: Tournament) -> dict[str, Any]:
+    def initial_from(cls, tournament: Tournament) -> dict[str, object]:
         """The form's initial values from a stored tournament."""
         names = [n for n in cls.base_fields if n != "schedule" and n not in SIXPLUS_RANKING_OPTIONS]
         values = {name: getattr(tournament, name) for name in names}
@@ -271,9 +289,15 @@ class TournamentForm(forms.Form):
             shares.append(int(value) if value == value.to_integral_value() else float(value))
         return shares
 
-    def settings(self) -> dict[str, Any]:
+    def settings(self) -> TournamentSettings:
         """The settings for `tournament_create` / `tournament_update` (no schedule); the 6+
         options ticked at creation as rule overrides."""
+        # The fields left are the settings' names, each cleaned to the setting's type (the
+        # services check the values).
+        return cast("TournamentSettings", self.setting_values())
+
+    def setting_values(self) -> dict[str, object]:
+        """`settings` as the form cleaned them."""
         data = self.cleaned_data
         skip = {"schedule", *SIXPLUS_RANKING_OPTIONS}
         values = {k: v for k, v in data.items() if k not in skip}
@@ -291,9 +315,9 @@ class TournamentForm(forms.Form):
 
 def _option_field(option: OptionRow) -> forms.Field:
     """The control of one rule option: a list of its values, a tick box or a number."""
-    common: dict[str, Any] = {"label": option.title, "disabled": not option.editable}
+    label, disabled = option.title, not option.editable
     if option.kind == "yes_no":
-        return forms.BooleanField(required=False, **common)
+        return forms.BooleanField(required=False, label=label, disabled=disabled)
     if option.kind == "number" and option.key in DECIMALS:  # a rake of 2.5%
         places = DECIMALS[option.key]
         return forms.DecimalField(
@@ -301,11 +325,15 @@ def _option_field(option: OptionRow) -> forms.Field:
             max_value=option.high,
             decimal_places=places,
             widget=forms.NumberInput(attrs={"step": str(Decimal(1).scaleb(-places))}),
-            **common,
+            label=label,
+            disabled=disabled,
         )
     if option.kind == "number":
-        return forms.IntegerField(min_value=option.low, max_value=option.high, **common)
-    return forms.ChoiceField(choices=[(c.value, c.label) for c in option.choices], **common)
+        return forms.IntegerField(
+            min_value=option.low, max_value=option.high, label=label, disabled=disabled
+        )
+    choices = [(c.value, c.label) for c in option.choices]
+    return forms.ChoiceField(choices=choices, label=label, disabled=disabled)
 
 
 class RulesForm(forms.Form):
@@ -336,10 +364,10 @@ class RulesForm(forms.Form):
             self.fields[option.key] = field
             self.option_keys.append(option.key)
 
-    def option_values(self) -> dict[str, Any]:
+    def option_values(self) -> dict[str, object]:
         """Every option's value as the page sent it (a disabled one: as it was shown); a decimal
         one as the JSON number the engine takes (2.5, or 5 when whole)."""
-        values = {key: self.cleaned_data[key] for key in self.option_keys}
+        values: dict[str, object] = {key: self.cleaned_data[key] for key in self.option_keys}
         for key, value in values.items():
             if isinstance(value, Decimal):
                 values[key] = int(value) if value == value.to_integral_value() else float(value)
@@ -376,15 +404,15 @@ class LevelForm(forms.Form):
         return bool(self.fields["is_break"].to_python(self["is_break"].value()))
 
     # A row that cannot change (played, or in play) is given back as stored (see `lock`).
-    locked_row: dict[str, Any] | None = None
+    locked_row: LevelRow | None = None
 
-    def lock(self, row: dict[str, Any]) -> None:
+    def lock(self, row: LevelRow) -> None:
         """Show the row disabled; `level()` then gives `row` back unchanged, whatever is posted."""
         self.locked_row = row
         for field in self.fields.values():
             field.disabled = True
 
-    def level(self) -> dict[str, Any]:
+    def level(self) -> dict[str, int | bool | str]:
         """The row as the services take it (`duration` in seconds)."""
         if self.locked_row is not None:
             return dict(self.locked_row)
@@ -401,7 +429,7 @@ class LevelForm(forms.Form):
         }
 
     @staticmethod
-    def initial_from(level: Any) -> dict[str, Any]:
+    def initial_from(level: LevelFields) -> dict[str, int | bool | str]:
         return {
             "small_blind": level.small_blind,
             "big_blind": level.big_blind,
@@ -436,16 +464,19 @@ LEVELS_PREFIX = "levels"
 LEVEL_COUNT = forms.IntegerField(min_value=0, max_value=MAX_LEVELS)
 
 
-def formset_tampered(formset: BaseFormSet[Any]) -> bool:
+FormT = TypeVar("FormT", bound=forms.BaseForm)
+
+
+def formset_tampered(formset: BaseFormSet[FormT]) -> bool:
     """Whether a posted formset's count of rows is missing or not a count (the page answers 400
     with the formset's sentence)."""
     return formset.is_bound and not formset.management_form.is_valid()
 
 
-def levels_with_new_row(data: Mapping[str, Any], *, is_break: bool) -> dict[str, Any]:
+def levels_with_new_row(data: Mapping[str, str], *, is_break: bool) -> dict[str, str]:
     """Posted schedule data with one more (empty) row at the end: a level or a break. A count of
     rows that is not one is left as posted, for the formset to refuse."""
-    copied: dict[str, Any] = {key: data[key] for key in data}
+    copied = {key: data[key] for key in data}
     try:
         total = LEVEL_COUNT.clean(data.get(f"{LEVELS_PREFIX}-TOTAL_FORMS") or 0)
     except forms.ValidationError:
@@ -457,8 +488,8 @@ def levels_with_new_row(data: Mapping[str, Any], *, is_break: bool) -> dict[str,
 
 
 def tournament_level_formset(
-    data: Mapping[str, Any] | None, *, levels: Sequence[TournamentLevel], fixed: int
-) -> Any:
+    data: Mapping[str, str] | None, *, levels: Sequence[TournamentLevel], fixed: int
+) -> BaseFormSet[LevelForm]:
     """A tournament's levels for its settings page, the first `fixed` (played, or in play)
     locked."""
     formset = LevelFormSet(
@@ -469,7 +500,7 @@ def tournament_level_formset(
     return formset
 
 
-def filled_levels(formset: Any) -> list[dict[str, Any]]:
+def filled_levels(formset: BaseFormSet[LevelForm]) -> list[dict[str, int | bool | str]]:
     """The rows of a valid level formset, without removed and untouched empty rows."""
     return [
         form.level()
@@ -496,7 +527,7 @@ class RegisterForm(forms.Form):
     player = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     new_player = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
-    def clean(self) -> dict[str, Any]:
+    def clean(self) -> dict[str, object]:
         data = super().clean() or {}
         if data.get("player") is not None:
             self.errors.pop("name", None)  # the name is not read: the player is chosen
@@ -514,7 +545,7 @@ class BustsForm(forms.Form):
         "stack": forms.IntegerField(min_value=0, max_value=MAX_CHIPS),
     }
 
-    def clean(self) -> dict[str, Any]:
+    def clean(self) -> dict[str, object]:
         entries = self.data.getlist("entry") if hasattr(self.data, "getlist") else []
         stacks = self.data.getlist("stack") if hasattr(self.data, "getlist") else []
         rows: list[tuple[int, int]] = []
@@ -657,7 +688,7 @@ class SearchForm(forms.Form):
     )
 
     @classmethod
-    def query(cls, data: Mapping[str, Any]) -> tuple[str, str | None]:
+    def query(cls, data: Mapping[str, str]) -> tuple[str, str | None]:
         """The query typed, or "" with the sentence saying why it is refused."""
         form = cls(data)
         if form.is_valid():

@@ -3,10 +3,11 @@ a form checks the shape of what was typed; the services decide what is allowed).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django import forms
 
+from tournaments.errors import FloorError
 from tournaments.forms import first_error
 from tournaments.models import Player
 from tournaments.selectors.players import MAX_PAGE
@@ -46,7 +47,7 @@ class PlayerSearchForm(forms.Form):
     )
 
     @classmethod
-    def read(cls, data: Any) -> tuple[str, int, str | None]:
+    def read(cls, data: Mapping[str, str]) -> tuple[str, int, str | None]:
         """The query and the page, or "" and 1 with the sentence saying why not."""
         form = cls(data)
         if form.is_valid():
@@ -92,7 +93,7 @@ class SeriesForm(forms.Form):
     name = forms.CharField(max_length=120, label="Series name")
 
 
-def attach_player_refusal(form: forms.BaseForm, error: Any) -> None:
+def attach_player_refusal(form: forms.BaseForm, error: FloorError) -> None:
     """Show a service's refusal next to the field it concerns, or at the top of the form."""
     field = PLAYER_REFUSAL_FIELDS.get(error.code)
     form.add_error(field if field in form.fields else None, error.detail)

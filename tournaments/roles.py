@@ -14,11 +14,12 @@ so that each check costs no query of its own and every door sees a change at its
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeGuard
 
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import AnonymousUser, Group, User
 from django.db.models import Exists, OuterRef
 
+from tournaments.actors import Actor
 from tournaments.models import DEALER_GROUP, Table
 
 # The attribute a user read with its role carries: True when in the dealer group.
@@ -31,15 +32,15 @@ def in_dealer_group(user_field: str) -> Exists:
     return Exists(Group.objects.filter(user=OuterRef(user_field), name=DEALER_GROUP))
 
 
-def _signed_in(user: Any) -> bool:
+def _signed_in(user: Actor) -> TypeGuard[User | AnonymousUser]:
     return bool(user is not None and getattr(user, "is_authenticated", False))
 
 
-def is_director(user: Any) -> bool:
+def is_director(user: Actor) -> bool:
     return _signed_in(user) and bool(user.is_staff)
 
 
-def is_dealer(user: Any) -> bool:
+def is_dealer(user: Actor) -> bool:
     """A member of the dealer group (directors are not dealers by this test)."""
     if not _signed_in(user):
         return False
@@ -49,19 +50,19 @@ def is_dealer(user: Any) -> bool:
     return any(group.name == DEALER_GROUP for group in user.groups.all())
 
 
-def may_see_tables(user: Any) -> bool:
+def may_see_tables(user: Actor) -> bool:
     """The tablets and the tables' plan: directors and dealers."""
     return is_director(user) or is_dealer(user)
 
 
-def may_deal(user: Any, table: Table) -> bool:
+def may_deal(user: Actor, table: Table) -> bool:
     """May write to the hands of `table`: a director, or the dealer assigned to it."""
     if is_director(user):
         return True
     return _signed_in(user) and table.dealer_id == user.pk and is_dealer(user)
 
 
-def may_see_hole_cards(user: Any, table: Table) -> bool:
+def may_see_hole_cards(user: Actor, table: Table) -> bool:
     """Cards a player has not shown at the table (hole cards entered, a mucked hand): those who
     may deal its hands (directors and the table's dealer). The answers ask it through
     `dealer.card_gate.card_sight`, which decides what everyone else reads of them."""

@@ -199,11 +199,11 @@ def check_plan(plan: BlindPlan) -> int | None:
     return percent_of(plan.increase)
 
 
-def levels_generate(plan: BlindPlan) -> list[dict[str, Any]]:
+def levels_generate(plan: BlindPlan) -> list[dict[str, int | bool | str]]:
     """The level rows of the plan, breaks included, first level first (SG-1)."""
     percent = check_plan(plan)
     chip = plan.smallest_chip
-    rows: list[dict[str, Any]] = []
+    rows: list[dict[str, int | bool | str]] = []
     small, big = plan.small_blind, plan.big_blind
     for number in range(1, plan.levels + 1):
         if number > 1:

@@ -40,13 +40,16 @@ import time
 import uuid
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlencode
 
 import gevent  # type: ignore[import-untyped]  # locust's event loop: no type information
 from locust import FastHttpUser, between, constant_pacing, events, task
 
 from bench.bench_actions import DECK, Tablet
+
+if TYPE_CHECKING:
+    from dealer.codec import HandSnapshot
 
 TAP = "tablet tap"  # the figure the room is judged by: every write a dealer taps
 READ = "bench: the hand's legal actions (API read, not a tablet's)"
@@ -134,7 +137,10 @@ class Dealer(FastHttpUser):
         with self.client.get(path, headers=self.api, name=READ, catch_response=True) as answer:
             if answer.status_code == 404 and hand is None:
                 answer.success()
-                self.brain.state = {"phase": "complete", "hand": self._latest_hand()}
+                # No hand in progress: only what the next tap reads (a start) is known.
+                self.brain.state = cast(
+                    "HandSnapshot", {"phase": "complete", "hand": self._latest_hand()}
+                )
                 return
             _expect(answer, 200)
             if answer.status_code == 200:

@@ -10,7 +10,6 @@ everywhere else, whatever the client accepts.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -35,7 +34,7 @@ MEDIA_TYPE = "application/x-toml"
 CONTENT_TYPE = f"{MEDIA_TYPE}; charset=utf-8"
 
 
-def _errors(*codes: int, conflict: str = "") -> dict[Any, Any]:
+def _errors(*codes: int, conflict: str = "") -> dict[tuple[int, str], OpenApiResponse]:
     described = {
         403: "Not signed in, or neither a director nor a dealer.",
         404: "No such hand, table or tournament.",
@@ -51,7 +50,7 @@ def _errors(*codes: int, conflict: str = "") -> dict[Any, Any]:
     }
 
 
-def _phh(description: str) -> dict[Any, Any]:
+def _phh(description: str) -> dict[tuple[int, str], OpenApiResponse]:
     return {(200, MEDIA_TYPE): OpenApiResponse(OpenApiTypes.STR, description=description)}
 
 
@@ -63,7 +62,7 @@ class SessionQuerySerializer(serializers.Serializer):
         min_value=1, max_value=MAX_INT, required=False, help_text="the last hand number"
     )
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+    def validate(self, attrs: dict[str, int]) -> dict[str, int]:
         since, until = attrs.get("since"), attrs.get("until")
         if since is not None and until is not None and until < since:
             raise serializers.ValidationError(

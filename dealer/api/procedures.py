@@ -5,7 +5,7 @@ export for directors, read through `dealer.selectors.procedure_log` as the direc
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import NotRequired, cast
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from dealer.api import serializers as s
-from dealer.api.views import DealerApi, write_responses, writer_input
+from dealer.api.views import DealerApi, HandWriteInput, write_responses, writer_input
 from dealer.card_gate import check_hole_cards
 from dealer.models import Hand, HandEvent
 from dealer.selectors import ProcedureRow, procedure_log, procedure_preview
@@ -41,7 +41,7 @@ CSV_HEADER = (
 )
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     """An engine enum as its value; anything else as it is."""
     return getattr(value, "value", value)
 
@@ -74,10 +74,18 @@ class ProcedurePreviewApi(DealerApi):
         return Response(s.RemedyOutputSerializer(data).data)
 
 
-def _procedure_input(data: Any) -> dict[str, Any]:
+class ProcedureInput(HandWriteInput):
+    """`ProcedureInputSerializer`'s valid input."""
+
+    trigger: str
+    seat: NotRequired[int | None]
+    details: dict[str, object]
+
+
+def _procedure_input(data: object) -> ProcedureInput:
     serializer = s.ProcedureInputSerializer(data=data)
     serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
+    return cast("ProcedureInput", dict(serializer.validated_data))  # named by the fields
 
 
 class HandProceduresApi(DealerApi):

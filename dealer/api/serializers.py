@@ -54,8 +54,16 @@ def client_id_field() -> serializers.CharField:
     )
 
 
-def seat_field(**kwargs: Any) -> serializers.IntegerField:
-    return serializers.IntegerField(min_value=1, max_value=MAX_SEAT, **kwargs)
+def seat_field(
+    *, required: bool = True, allow_null: bool = False, help_text: str | None = None
+) -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_SEAT,
+        required=required,
+        allow_null=allow_null,
+        help_text=help_text,
+    )
 
 
 # --- inputs ----------------------------------------------------------------------------------
@@ -173,7 +181,9 @@ class ReopenInputSerializer(HandWriteInputSerializer):
 class DetailsField(serializers.JSONField):
     """A procedure's details: a small JSON object (which card was exposed, and so on)."""
 
-    def to_internal_value(self, data: Any) -> Any:
+    def to_internal_value(
+        self, data: dict[str, object] | list[dict[str, object]]
+    ) -> dict[str, object]:
         value = super().to_internal_value(data)
         if not isinstance(value, dict):
             raise serializers.ValidationError("Give the details as a JSON object.")
@@ -189,7 +199,7 @@ class ProcedurePreviewQuerySerializer(serializers.Serializer):
         max_length=MAX_DETAILS, required=False, help_text="a JSON object, as for the POST"
     )
 
-    def validate_details(self, text: str) -> dict[str, Any]:
+    def validate_details(self, text: str) -> dict[str, object]:
         try:
             value = json.loads(text)
         except (ValueError, RecursionError) as error:

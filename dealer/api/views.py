@@ -8,8 +8,8 @@ assigned to the table). Every write carries `client_id` and `version` (DESIGN.md
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Generic, NotRequired, TypedDict, TypeVar, cast
 
 from django.db.models import F
 from django.http.response import HttpResponseBase
@@ -24,6 +24,7 @@ from config.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional
 from config.exceptions import status_of
 from dealer.api import serializers as s
 from dealer.card_gate import card_sight
+from dealer.codec import AwardView, HandSnapshot, SeatRow
 from dealer.models import Hand, HandEvent
 from dealer.services import (
     check_writer,
@@ -48,7 +49,7 @@ STALE = OpenApiResponse(
 )
 
 
-def write_responses(ok: Any, *, status: int = 200) -> dict[int, Any]:
+def write_responses(ok: object, *, status: int = 200) -> dict[int, object]:
     return {**responses(ok, 400, 403, 404, status=status), 409: STALE}
 
 
@@ -80,7 +81,10 @@ def get_hand(pk: int) -> Hand:
     return hand
 
 
-def writer_input(request: Request, pk: int, validate: Callable[[Any], dict[str, Any]]) -> Any:
+Input = TypeVar("Input")
+
+
+def writer_input(request: Request, pk: int, validate: Callable[[object], Input]) -> Input:
     """A hand write's input, checked. The service checks the writer on the table it reads with
     the hand's lock (no query of its own); input refused here (400) is first checked the same
     way, so that someone who may not write to the hand hears that (403), as before any write."""
@@ -94,7 +98,26 @@ def writer_input(request: Request, pk: int, validate: Callable[[Any], dict[str, 
         raise
 
 
-class SharedInput:
+class HandWriteInput(TypedDict):
+    """A hand write's input (`HandWriteInputSerializer`): its client id and the version seen."""
+
+    client_id: str
+    version: int
+
+
+class ActionInput(HandWriteInput):
+    action: dict[str, object]  # `ActionSerializer`'s fields given
+    expected_seat: NotRequired[int | None]
+    deal_unentered: bool
+
+
+class ReasonedInput(HandWriteInput):
+    """An undo's or a reopening's input."""
+
+    reason: str
+
+
+class SharedInput(Generic[Input]):
     """An input serializer's checks, from one instance made once per process. DRF builds a
     serializer's fields anew (a deep copy) every time one is made, which cost a tablet's write
     more than the checks themselves; the checks keep no state on the instance, so valid input
@@ -105,26 +128,27 @@ class SharedInput:
         self.serializer_class = serializer_class
         self.shared = serializer_class()
 
-    def validated(self, data: Any) -> dict[str, Any]:
+    def validated(self, data: object) -> Input:
+        """The valid input, as the serializer's fields name it (`Input` names them too)."""
         try:
-            return dict(self.shared.run_validation(data))
+            return cast("Input", dict(self.shared.run_validation(data)))
         except ValidationError:
             serializer = self.serializer_class(data=data)
             serializer.is_valid(raise_exception=True)
-            return dict(serializer.validated_data)
+            return cast("Input", dict(serializer.validated_data))
 
 
-ACTION_INPUT = SharedInput(s.ActionInputSerializer)
-UNDO_INPUT = SharedInput(s.UndoInputSerializer)
-REOPEN_INPUT = SharedInput(s.ReopenInputSerializer)
+ACTION_INPUT = SharedInput[ActionInput](s.ActionInputSerializer)
+UNDO_INPUT = SharedInput[ReasonedInput](s.UndoInputSerializer)
+REOPEN_INPUT = SharedInput[ReasonedInput](s.ReopenInputSerializer)
 
 
-def present(data: dict[str, Any]) -> dict[str, Any]:
+def present(data: Mapping[str, object]) -> dict[str, object]:
     """The fields given, without the empty ones (the service reads `seat` as `player`)."""
     return {key: value for key, value in data.items() if value not in (None, "", [])}
 
 
-def winners(seats: list[dict[str, Any]], awards: list[dict[str, Any]] | None) -> list[Any]:
+def winners(seats: list[SeatRow], awards: list[AwardView] | None) -> list[dict[str, int | str]]:
     """Who won how much, every pot together, in the order of the hand's seats."""
     won: dict[int, int] = defaultdict(int)
     for award in awards or ():
@@ -155,24 +179,23 @@ class TableHandsApi(DealerApi):
         hands = Hand.objects.filter(table=table).defer("engine_state").order_by("-number")
         if "before" in query.validated_data:
             hands = hands.filter(number__lt=query.validated_data["before"])
-        rows: list[dict[str, Any]] = [
-            dict(row)
-            for row in hands.values(
-                "id",
-                "number",
-                "status",
-                "button_seat",
-                "small_blind_seat",
-                "big_blind_seat",
-                "version",
-                "created_at",
-                "ended_at",
-                "seats",
-                awards=F("state__awards"),
-            )[: limit + 1]
-        ]
-        for row in rows:
-            row["winners"] = winners(row.pop("seats"), row.pop("awards"))
+        rows: list[dict[str, object]] = []
+        for found in hands.values(
+            "id",
+            "number",
+            "status",
+            "button_seat",
+            "small_blind_seat",
+            "big_blind_seat",
+            "version",
+            "created_at",
+            "ended_at",
+            "seats",
+            awards=F("state__awards"),
+        )[: limit + 1]:
+            row = dict(found)
+            del row["seats"], row["awards"]  # read as who won
+            rows.append({**row, "winners": winners(found["seats"], found["awards"])})
         more = len(rows) > limit
         page = {"results": rows[:limit], "next_before": rows[limit - 1]["number"] if more else None}
         return Response(s.HandHistoryOutputSerializer(page).data)
@@ -245,7 +268,7 @@ class HandApi(DealerApi):
     def get(self, request: Request, pk: int) -> HttpResponseBase:
         """The hand's state. Poll with If-None-Match: 304 until its version changes."""
         hands = Hand.objects.filter(pk=pk)
-        state: Any = None
+        state: HandSnapshot | None = None
         if request.headers.get("If-None-Match"):
             # Deciding on a 304 reads the version alone, not the state.
             version = hands.values_list("version", flat=True).first()

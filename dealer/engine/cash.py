@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypedDict
 
 from dealer.engine.cards import Card
 from dealer.engine.errors import ConfigError
@@ -80,6 +80,17 @@ class Waiting:
     reason: str
 
 
+class StoredAftermath(TypedDict):
+    """An `Aftermath` as stored with the hand (`dataclasses.asdict`: lists for tuples)."""
+
+    keys: list[list[int]]
+    cleared: list[int]
+    missed_small: list[int]
+    missed_big: list[int]
+    button_passed: list[int]
+    skip_button: list[int]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Aftermath:
     """What a planned hand, once played, does to the seats (`after_hand` applies it). Kept
@@ -93,15 +104,16 @@ class Aftermath:
     skip_button: tuple[int, ...]
 
     @classmethod
-    def from_dict(cls, data: dict[str, list[Any]]) -> Aftermath:
+    def from_dict(cls, data: StoredAftermath) -> Aftermath:
         """Back from its stored form (`dataclasses.asdict`, lists for tuples)."""
         return cls(
             keys=tuple((seat, key) for seat, key in data["keys"]),
-            **{name: tuple(data[name]) for name in _SEAT_LISTS},
+            cleared=tuple(data["cleared"]),
+            missed_small=tuple(data["missed_small"]),
+            missed_big=tuple(data["missed_big"]),
+            button_passed=tuple(data["button_passed"]),
+            skip_button=tuple(data["skip_button"]),
         )
-
-
-_SEAT_LISTS = ("cleared", "missed_small", "missed_big", "button_passed", "skip_button")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -13,7 +13,6 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from dealer.engine.errors import ConfigError
 from dealer.engine.rules import (
@@ -24,6 +23,7 @@ from dealer.engine.rules import (
     InitialButton,
     MissedBlindPolicy,
     Mode,
+    OptionValue,
     Rules,
     Structure,
     make_rules,
@@ -48,10 +48,10 @@ class OptionWords:
     title: str
     decides: str
     source: str
-    values: Mapping[Any, ValueWords] = dataclasses.field(default_factory=dict)
-    number: Callable[[Any], ValueWords] | None = None
+    values: Mapping[OptionValue, ValueWords] = dataclasses.field(default_factory=dict)
+    number: Callable[[float], ValueWords] | None = None  # whole numbers but the rake's percent
 
-    def words(self, value: Any) -> ValueWords:
+    def words(self, value: OptionValue) -> ValueWords:
         """The words for one value (a stored string, a boolean or a number: 2.5 for a rake)."""
         if (
             self.number is not None
@@ -108,21 +108,21 @@ PROFILE_WORDS: dict[str, ProfileWords] = {
 }
 
 
-def _yes_no(*, no: tuple[str, str], yes: tuple[str, str]) -> dict[Any, ValueWords]:
+def _yes_no(*, no: tuple[str, str], yes: tuple[str, str]) -> dict[OptionValue, ValueWords]:
     return {
         False: ValueWords(label=no[0], meaning=no[1]),
         True: ValueWords(label=yes[0], meaning=yes[1]),
     }
 
 
-def _choices(**values: tuple[str, str]) -> dict[Any, ValueWords]:
+def _choices(**values: tuple[str, str]) -> dict[OptionValue, ValueWords]:
     return {
         value: ValueWords(label=label, meaning=meaning)
         for value, (label, meaning) in values.items()
     }
 
 
-def _cap_words(count: int) -> ValueWords:
+def _cap_words(count: float) -> ValueWords:
     raises = count - 1
     after = "no raise" if raises == 0 else f"{raises} raise{'s' if raises > 1 else ''}"
     return ValueWords(
@@ -142,7 +142,7 @@ def _percent_words(percent: float) -> ValueWords:
     )
 
 
-def _chips_words(chips: int, *, none: str, some: str) -> ValueWords:
+def _chips_words(chips: float, *, none: str, some: str) -> ValueWords:
     """Words for a number of chips where 0 means the option is off."""
     if chips == 0:
         return ValueWords(label=f"0 ({none.lower()})", meaning=f"{none}.")
@@ -796,7 +796,7 @@ _POT_LIMIT = (
 _SIXPLUS = ("sixplus_flush_beats_full_house", "sixplus_trips_beat_straight")
 
 
-def not_applicable(key: str, values: Mapping[str, Any]) -> str:
+def not_applicable(key: str, values: Mapping[str, object]) -> str:
     """Why option `key` plays no part under these values (plain or members), or "" when it
     does: the fixed-limit and pot-limit options outside their structure, the 6+ ranking in
     hold'em, straddles and the table's big-blind ante in tournaments, the missed small blind
@@ -842,7 +842,7 @@ def not_applicable(key: str, values: Mapping[str, Any]) -> str:
     return ""
 
 
-def allowed_values(key: str, values: Mapping[str, Any]) -> tuple[Any, ...]:
+def allowed_values(key: str, values: Mapping[str, object]) -> tuple[OptionValue, ...]:
     """The values option `key` may take with these values of the others: a choice's values
     (the missed-blind policy follows the mode), true and false, or a number's range (low,
     high)."""
@@ -868,10 +868,10 @@ class RuleLine:
     title: str
     decides: str
     source: str
-    value: Any
+    value: OptionValue
     label: str
     meaning: str
-    default: Any
+    default: OptionValue
     default_label: str
     differs: bool
     not_applicable: str
@@ -884,7 +884,9 @@ class RuleGroup:
     lines: tuple[RuleLine, ...]
 
 
-def rule_line(key: str, values: Mapping[str, Any], defaults: Mapping[str, Any]) -> RuleLine:
+def rule_line(
+    key: str, values: Mapping[str, OptionValue], defaults: Mapping[str, OptionValue]
+) -> RuleLine:
     """Option `key` in words, with its value in `values` and its default in `defaults`."""
     words = OPTION_WORDS[key]
     value, default = _plain(values[key]), _plain(defaults[key])
@@ -905,7 +907,7 @@ def rule_line(key: str, values: Mapping[str, Any], defaults: Mapping[str, Any]) 
 
 
 def describe_values(
-    values: Mapping[str, Any], defaults: Mapping[str, Any] | None = None
+    values: Mapping[str, OptionValue], defaults: Mapping[str, OptionValue] | None = None
 ) -> tuple[RuleGroup, ...]:
     """Every option in words, grouped like RULES.md; `defaults` (the profile's values) marks
     the values that differ from them (none without)."""
@@ -947,7 +949,7 @@ def profile_words(name: str) -> ProfileWords:
     return PROFILE_WORDS.get(name) or ProfileWords(name=name, label=name, meaning="")
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: OptionValue) -> OptionValue:
     """A stored value as the words are keyed: a member as its string."""
     return value.value if isinstance(value, StrEnum) else value
 
@@ -963,7 +965,7 @@ def option_phrases(option: str | None) -> tuple[str, ...]:
             if part.strip():
                 phrases.append(part.strip())
             continue
-        value: Any = text
+        value: OptionValue = text
         if text in ("true", "false"):
             value = text == "true"
         elif text.isdigit():

@@ -13,9 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeAlias
 
 from dealer.engine.errors import ConfigError
+
+OptionValue: TypeAlias = str | bool | int | float
+"""One rule option's value as stored and sent: a choice (its string or its member: a StrEnum is
+a str), true or false, or a number (a decimal one, such as a rake of 2.5, as a float)."""
 
 # One StrEnum per option that is a choice; the first member is the RULES.md default. A member
 # equals its string ("tournament" == Mode.TOURNAMENT), so stored rules and API values are the
@@ -234,7 +238,8 @@ class Rules:
                 object.__setattr__(self, key, enum(value))
 
     def as_dict(self) -> dict[str, Any]:
-        """All options as plain values (for storage, the API and PHH export)."""
+        """All options as plain values (for storage, the API and PHH export): `OptionValue`s.
+        Typed `Any` since they go back in as `Rules(**rules.as_dict())`, each to its field."""
         return {
             key: value.value if isinstance(value, StrEnum) else value
             for key, value in dataclasses.asdict(self).items()
@@ -246,7 +251,7 @@ class Rules:
 
 
 # What each profile changes from the defaults above (RULES.md section 0).
-PROFILES: dict[str, dict[str, Any]] = {
+PROFILES: dict[str, dict[str, OptionValue]] = {
     "casino_cash": {"straddle_allowed": True},
     "tda_tournament": {"mode": Mode.TOURNAMENT},
     "texas_6plus": {
@@ -261,7 +266,7 @@ PROFILES: dict[str, dict[str, Any]] = {
 # Keys that follow the mode (over the profile's values) unless the caller overrides them:
 # a tournament uses the dead button, the TDA absent-player policy, a drawn button, no straddle,
 # hands tabled once all-in, TDA's action threshold and the cap kept until the event is heads-up.
-TOURNAMENT_DEFAULTS: dict[str, Any] = {
+TOURNAMENT_DEFAULTS: dict[str, OptionValue] = {
     "button_mode": ButtonMode.DEAD,
     "missed_blind_policy": MissedBlindPolicy.TDA_TOURNAMENT,
     "initial_button": InitialButton.DRAW,
@@ -279,7 +284,7 @@ SIXPLUS_RANKING_OPTIONS = ("sixplus_flush_beats_full_house", "sixplus_trips_beat
 # overrides them: Texas 6+ plays by S0, whose fixed limit allows "a maximum of 4 bets ... during
 # any betting round" with no heads-up exception (X8), and whose button draw goes to "that player
 # who receives the card of maximum value first" (X5).
-SIXPLUS_DEFAULTS: dict[str, Any] = {
+SIXPLUS_DEFAULTS: dict[str, OptionValue] = {
     "fl_headsup_uncapped": False,
     "draw_tiebreak": DrawTiebreak.DEAL_ORDER,
 }
@@ -287,7 +292,9 @@ SIXPLUS_DEFAULTS: dict[str, Any] = {
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 
 
-def make_rules(profile: str = "casino_cash", overrides: Mapping[str, Any] | None = None) -> Rules:
+def make_rules(
+    profile: str = "casino_cash", overrides: Mapping[str, object] | None = None
+) -> Rules:
     """Build the rules from a profile plus single-key overrides, refusing anything invalid.
 
     The mode's defaults (`TOURNAMENT_DEFAULTS`), then the game's (`SIXPLUS_DEFAULTS`), go over
@@ -301,6 +308,8 @@ def make_rules(profile: str = "casino_cash", overrides: Mapping[str, Any] | None
     for key in overrides:
         if key not in _FIELDS or key == "profile":
             raise ConfigError(f"Unknown rule option '{key}'.", code="unknown_option")
+    # Each value is checked against its field by `_check_value` below; `Rules(**values)` then
+    # takes them as the fields' own types, which one dict's value type cannot say.
     values: dict[str, Any] = dict(PROFILES[profile])
     mode = overrides.get("mode", values.get("mode", Mode.CASH))
     if mode == Mode.TOURNAMENT:
@@ -315,7 +324,7 @@ def make_rules(profile: str = "casino_cash", overrides: Mapping[str, Any] | None
     return rules
 
 
-def _check_value(key: str, value: Any) -> Any:
+def _check_value(key: str, value: object) -> OptionValue:
     default = _FIELDS[key].default
     if key in OPTIONS:
         if value not in CHOICES[key]:
@@ -324,7 +333,7 @@ def _check_value(key: str, value: Any) -> Any:
                 f"Rule option '{key}' cannot be '{value}': use one of {allowed}.",
                 code="bad_option_value",
             )
-        return OPTIONS[key](value)
+        return OPTIONS[key](str(value))  # one of the strings of CHOICES
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise ConfigError(
@@ -345,7 +354,7 @@ def _check_value(key: str, value: Any) -> Any:
     raise ConfigError(f"Rule option '{key}' cannot be set.", code="unknown_option")
 
 
-def _check_decimal(key: str, value: Any) -> int | float:
+def _check_decimal(key: str, value: object) -> int | float:
     """A decimal option (`DECIMALS`) from a JSON number or its text: at most its places, within
     its range; an int when whole."""
     low, high = NUMBERS[key]

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from dealer.engine.actions import Action, Kind
 from dealer.engine.cards import UNKNOWN, Card, DeckKind, deck
 from dealer.engine.errors import ConfigError, EngineError, Invalid
+from dealer.engine.json_values import JsonObject
 from dealer.engine.rules import OPTIONS, Rules
 from dealer.engine.setup import HandSetup, PlayerSetup
 from dealer.engine.state import Award, HandState, OutOfTurn, Phase
@@ -54,17 +55,17 @@ def _maybe_text(cards: tuple[Card | None, ...] | None) -> str | None:
     return None if cards is None else _text(cards)
 
 
-def _rules_to_json(rules: Rules) -> dict[str, Any]:
+def _rules_to_json(rules: Rules) -> JsonObject:
     # Not `Rules.as_dict`: `dataclasses.asdict` copies deeply, and costs most of a write here.
     values = {name: getattr(rules, name) for name in _RULE_NAMES}
     return {name: v.value if isinstance(v, StrEnum) else v for name, v in values.items()}
 
 
-def action_to_json(action: Action, *, card_list: bool = False) -> dict[str, Any]:
+def action_to_json(action: Action, *, card_list: bool = False) -> JsonObject:
     """An action as JSON, a field left out when it is not used. The snapshot writes its cards as
     one text ("AsKd", `??` for an unknown card); `card_list` writes them as a list
     (["As", "Kd"]), as the event log and the API do (`dealer.codec`)."""
-    data: dict[str, Any] = {"kind": action.kind.value}
+    data: JsonObject = {"kind": action.kind.value}
     if action.player is not None:
         data["player"] = action.player
     if action.amount is not None:
@@ -83,7 +84,7 @@ def action_to_json(action: Action, *, card_list: bool = False) -> dict[str, Any]
     return data
 
 
-def _setup_to_json(setup: HandSetup) -> dict[str, Any]:
+def _setup_to_json(setup: HandSetup) -> JsonObject:
     return {
         "rules": _rules_to_json(setup.rules),
         "players": [
@@ -107,7 +108,7 @@ def _setup_to_json(setup: HandSetup) -> dict[str, Any]:
     }
 
 
-def state_to_json(state: HandState) -> dict[str, Any]:
+def state_to_json(state: HandState) -> JsonObject:
     """The state as JSON values (dicts, lists, strings, integers, booleans and nulls)."""
     return {
         "setup": _setup_to_json(state.setup),
@@ -226,7 +227,7 @@ def _each(value: object, read: Callable[[object], T]) -> tuple[T, ...]:
 
 def _fields(
     value: object, required: frozenset[str], optional: frozenset[str] = frozenset()
-) -> dict[str, Any]:
+) -> dict[str, object]:
     if type(value) is not dict:
         raise _refuse(f"{type(value).__name__} is not an object")
     keys = value.keys()
@@ -294,6 +295,8 @@ def _action(value: object) -> Action:
     )
 
 
+# Any: the values read go to `Rules(**...)`, each to its own field's type (a member, a
+# boolean, a number), which one return type cannot say.
 def _rule_reader(name: str) -> Callable[[object], Any]:
     if name in OPTIONS:
         return _enum(OPTIONS[name])

@@ -8,7 +8,6 @@ rotation; the push's sign-in is for the incoming dealer, the table's dealer or a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import BasePermission
@@ -118,7 +117,7 @@ class TableSignInApi(FloorApi):
             raise FloorNotFound("no_table", "There is no such table.")
         now = request_time.now()
         down = services.down_sign_in(table=table, actor=request.user, pin=pin, at=now)
-        answer: dict[str, Any] = {
+        answer: dict[str, object] = {
             "table_id": pk, "dealer_id": down.dealer_id, "signed_in_at": down.signed_in_at,
         }  # fmt: skip
         if down.dealer_id == request.user.pk:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.contrib.auth.hashers import check_password
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -31,7 +31,7 @@ def check_pin_form(pin: str) -> None:
         raise FloorInvalid("bad_pin", "A PIN is 4 to 6 digits (0-9), nothing else.")
 
 
-def dealer_pin_verify(*, dealer: Any, pin: str, at: datetime) -> None:
+def dealer_pin_verify(*, dealer: User, pin: str, at: datetime) -> None:
     """Refuse unless `pin` is `dealer`'s PIN: 409 `no_pin` (none set yet), 409 `pin_locked`
     (five wrong in a row, for five minutes), 403 `wrong_pin`. A wrong PIN is counted in a
     transaction of its own, kept even though the caller's write is refused; a right one sets
@@ -42,7 +42,7 @@ def dealer_pin_verify(*, dealer: Any, pin: str, at: datetime) -> None:
 
 
 @transaction.atomic
-def _verify(*, dealer: Any, pin: str, at: datetime) -> FloorError | None:
+def _verify(*, dealer: User, pin: str, at: datetime) -> FloorError | None:
     name = dealer_name(dealer)
     stored = DealerPin.objects.select_for_update().filter(user_id=dealer.pk).first()
     if stored is None:

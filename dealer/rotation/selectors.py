@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from dealer.models import DealerPin
+from tournaments.actors import Actor
 from tournaments.errors import FloorConflict
 from tournaments.models import (
     DEALER_GROUP,
@@ -55,7 +55,7 @@ def table_label(table: Table | None) -> str:
     return f"{table.tournament.name}, table {table.number}"  # type: ignore[union-attr]
 
 
-def dealer_name(user: Any) -> str:
+def dealer_name(user: User | None) -> str:
     if user is None:
         return ""
     return str(user.get_full_name() or user.get_username())
@@ -67,7 +67,7 @@ def open_shifts() -> list[DealerShift]:
     return list(shifts.order_by("starts_at", "pk"))
 
 
-def dealers_off_shift() -> list[Any]:
+def dealers_off_shift() -> list[User]:
     """Active dealers not on the shift list: those the floor may add."""
     users = get_user_model().objects.filter(is_active=True, groups__name=DEALER_GROUP)
     on = DealerShift.objects.filter(ends_at__isnull=True).values("dealer_id")
@@ -105,7 +105,7 @@ def push_due(table: Table, at: datetime) -> PushDue | None:
     )
 
 
-def push_refusal(table: Table, user: Any, at: datetime) -> FloorConflict | None:
+def push_refusal(table: Table, user: Actor, at: datetime) -> FloorConflict | None:
     """Why `user` may not start a hand at `table` now because of the rotation: after the push
     (the incoming dealer's down has begun, not signed in yet) the outgoing dealer hands the
     table over first. None for a director, and for the system (no user)."""

@@ -9,8 +9,8 @@ at once.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -180,13 +180,13 @@ def _write_schedule(*, start: datetime, resume: bool) -> list[DealerDown]:
     )
 
 
-def _since(start: datetime, plan: rotation.Plan) -> dict[Any, rotation.Since]:
+def _since(start: datetime, plan: rotation.Plan) -> dict[Hashable, rotation.Since]:
     """Where each dealer stands at `start`: the table of their last down, the downs dealt since
     their last break, and what is left of a break still running."""
     history: dict[int, list[DealerDown]] = {}
     for down in DealerDown.objects.filter(starts_at__lt=start).order_by("-starts_at", "-pk"):
         history.setdefault(down.dealer_id, []).append(down)
-    since = {}
+    since: dict[Hashable, rotation.Since] = {}
     for dealer_id, downs in history.items():
         last = downs[0]
         if last.table_id is None:

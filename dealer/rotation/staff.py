@@ -9,11 +9,10 @@ becomes theirs at the push with their PIN (`dealer.rotation.services.down_sign_i
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
@@ -34,7 +33,7 @@ NAME_MAX = 150  # the user model's first_name
 
 def staff_dealer_create(
     *, username: str, name: str, pin: str, actor: Actor = None, at: datetime
-) -> Any:
+) -> User:
     """A dealer account (the dealer group, no password) with its PIN, hashed. Refused: 400
     `bad_username`, `bad_name`, `bad_pin`; 409 `username_taken`."""
     username, name = _check_names(username, name)
@@ -48,7 +47,7 @@ def staff_dealer_create(
     return user
 
 
-def staff_floor_create(*, username: str, name: str, password: str, actor: Actor = None) -> Any:
+def staff_floor_create(*, username: str, name: str, password: str, actor: Actor = None) -> User:
     """A floor account (a director: staff) with a password that passes the site's password
     rules. Refused: 400 `bad_username`, `bad_name`, `bad_password`; 409 `username_taken`."""
     username, name = _check_names(username, name)
@@ -80,7 +79,7 @@ def dealer_pin_set(*, user_id: int, pin: str, actor: Actor = None, at: datetime)
 
 
 @transaction.atomic
-def staff_deactivate(*, user_id: int, actor: Actor = None, at: datetime) -> Any:
+def staff_deactivate(*, user_id: int, actor: Actor = None, at: datetime) -> User:
     """The account can no longer sign in; at once its sessions and API tokens stop working
     (`tournaments.services.access`), its tables have no dealer and it leaves the shift list.
     Deactivating an inactive account again changes nothing. Refused: 404 `no_such_user`;
@@ -121,7 +120,7 @@ def _check_names(username: str, name: str) -> tuple[str, str]:
     return username, name
 
 
-def _user_create(*, username: str, name: str, is_staff: bool, password: str | None) -> Any:
+def _user_create(*, username: str, name: str, is_staff: bool, password: str | None) -> User:
     users = get_user_model().objects
     taken = FloorConflict(
         "username_taken", f"There is already an account called {username}: pick another username."
@@ -137,7 +136,7 @@ def _user_create(*, username: str, name: str, is_staff: bool, password: str | No
         raise taken from error
 
 
-def _staff_get(user_id: int) -> Any:
+def _staff_get(user_id: int) -> User:
     """A dealer or floor account (never a player's or an administrator's other account)."""
     user = (
         get_user_model()

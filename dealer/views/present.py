@@ -9,21 +9,30 @@ button, too, is the engine's (`half_pot_raise_to`).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
+from datetime import datetime
 from functools import cache
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, NotRequired, TypeAlias, TypedDict
 
 from django.conf import settings
 from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from dealer.card_gate import CardSight
+from dealer.cash.models import CashSeat
+from dealer.codec import CardLedger, HandSnapshot, OutOfTurn, PlayerView
 from dealer.engine.cards import RANKS, SUITS, DeckKind, deck
+from dealer.engine.json_values import JsonObject, JsonValue
 from dealer.hand_log import split_undone
 from dealer.models import Hand, HandEvent
-from tournaments.models import Table
+from tournaments.models import Entry, Table
+
+if TYPE_CHECKING:  # the stubs' name for what a template engine hands back; no runtime class
+    from django.template.backends.base import _EngineTemplate
+
+Seated: TypeAlias = Entry | CashSeat  # a player seated now: a tournament entry or a cash seat
 
 SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
@@ -54,11 +63,11 @@ ACTION_WORDS = {
 # A tap redraws the table and, when cards are due, the card picker: nine seat boxes and 52 cards,
 # most of them as they were on the last tap. Each is rendered from its template once per
 # distinct content and process, then reused; the key is everything the template reads.
-_RENDERED: dict[tuple[Any, ...], SafeString] = {}
+_RENDERED: dict[tuple[str, Hashable], SafeString] = {}
 _RENDERED_MAX = 20_000  # a bound on memory: some tens of thousands of small pieces
 
 
-def rendered(template: str, key: tuple[Any, ...], context: dict[str, Any]) -> SafeString:
+def rendered(template: str, key: Hashable, context: dict[str, object]) -> SafeString:
     """`template` (one of the tablet's, `templates/jinja2/`) rendered with `context`, which
     `key` (hashable) must describe entirely. With DEBUG every time, so that an edited template
     shows at once."""
@@ -74,7 +83,7 @@ def rendered(template: str, key: tuple[Any, ...], context: dict[str, Any]) -> Sa
 
 
 @cache
-def _template(name: str) -> Any:
+def _template(name: str) -> _EngineTemplate:
     """The compiled template (looking it up through the loaders cost as much as a seat box)."""
     return get_template(name, using="jinja2")
 
@@ -136,7 +145,7 @@ class LedgerView:
     notes: tuple[str, ...]  # "Next burn: 7d (exposed)", "Out of play: 2h, back for the river"
 
 
-def ledger_view(cards: dict[str, Any] | None) -> LedgerView | None:
+def ledger_view(cards: CardLedger | None) -> LedgerView | None:
     if not cards:
         return None
     notes = []
@@ -152,15 +161,15 @@ def ledger_view(cards: dict[str, Any] | None) -> LedgerView | None:
     return LedgerView(burned=cards.get("burned", 0), stub=cards.get("stub", 0), notes=tuple(notes))
 
 
-def deck_rows(cards: dict[str, Any] | None, checked: Iterable[str] = ()) -> list[list[SafeString]]:
+def deck_rows(cards: CardLedger | None, checked: Iterable[str] = ()) -> list[list[SafeString]]:
     """The card picker: one row per suit, aces first, of the game's deck as the engine's card
     ledger gives it (`cards`, the snapshot's ledger: `deck` and `out_of_play`, see
     `dealer.engine.ledger.card_choice`); the cards out of play disabled, the `checked` ones
     ticked. The picker decides nothing itself. Each card's checkbox comes rendered
     (`dealer/_pick.html`)."""
-    cards = cards or {}
-    in_deck = {str(card) for card in deck(DeckKind(cards.get("deck", DeckKind.STANDARD)))}
-    out = set(cards.get("out_of_play", ()))
+    kind = cards.get("deck", DeckKind.STANDARD) if cards else DeckKind.STANDARD
+    in_deck = {str(card) for card in deck(DeckKind(kind))}
+    out = set(cards.get("out_of_play", ())) if cards else set()
     ticked = set(checked)
     rows = []
     for suit in SUITS:
@@ -337,7 +346,7 @@ class SeatView:
 _seat_key = attrgetter(*(f.name for f in fields(SeatView) if f.name != "shown"), "shown_codes")
 
 
-def _declared_words(entry: dict[str, Any]) -> str:
+def _declared_words(entry: OutOfTurn) -> str:
     """An action out of turn as the seat's tag says it ("raise to 600")."""
     action, amount = entry["action"], entry.get("amount")
     if action == "raise":
@@ -348,7 +357,7 @@ def _declared_words(entry: dict[str, Any]) -> str:
 
 
 def seat_views(
-    table: Table, snapshot: dict[str, Any] | None, entries: Sequence[Any] = ()
+    table: Table, snapshot: HandSnapshot | None, entries: Sequence[Seated] = ()
 ) -> list[SeatView]:
     """Every seat of the table: the players of the hand from the snapshot, else the players
     seated now (before the first hand): tournament entries or cash seats, each with a seat, a
@@ -403,7 +412,7 @@ def seat_views(
         if not table.is_cash:
             _seated_since(seats, entries)
     for entry in entries:  # seated now but not in the hand (a cash table between hands)
-        sitting = seats.get(entry.seat)
+        sitting = None if entry.seat is None else seats.get(entry.seat)
         if sitting is not None and sitting.empty:
             sitting.name, sitting.stack, sitting.empty = entry.player.name, entry.chips, False
             sitting.away = bool(getattr(entry, "away", False))
@@ -412,7 +421,7 @@ def seat_views(
     return list(seats.values())
 
 
-def _seated_since(seats: dict[int, SeatView], entries: Sequence[Any]) -> None:
+def _seated_since(seats: dict[int, SeatView], entries: Sequence[Seated]) -> None:
     """Between tournament hands: each seat shows who sits there now. A player seated since the
     hand (moved in, or the final-table redraw) replaces the hand's player, a player who left is
     gone; a player the hand busted stays shown as out until someone takes the seat."""
@@ -441,11 +450,61 @@ def pot_label(index: int, count: int) -> str:
     return f"Side pot {index}" if count > 2 else "Side pot"
 
 
-def names_by_seat(snapshot: dict[str, Any]) -> dict[int, str]:
+class SeatName(TypedDict):
+    seat: int
+    name: str
+
+
+class PotRow(TypedDict):
+    label: str
+    amount: int
+    eligible: list[SeatName]
+
+
+class WinnerRow(TypedDict):
+    seat: int
+    name: str
+    share: int
+    hand: str
+    odd_chip: bool
+
+
+class AwardRow(TypedDict):
+    label: str
+    amount: int
+    rake: int
+    winners: list[WinnerRow]
+    split: bool
+    odd_chips: list[WinnerRow]
+
+
+class PushRow(TypedDict):
+    pot: int
+    label: str
+    amount: int
+    eligible: list[SeatName]
+    pushed_to: list[SeatName] | None
+
+
+class ShowdownRow(TypedDict):
+    seat: int
+    name: str
+    status: str  # shown, mucked, next or waiting
+    cards: list[CardView]
+    open: bool
+
+
+class ShowdownView(TypedDict):
+    order: list[ShowdownRow]
+    next_seat: int | None
+    next_name: str
+
+
+def names_by_seat(snapshot: HandSnapshot) -> dict[int, str]:
     return {p["seat"]: p["name"] for p in snapshot.get("players", ())}
 
 
-def pot_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
+def pot_views(snapshot: HandSnapshot) -> list[PotRow]:
     names = names_by_seat(snapshot)
     pots = snapshot.get("pots") or []
     return [
@@ -459,18 +518,18 @@ def pot_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def award_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
+def award_views(snapshot: HandSnapshot) -> list[AwardRow]:
     """Each pot's winners with their shares and hands, the main pot last (the order they are
     pushed); the player given an odd chip is the one whose share is larger."""
     names = names_by_seat(snapshot)
     awards = snapshot.get("awards") or []
     count = max((a["pot"] for a in awards), default=0) + 1
-    views = []
+    views: list[AwardRow] = []
     for award in awards:
         shares = list(award["shares"])
         smallest = min(shares) if shares else 0
         split = len(shares) > 1
-        winners = [
+        winners: list[WinnerRow] = [
             {
                 "seat": seat,
                 "name": names.get(seat, ""),
@@ -496,7 +555,7 @@ def award_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
     return views
 
 
-def push_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
+def push_views(snapshot: HandSnapshot) -> list[PushRow]:
     """Showdown by tap: each pot the dealer may push, with a button per player who can win it,
     or the players it went to once pushed (the engine's `push` list; empty when none is due)."""
     names = names_by_seat(snapshot)
@@ -515,24 +574,24 @@ def push_views(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def best_hand_seats(pushes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def best_hand_seats(pushes: list[PushRow]) -> list[SeatName]:
     """The players who may still take pots, for the "best hand takes every pot it is in" row:
     shown when more than one pot is left to push."""
     left = [p for p in pushes if p["pushed_to"] is None and len(p["eligible"]) > 1]
     if len(left) < 2:
         return []
-    seen: dict[int, dict[str, Any]] = {}
+    seen: dict[int, SeatName] = {}
     for pot in left:
         for player in pot["eligible"]:
             seen.setdefault(player["seat"], player)
     return sorted(seen.values(), key=lambda p: p["seat"])
 
 
-def showdown_view(snapshot: dict[str, Any]) -> dict[str, Any] | None:
+def showdown_view(snapshot: HandSnapshot) -> ShowdownView | None:
     if snapshot.get("phase") != "showdown":
         return None
     by_seat = {p["seat"]: p for p in snapshot["players"]}
-    order = []
+    order: list[ShowdownRow] = []
     for seat in snapshot.get("showdown_order") or ():
         player = by_seat[seat]
         if player.get("shown"):
@@ -563,7 +622,34 @@ def showdown_view(snapshot: dict[str, Any]) -> dict[str, Any] | None:
 # --- the action bar --------------------------------------------------------------------------
 
 
-def action_bar(snapshot: dict[str, Any]) -> dict[str, Any] | None:
+class SizeButton(TypedDict):
+    label: str
+    amount: int
+    action: str  # the tap: "raise:600", "all_in"
+    wide: NotRequired[bool]
+
+
+class ActionBar(TypedDict):
+    seat: int
+    name: str
+    stack: int
+    bet: int
+    can_fold: bool
+    can_check: bool
+    call: int
+    call_all_in: bool
+    kind: str
+    word: str
+    min: int | None
+    max: int | None
+    sizes: list[SizeButton]
+    can_raise: bool
+    typed: bool
+    pot_limit: bool
+    deal_unentered: NotRequired[bool]
+
+
+def action_bar(snapshot: HandSnapshot) -> ActionBar | None:
     """The buttons for the player to act, with the engine's amounts (none it does not allow)."""
     legal = snapshot.get("legal")
     if not legal or snapshot.get("phase") != "betting":
@@ -574,7 +660,7 @@ def action_bar(snapshot: dict[str, Any]) -> dict[str, Any] | None:
     low, top, pot = legal["min_raise_to"], legal["max_raise_to"], legal["pot_raise_to"]
     all_in_to = legal["all_in_to"]
     kind = "bet" if legal["is_bet"] else "raise"
-    sizes: list[dict[str, Any]] = []
+    sizes: list[SizeButton] = []
     pot_limit = bool(snapshot.get("pot_limit"))
     if low is not None and top is not None:
         if low == top:
@@ -617,13 +703,13 @@ def action_bar(snapshot: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def deal_bar(snapshot: dict[str, Any]) -> dict[str, Any] | None:
+def deal_bar(snapshot: HandSnapshot) -> ActionBar | None:
     """While a board deal is due: the action bar of the next street's first player, each tap
     saying the board was dealt without its cards (the engine's `legal_after_deal`)."""
     after = snapshot.get("legal_after_deal")
     if snapshot.get("phase") != "dealing" or not after:
         return None
-    players = [{**p, "bet": 0} for p in snapshot["players"]]  # a new street starts at 0
+    players: list[PlayerView] = [{**p, "bet": 0} for p in snapshot["players"]]  # new street: 0
     bar = action_bar({**snapshot, "phase": "betting", "legal": after, "players": players})
     return None if bar is None else {**bar, "deal_unentered": True}
 
@@ -631,29 +717,40 @@ def deal_bar(snapshot: dict[str, Any]) -> dict[str, Any] | None:
 # --- the log of the hand ---------------------------------------------------------------------
 
 
-def _describe_action(action: dict[str, Any], seats: list[int], names: dict[int, str]) -> str:
-    kind = action.get("kind", "")
+def _whole(value: JsonValue) -> int | None:
+    return value if type(value) is int else None
+
+
+def _listed(value: JsonValue) -> list[JsonValue]:
+    return value if isinstance(value, list) else []
+
+
+def _describe_action(action: JsonObject, seats: list[int], names: dict[int, str]) -> str:
+    """One logged action (`dealer.codec.action_to_dict`) in words; a field of the wrong type
+    is left out rather than failing the log."""
+    kind = str(action.get("kind", ""))
+    amount = _whole(action.get("amount"))
     if kind == "award":  # "Pot 1 pushed to seat 4 Ana": pots counted from 1, the main pot first
-        winners = [seats[w] for w in action.get("winners", ()) if 0 <= w < len(seats)]
+        indexes = [_whole(w) for w in _listed(action.get("winners"))]
+        winners = [seats[w] for w in indexes if w is not None and 0 <= w < len(seats)]
         to = " and ".join(f"seat {s} {names.get(s, '')}".strip() for s in winners)
-        if action.get("amount") is None:  # the best hand's tap: every pot its winners are in
+        if amount is None:  # the best hand's tap: every pot its winners are in
             numbers = " and ".join(str(s) for s in winners)
             who = f"seat {numbers} is" if len(winners) == 1 else f"seats {numbers} are all"
             return f"Every pot {who} in pushed to {to}"
-        return f"Pot {action['amount'] + 1} pushed to {to}"
+        return f"Pot {amount + 1} pushed to {to}"
     word = ACTION_WORDS.get(kind, kind.replace("_", " "))
     who = ""
-    player = action.get("player")
+    player = _whole(action.get("player"))
     if player is not None and 0 <= player < len(seats):
         seat = seats[player]
         who = f"Seat {seat} {names.get(seat, '')}".strip()
     parts = [p for p in (who, word) if p]
-    if action.get("amount") is not None:
-        parts.append(f"{action['amount']:,}")
-    if action.get("cards"):
-        parts.append(
-            " ".join(CardView(c).rank + CardView(c).symbol or "?" for c in action["cards"])
-        )
+    if amount is not None:
+        parts.append(f"{amount:,}")
+    cards = [str(c) for c in _listed(action.get("cards"))]
+    if cards:
+        parts.append(" ".join(CardView(c).rank + CardView(c).symbol or "?" for c in cards))
     if action.get("reason"):
         parts.append(f"({action['reason']})")
     return " ".join(parts)
@@ -664,7 +761,7 @@ class LogEntry(NamedTuple):
 
     seq: int
     kind: str
-    payload: dict[str, Any]
+    payload: JsonObject
 
 
 def describe_event(event: LogEntry | HandEvent, hand: Hand) -> str:
@@ -678,11 +775,23 @@ def describe_event(event: LogEntry | HandEvent, hand: Hand) -> str:
     if event.kind == HandEvent.Kind.PROCEDURE:
         title = payload.get("title") or payload.get("trigger", "Procedure")
         return f"Procedure: {title}"
-    actions = payload.get("actions") or [payload.get("action") or {}]
-    return "; ".join(_describe_action(a, seats, names) for a in actions)
+    actions = _listed(payload.get("actions")) or [payload.get("action") or {}]
+    return "; ".join(_describe_action(a, seats, names) for a in actions if isinstance(a, dict))
 
 
-def log_line(event: LogEntry | HandEvent, hand: Hand, *, cancelled: bool = False) -> dict[str, Any]:
+class LogLine(TypedDict):
+    seq: int
+    text: str
+    undo: bool
+    cancelled: bool
+
+
+class LogView(TypedDict):
+    entries: list[LogLine]
+    undoable: str | None
+
+
+def log_line(event: LogEntry | HandEvent, hand: Hand, *, cancelled: bool = False) -> LogLine:
     """One line of the tablet's log: the whole log (`log_view`), or the line a tap just added,
     from the event the write returned (nothing read)."""
     return {
@@ -693,7 +802,7 @@ def log_line(event: LogEntry | HandEvent, hand: Hand, *, cancelled: bool = False
     }
 
 
-def log_view(hand: Hand | None, limit: int = 8, *, sight: CardSight) -> dict[str, Any]:
+def log_view(hand: Hand | None, limit: int = 8, *, sight: CardSight) -> LogView:
     """The hand's latest entries (newest first), each marked if a later undo cancelled it, and
     the entry an undo would cancel now, as the viewer may see them (`dealer.card_gate`): for
     one who may not see the hole cards, the cards no player has shown read "??"."""
@@ -719,25 +828,44 @@ def log_view(hand: Hand | None, limit: int = 8, *, sight: CardSight) -> dict[str
 # --- the table's hands -----------------------------------------------------------------------
 
 
-def hand_summary(hand: Hand) -> dict[str, Any]:
+class WonRow(TypedDict):
+    seat: int
+    name: str
+    amount: int
+
+
+class HandSummary(TypedDict):
+    hand: Hand
+    number: int
+    status: str
+    board: list[CardView]
+    pot: int
+    winners: list[WonRow]
+    players: int
+    ended_at: datetime | None
+    started_at: datetime
+
+
+def hand_summary(hand: Hand) -> HandSummary:
     """One line of the hand history: number, outcome, winners with what they won."""
-    state = hand.state or {}
-    names = names_by_seat(state)
+    state: HandSnapshot | None = hand.state or None  # None: no state written yet
+    names = names_by_seat(state) if state else {}
+    awards = (state.get("awards") or []) if state else []
     winners: dict[int, int] = {}
-    for award in state.get("awards") or ():
+    for award in awards:
         for seat, share in zip(award["winners"], award["shares"], strict=False):
             winners[seat] = winners.get(seat, 0) + share
     return {
         "hand": hand,
         "number": hand.number,
         "status": hand.status,
-        "board": card_views(state.get("board")),
-        "pot": sum(a["amount"] for a in state.get("awards") or ()) or state.get("pot_total", 0),
+        "board": card_views(state.get("board") if state else None),
+        "pot": sum(a["amount"] for a in awards) or (state.get("pot_total", 0) if state else 0),
         "winners": [
             {"seat": seat, "name": names.get(seat, ""), "amount": amount}
             for seat, amount in winners.items()
         ],
-        "players": len(state.get("players") or ()),
+        "players": len((state.get("players") or ()) if state else ()),
         "ended_at": hand.ended_at,
         "started_at": hand.created_at,
     }

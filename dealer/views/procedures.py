@@ -13,14 +13,14 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 from functools import partial
-from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
 from dealer.card_gate import PREVIEW_REFUSAL, card_sight
+from dealer.codec import CardLedger, HandSnapshot
 from dealer.engine.errors import EngineError
 from dealer.engine.rule_text import option_phrases
 from dealer.engine.triggers import TRIGGERS, Effect, Group, PlayerNeed, TriggerInfo, trigger_info
@@ -45,24 +45,21 @@ TONES: Mapping[Effect, str] = {
 }
 
 
-def _groups() -> list[dict[str, Any]]:
+def _groups() -> list[dict[str, object]]:
     """The pick list: the engine's groups in order, each with its triggers in order."""
     groups = [
-        {
-            "title": str(group),
-            "items": [(str(t), info.label) for t, info in TRIGGERS.items() if info.group is group],
-        }
+        (str(group), [(str(t), info.label) for t, info in TRIGGERS.items() if info.group is group])
         for group in Group
     ]
-    return [g for g in groups if g["items"]]
+    return [{"title": title, "items": items} for title, items in groups if items]
 
 
-def _details(info: TriggerInfo | None, values: Any, note: str = "") -> dict[str, Any]:
+def _details(info: TriggerInfo | None, values: QueryDict, note: str = "") -> dict[str, object]:
     """The remedy's details from a form: the answer to the trigger's question, the dealer's
     reason where the trigger takes one, the cards and the amount named."""
     if info is None:
         return {}
-    details: dict[str, Any] = {}
+    details: dict[str, object] = {}
     if info.question is not None:
         answer = info.question.answer(values.get(info.question.key) or None)
         if answer is not None:
@@ -78,14 +75,14 @@ def _details(info: TriggerInfo | None, values: Any, note: str = "") -> dict[str,
     return details
 
 
-def named_cards(values: Any) -> list[str]:
+def named_cards(values: QueryDict) -> list[str]:
     """The cards named on the sheet: the picker's ticked cards (one `cards` value each), or one
     value holding them all (the confirm form's hidden field, an API-like "As Kd")."""
     sent = values.getlist("cards") if hasattr(values, "getlist") else [values.get("cards") or ""]
     return " ".join(str(value) for value in sent).split()[:MAX_NAMED]
 
 
-def _asks(info: TriggerInfo, values: Any, cards: dict[str, Any] | None) -> dict[str, Any]:
+def _asks(info: TriggerInfo, values: QueryDict, cards: CardLedger | None) -> dict[str, object]:
     """What the sheet asks before the remedy, as the engine's trigger says. Cards are named with
     the tablet's card picker, whose disabled cards are the engine's card ledger's (`cards`, the
     hand's snapshot): no card is typed."""
@@ -109,7 +106,9 @@ def _asks(info: TriggerInfo, values: Any, cards: dict[str, Any] | None) -> dict[
     }
 
 
-def _remedy(hand: Hand, trigger: str, seat: int | None, details: dict[str, Any]) -> dict[str, Any]:
+def _remedy(
+    hand: Hand, trigger: str, seat: int | None, details: dict[str, object]
+) -> dict[str, object]:
     """The engine's remedy for the sheet, or the refusal to show instead."""
     try:
         remedy = procedure_preview(hand=hand, trigger=trigger, player_seat=seat, details=details)
@@ -146,7 +145,7 @@ def procedure_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     refusal = None if form.is_valid() else form.errors.get("seat", form.errors.get("trigger"))
     trigger = form.cleaned_data.get("trigger") or ""
     seat = form.cleaned_data.get("seat")
-    context: dict[str, Any] = {
+    context: dict[str, object] = {
         "table": table,
         "hand": hand,
         "in_progress": in_progress,
@@ -167,7 +166,8 @@ def procedure_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     context["trigger_label"] = info.label if info else trigger
     context["players"] = [{"seat": s["seat"], "name": s.get("name", "")} for s in hand.seats]
     if info is not None:
-        context.update(_asks(info, request.GET, (hand.state or {}).get("cards")))
+        state: HandSnapshot | None = hand.state or None  # None: no state written yet
+        context.update(_asks(info, request.GET, state.get("cards") if state else None))
     details = _details(info, request.GET)
     # The answers, for the confirm form's hidden fields (the cards named as one value).
     context["details"] = {
@@ -207,4 +207,5 @@ def run(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except (FloorError, EngineError) as error:
         return tablet.refused(request, table, error)
-    return tablet.render_tablet(request, table, hand=result.hand, snapshot=result.answer)
+    answer = tablet.write_answer(result)
+    return tablet.render_tablet(request, table, hand=result.hand, snapshot=answer)

@@ -18,8 +18,9 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Callable, Mapping
 from functools import cache, partial, wraps
-from typing import Any
+from typing import Concatenate, ParamSpec, Protocol, TypedDict, cast
 
 from django.conf import settings
 from django.contrib import messages
@@ -36,6 +37,7 @@ from django.http import (
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_POST
 
 from config import request_time
@@ -45,10 +47,11 @@ from dealer.card_gate import card_sight
 from dealer.cash.models import CashSeat
 from dealer.cash.seats import views as cash_views
 from dealer.cash.seats.plan import OWED_FIELDS
+from dealer.codec import HandSnapshot
 from dealer.engine.errors import EngineError
 from dealer.forms import ActionForm, ReasonedWriteForm, ReopenForm, StartForm, UndoForm
 from dealer.models import Hand
-from dealer.rotation.selectors import push_due, push_refusal
+from dealer.rotation.selectors import PushDue, push_due, push_refusal
 from dealer.selectors import can_write, reopen_refusal, start_refusal
 from dealer.services import (
     HandNotAtTableError,
@@ -62,6 +65,21 @@ from dealer.services import (
 )
 from dealer.views import present
 from dealer.views.access import dealer_required, refused_for_role, require_write, table_get
+from dealer.views.present import (
+    ActionBar,
+    AwardRow,
+    CardView,
+    LedgerView,
+    LogLine,
+    LogView,
+    PotRow,
+    PushRow,
+    Seated,
+    SeatName,
+    SeatView,
+    ShowdownView,
+)
+from tournaments.actors import Actor
 from tournaments.errors import FloorError
 from tournaments.models import Entry, Table, Tournament
 from tournaments.roles import may_see_tables
@@ -93,7 +111,7 @@ def latest_hand(table: Table) -> Hand | None:
 CASH_SEAT_FIELDS = ("pk", "seat", "chips", "away", *OWED_FIELDS)
 
 
-def seated(table: Table) -> list[Any]:
+def seated(table: Table) -> list[Seated]:
     if table.is_cash:
         return list(CashSeat.objects.filter(table=table).select_related("player").order_by("seat"))
     return list(
@@ -105,10 +123,12 @@ def seated(table: Table) -> list[Any]:
 
 def _seats_signature(table: Table) -> str:
     if table.is_cash:
-        rows: Any = CashSeat.objects.filter(table=table).values_list(*CASH_SEAT_FIELDS)
+        rows = list(CashSeat.objects.filter(table=table).values_list(*CASH_SEAT_FIELDS))
     else:
-        rows = Entry.objects.filter(table=table, status=Entry.Status.ACTIVE).values_list(
-            "pk", "seat", "chips"
+        rows = list(
+            Entry.objects.filter(table=table, status=Entry.Status.ACTIVE).values_list(
+                "pk", "seat", "chips"
+            )
         )
     return hashlib.sha256(repr(sorted(rows)).encode()).hexdigest()[:12]
 
@@ -152,14 +172,70 @@ def make_notice(kind: str, text: str) -> dict[str, str]:
     return {"kind": kind, "text": text}
 
 
+class Regions(TypedDict):
+    """What `hand_regions` gives the tablet's templates (`dealer/_felt.html`, ...)."""
+
+    table: Table
+    hand: Hand | None
+    state: HandSnapshot | None
+    phase: str | None
+    in_progress: bool
+    writable: bool
+    version: int
+    client_id: str
+    seats: list[SeatView]
+    board: list[CardView]
+    board_slots: range
+    board2: list[CardView]
+    board2_slots: range
+    runs: int
+    board_unknown: bool
+    board_unknown_count: int
+    pots: list[PotRow]
+    ledger: LedgerView | None
+    pot_total: int
+    bar: ActionBar | None
+    deal_bar: ActionBar | None
+    due: int
+    next_street: str
+    picker: partial[list[list[SafeString]]]
+    showdown: ShowdownView | None
+    push_pots: list[PushRow]
+    push_best: list[SeatName]
+    push_open: bool
+    awards: list[AwardRow]
+    promo_drop: int
+    structure: str
+    claim_allowed: bool
+    reopened: bool
+
+
+class Tablet(Regions):
+    """The whole tablet (`dealer/_tablet.html`): the regions and the side column."""
+
+    tournament: Tournament | None
+    etag: str
+    notice: dict[str, str] | None
+    waiting: list[SeatView]
+    log: LogView
+    can_start: bool
+    start_refusal: str
+    structure_label: str
+    undo_reasons: tuple[str, ...]
+    reopen_reasons: tuple[str, ...]
+    reopen_offered: bool
+    tablet_url: str
+    push: PushDue | None
+
+
 def hand_regions(
     table: Table,
     hand: Hand | None,
-    snapshot: dict[str, Any] | None,
+    snapshot: HandSnapshot | None,
     *,
     writable: bool,
-    seated_now: list[Any],
-) -> dict[str, Any]:
+    seated_now: list[Seated],
+) -> Regions:
     """What the table, the pots and the dock show of the hand (`dealer/_felt.html`,
     `_pots.html`, `_dock.html`): the whole tablet and a tap's answer are built by this one
     function. `seated_now`: who sits at the table now, for the seats the hand does not show."""
@@ -228,10 +304,31 @@ def tablet_context(
     table: Table,
     *,
     hand: Hand | None = None,
-    snapshot: dict[str, Any] | None = None,
+    snapshot: HandSnapshot | None = None,
     notice: dict[str, str] | None = None,
-) -> dict[str, Any]:
-    """Everything `dealer/_tablet.html` shows, from the hand's snapshot (or the latest hand)."""
+) -> dict[str, object]:
+    """Everything `dealer/_tablet.html` shows, from the hand's snapshot (or the latest hand):
+    the tablet, and a cash table's next hand between hands."""
+    tablet = tablet_view(request, table, hand=hand, snapshot=snapshot, notice=notice)
+    return tablet_context_of(tablet, table)
+
+
+def tablet_context_of(tablet: Tablet, table: Table) -> dict[str, object]:
+    """The template's context for `tablet`: with a cash table's next hand between hands."""
+    if table.is_cash and not tablet["in_progress"]:
+        return {**tablet, **cash_views.next_hand_context(table)}
+    return {**tablet}
+
+
+def tablet_view(
+    request: HttpRequest,
+    table: Table,
+    *,
+    hand: Hand | None = None,
+    snapshot: HandSnapshot | None = None,
+    notice: dict[str, str] | None = None,
+) -> Tablet:
+    """The tablet but a cash table's next hand (`tablet_context`)."""
     if hand is None:
         hand = latest_hand(table)
     if snapshot is None and hand is not None:
@@ -245,42 +342,38 @@ def tablet_context(
     if blocked is None and not in_progress:  # after the push: the handover first
         blocked = push_refusal(table, request.user, request_time.now())
     seated_now = seated(table) if table.is_cash or not in_progress else []
-    context = hand_regions(table, hand, snapshot, writable=writable, seated_now=seated_now)
+    regions = hand_regions(table, hand, snapshot, writable=writable, seated_now=seated_now)
     if tournament is not None and not in_progress:
-        waiting = seats_waiting(table, {e.seat: e.pk for e in seated_now})
-        for view in context["seats"]:
+        waiting = seats_waiting(table, {e.seat: e.pk for e in seated_now if e.seat is not None})
+        for view in regions["seats"]:
             view.waits = waiting.get(view.seat, "")
-    structure = context["structure"]
-    context.update(
-        {
-            "tournament": tournament,
-            "etag": tablet_etag(
-                table,
-                hand.pk if hand else None,
-                context["version"],
-                status,
-                writable,
-                audience=sight.audience,
-            ),
-            "notice": notice,
-            "waiting": [view for view in context["seats"] if view.waits],
-            "log": present.log_view(hand, sight=sight),
-            "can_start": blocked is None,
-            "start_refusal": blocked.detail if blocked else "",
-            "structure_label": dict(Tournament.Structure.choices).get(structure, structure),
-            "undo_reasons": UNDO_REASONS,
-            "reopen_reasons": REOPEN_REASONS,
-            "reopen_offered": writable
-            and hand is not None
-            and status == Hand.Status.COMPLETE
-            and reopen_refusal(hand, request.user) is None,
-            "tablet_url": reverse("deal-table", args=[table.pk]),
-            "push": None if in_progress else push_due(table, request_time.now()),
-        }
-    )
-    if table.is_cash and not in_progress:
-        context.update(cash_views.next_hand_context(table))
-    return context
+    structure = regions["structure"]
+    return {
+        **regions,
+        "tournament": tournament,
+        "etag": tablet_etag(
+            table,
+            hand.pk if hand else None,
+            regions["version"],
+            status,
+            writable,
+            audience=sight.audience,
+        ),
+        "notice": notice,
+        "waiting": [view for view in regions["seats"] if view.waits],
+        "log": present.log_view(hand, sight=sight),
+        "can_start": blocked is None,
+        "start_refusal": blocked.detail if blocked else "",
+        "structure_label": dict(Tournament.Structure.choices).get(structure, structure),
+        "undo_reasons": UNDO_REASONS,
+        "reopen_reasons": REOPEN_REASONS,
+        "reopen_offered": writable
+        and hand is not None
+        and status == Hand.Status.COMPLETE
+        and reopen_refusal(hand, request.user) is None,
+        "tablet_url": reverse("deal-table", args=[table.pk]),
+        "push": None if in_progress else push_due(table, request_time.now()),
+    }
 
 
 def render_tablet(
@@ -288,7 +381,7 @@ def render_tablet(
     table: Table,
     *,
     hand: Hand | None = None,
-    snapshot: dict[str, Any] | None = None,
+    snapshot: HandSnapshot | None = None,
     notice: dict[str, str] | None = None,
     status: int = 200,
     partial: bool | None = None,
@@ -301,9 +394,10 @@ def render_tablet(
             level = messages.ERROR if notice["kind"] == "error" else messages.WARNING
             messages.add_message(request, level, notice["text"])
         return redirect("deal-table", pk=table.pk)
-    context = tablet_context(request, table, hand=hand, snapshot=snapshot, notice=notice)
+    tablet = tablet_view(request, table, hand=hand, snapshot=snapshot, notice=notice)
+    context = tablet_context_of(tablet, table)
     response = render(request, "dealer/_tablet.html", context, status=status, using="jinja2")
-    response["ETag"] = context["etag"]
+    response["ETag"] = tablet["etag"]
     patch_cache_control(response, no_cache=True, private=True)
     return response
 
@@ -322,7 +416,7 @@ def render_tap(request: HttpRequest, table: Table, result: Result) -> HttpRespon
 
     The whole tablet instead when the hand is over or reopened, for a resent write (its first
     answer, which may be older than what the tablet shows), and without htmx."""
-    snapshot, hand, event = result.answer, result.hand, result.event
+    snapshot, hand, event = write_answer(result), result.hand, result.event
     if (
         event is None
         or snapshot.get("status") != Hand.Status.IN_PROGRESS
@@ -332,17 +426,18 @@ def render_tap(request: HttpRequest, table: Table, result: Result) -> HttpRespon
         return render_tablet(request, table, hand=hand, snapshot=snapshot)
     writable = True  # the service took this user's write (`check_writer`): no second check
     seated_now = seated(table) if table.is_cash else []
-    context = hand_regions(table, hand, snapshot, writable=writable, seated_now=seated_now)
+    regions = hand_regions(table, hand, snapshot, writable=writable, seated_now=seated_now)
     line = present.log_line(event, hand)
-    version = context["version"]
+    version = regions["version"]
     # The hand's first entry: the log and Undo appear (before it there were neither).
-    context.update(line=line, first_entry=version == 1, log={"entries": [line]}, oob=True)
+    log: dict[str, list[LogLine]] = {"entries": [line]}
+    context = {**regions, "line": line, "first_entry": version == 1, "log": log, "oob": True}
     response = render(request, "dealer/_tap.html", context, using="jinja2")
     audience = card_sight(request.user, table).audience
     etag = tablet_etag(table, hand.pk, version, snapshot["status"], writable, audience=audience)
     response["ETag"] = etag
     response["HX-Reswap"] = "none"
-    state = {"etag": etag, "hand": hand.pk, "version": version, "phase": context["phase"]}
+    state = {"etag": etag, "hand": hand.pk, "version": version, "phase": regions["phase"]}
     response["HX-Trigger-After-Swap"] = json.dumps({"tablet:state": state})
     patch_cache_control(response, no_cache=True, private=True)
     return response
@@ -444,23 +539,30 @@ def refused(request: HttpRequest, table: Table, error: Exception) -> HttpRespons
 READS_BOARD = ("deal_board_unknown", "reveal_board")
 
 
-def engine_action(hand: Hand | None, data: dict[str, Any]) -> dict[str, Any]:
-    """The engine's action (as JSON) for the button tapped; the engine checks everything. `hand`
-    (its state) is read for the buttons of `READS_BOARD` only."""
+def _codes(value: object) -> list[str]:
+    """The cards an `ActionForm` picked (`CardsField`: a list of codes), or none."""
+    return [str(code) for code in value] if isinstance(value, list | tuple) else []
+
+
+def engine_action(hand: Hand | None, data: Mapping[str, object]) -> dict[str, object]:
+    """The engine's action (as JSON) for the button tapped (an `ActionForm`'s cleaned data);
+    the engine checks everything. `hand` (its state) is read for the buttons of `READS_BOARD`
+    only."""
     kind = data["kind"]
     if kind in READS_BOARD:
         if hand is None:
             raise ValueError(f"{kind}: the hand is needed")
-        state = hand.state or {}
+        state: HandSnapshot | None = hand.state or None  # None: no state written yet
         if kind == "deal_board_unknown":
-            return {"kind": "deal_board", "cards": ["??"] * (state.get("board_cards_due") or 1)}
+            due = state.get("board_cards_due") if state else None
+            return {"kind": "deal_board", "cards": ["??"] * (due or 1)}
         # The cards picked fill the board's unknown places in order; known cards stay.
-        picked = iter(data.get("cards") or [])
-        board = state.get("board") or []
+        picked = iter(_codes(data.get("cards")))
+        board = (state.get("board") or []) if state else []
         return {"kind": kind, "cards": [c if c != "??" else next(picked, "??") for c in board]}
-    action: dict[str, Any] = {"kind": kind}
+    action: dict[str, object] = {"kind": kind}
     if kind == "deal_board":
-        action["cards"] = list(data.get("cards") or [])
+        action["cards"] = _codes(data.get("cards"))
         return action
     if kind == "award":
         pot = {} if data.get("pot") is None else {"pot": data["pot"]}
@@ -470,19 +572,30 @@ def engine_action(hand: Hand | None, data: dict[str, Any]) -> dict[str, Any]:
     if data.get("amount") is not None:
         action["amount"] = data["amount"]
     if kind == "show" and data.get("cards"):
-        action["cards"] = list(data["cards"])
+        action["cards"] = _codes(data["cards"])
     return action
 
 
-def _write(request: HttpRequest, table: Table, run: Any) -> HttpResponse:
+def write_answer(result: Result) -> HandSnapshot:
+    """A hand write's answer as the tablet reads it: `hand_snapshot`'s value, or the first
+    answer to a resent write (the same shape, stored). `Result.answer` is typed as a plain dict
+    in `dealer.services` until it names `HandSnapshot` itself."""
+    return cast("HandSnapshot", result.answer)
+
+
+def _write(request: HttpRequest, table: Table, run: Callable[[], Result]) -> HttpResponse:
     try:
-        result: Result = run()
+        result = run()
     except (FloorError, EngineError) as error:
         return refused(request, table, error)
-    return render_tablet(request, table, hand=result.hand, snapshot=result.answer)
+    return render_tablet(request, table, hand=result.hand, snapshot=write_answer(result))
 
 
-def signed_in(view: Any) -> Any:
+P = ParamSpec("P")
+View = Callable[Concatenate[HttpRequest, P], HttpResponseBase]
+
+
+def signed_in(view: View[P]) -> View[P]:
     """A tap: anonymous users go to the sign-in page. The session's user is read with the dealer
     role in one query on every request (`config.authentication.FloorBackend`), as an API
     token's is: a dealer taken out of the group, or a user with no role, is refused at once
@@ -491,7 +604,7 @@ def signed_in(view: Any) -> Any:
     it locks with the hand (`tournaments.roles.may_deal`)."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+    def wrapped(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponseBase:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not may_see_tables(request.user):
@@ -544,8 +657,16 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     return _reasoned_write(request, pk, UndoForm, hand_undo)
 
 
+class ReasonedWrite(Protocol):
+    """A hand write with a reason: `hand_undo`, `hand_reopen`."""
+
+    def __call__(
+        self, *, hand: Hand | int, reason: str, client_id: str, version: int, actor: Actor = None
+    ) -> Result: ...
+
+
 def _reasoned_write(
-    request: HttpRequest, pk: int, form_class: type[ReasonedWriteForm], service: Any
+    request: HttpRequest, pk: int, form_class: type[ReasonedWriteForm], service: ReasonedWrite
 ) -> HttpResponse:
     """A hand write with a reason (undo, reopen): the form, then one service call."""
     table = table_get(pk)

@@ -377,7 +377,9 @@ def test_a_tournament_is_every_table_in_table_order_and_replays_to_the_stacks() 
     ]
     by_id = {hand.pk: hand for hand in played}
     for history in histories:
-        hand = by_id[history.extra["_hand_id"]]
+        hand_id = history.extra["_hand_id"]
+        assert isinstance(hand_id, int)
+        hand = by_id[hand_id]
         assert replayed_stacks(hand, history) == database_stacks(hand, history)
     assert tournament_phh(tournament) == body(
         director.get(f"/api/tournaments/{tournament.pk}/phh/")

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tomllib
 import warnings
+from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -68,7 +69,7 @@ def outcome(history: Any) -> HandResult:
     return play_outcome(history)
 
 
-def subset() -> list[dict[str, Any]]:
+def subset() -> list[Mapping[str, object]]:
     return split_hands(SUBSET.read_text(encoding="utf-8"))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import pytest
@@ -23,7 +24,7 @@ from tournaments.structures import (
 PLAN = BlindPlan(small_blind=100, big_blind=200, level_minutes=20, levels=8, smallest_chip=25)
 
 
-def blinds(rows: list[dict[str, object]]) -> list[tuple[object, object]]:
+def blinds(rows: Sequence[Mapping[str, object]]) -> list[tuple[object, object]]:
     return [(r["small_blind"], r["big_blind"]) for r in rows if not r.get("is_break")]
 
 

@@ -38,9 +38,9 @@ _DESCRIPTIONS = {
 }
 
 
-def responses(ok: Any, *errors: int, status: int = 200) -> dict[int, Any]:
+def responses(ok: object, *errors: int, status: int = 200) -> dict[int, object]:
     """`{status: ok, 400: ..., 403: ..., ...}` for `@extend_schema(responses=...)`."""
-    mapping: dict[int, Any] = {status: ok}
+    mapping: dict[int, object] = {status: ok}
     for code in errors:
         body = ValidationErrorSerializer if code == 400 else ErrorSerializer
         mapping[code] = OpenApiResponse(body, description=_DESCRIPTIONS[code])

@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.serializer_helpers import ReturnDict
 
 from config import request_time
 from tournaments.api.base import FloorApi, get_tournament
@@ -207,7 +208,7 @@ class TournamentOutputSerializer(serializers.Serializer):
     levels = LevelOutputSerializer(many=True, source="levels.all")
 
 
-def render_tournament(tournament: Tournament) -> Any:
+def render_tournament(tournament: Tournament) -> ReturnDict[str, object]:
     tournament = Tournament.objects.prefetch_related("levels").get(pk=tournament.pk)
     now = request_time.now()
     tournament.registration_open = registration_open(tournament, now)  # type: ignore[attr-defined]

@@ -8,17 +8,20 @@ they would all be named after the field, "Status", and collide.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.plumbing import ResolvedComponent
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import Direction, extend_schema_field
 from rest_framework import serializers
 
-from dealer.engine.rules import SIXPLUS_RANKING_OPTIONS
+from dealer.engine.rules import SIXPLUS_RANKING_OPTIONS, OptionValue
 from tournaments.api.limits import MAX_INT
 from tournaments.clock import ClockStatus
 from tournaments.models import Entry, Tournament
+
+if TYPE_CHECKING:
+    from drf_spectacular.openapi import AutoSchema
 
 
 class NamedChoiceField(serializers.ChoiceField):
@@ -50,7 +53,7 @@ class NamedChoiceFieldExtension(OpenApiSerializerFieldExtension):
     target_class = NamedChoiceField
     match_subclasses = True
 
-    def map_serializer_field(self, auto_schema: Any, direction: Any) -> Any:
+    def map_serializer_field(self, auto_schema: AutoSchema, direction: Direction) -> dict[str, str]:
         field = self.target
         component = ResolvedComponent(
             name=field.schema_name,
@@ -78,10 +81,12 @@ class SixPlusChoicesSerializer(serializers.Serializer):
         "override of that name",
     )
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
         chosen = {key: attrs.pop(key) for key in SIXPLUS_RANKING_OPTIONS if key in attrs}
         if chosen:
-            attrs["rule_overrides"] = {**attrs.get("rule_overrides", {}), **chosen}
+            given = attrs.get("rule_overrides") or {}
+            assert isinstance(given, dict)  # `RuleOverridesField`'s value
+            attrs["rule_overrides"] = {**given, **chosen}
         return attrs
 
 
@@ -97,7 +102,7 @@ class RuleValueField(serializers.Field):
         "invalid": "A rule option's value is true, false, a whole number or a short word."
     }
 
-    def to_internal_value(self, data: Any) -> Any:
+    def to_internal_value(self, data: object) -> OptionValue:
         if isinstance(data, bool):
             return data
         if isinstance(data, int) and -MAX_INT <= data <= MAX_INT:
@@ -106,7 +111,7 @@ class RuleValueField(serializers.Field):
             return serializers.CharField(max_length=MAX_OPTION_TEXT).run_validation(data)
         self.fail("invalid")
 
-    def to_representation(self, value: Any) -> Any:
+    def to_representation(self, value: OptionValue) -> OptionValue:
         return value
 
 
@@ -116,8 +121,8 @@ class RuleOverridesField(serializers.DictField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(child=RuleValueField(), **kwargs)
 
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
-        values = super().to_internal_value(data)
+    def to_internal_value(self, data: dict[str, object]) -> dict[str, OptionValue]:
+        values: dict[str, OptionValue] = super().to_internal_value(data)
         for key in values:
             if not OPTION_NAME.match(key):
                 raise serializers.ValidationError(

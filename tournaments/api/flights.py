@@ -4,14 +4,13 @@ list and the event's results. The desk's event pages call the same services and 
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.urls import URLPattern, path
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.serializer_helpers import ReturnDict
 
 from config import request_time
 from tournaments.api.base import FloorApi, get_tournament
@@ -134,7 +133,7 @@ def _event(request: Request, pk: int) -> EventSummary:
     return summary
 
 
-def _bags(phase: Tournament) -> Any:
+def _bags(phase: Tournament) -> ReturnDict[str, object]:
     bags = bag_list(phase)
     return BagListOutputSerializer(
         {
@@ -203,7 +202,7 @@ class EventDaysApi(FloorApi):
         return Response(_phase(phase), status=201)
 
 
-def _phase(phase: Tournament) -> Any:
+def _phase(phase: Tournament) -> ReturnDict[str, object]:
     event = phase.parent
     assert event is not None
     row = next(row for row in event_summary(event).phases if row.id == phase.pk)

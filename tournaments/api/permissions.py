@@ -3,10 +3,9 @@ the same for the pages)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
+from rest_framework.views import APIView
 
 from tournaments.roles import is_director, may_see_tables
 
@@ -16,7 +15,7 @@ class IsDirector(BasePermission):
 
     message = "Only a tournament director may do this."
 
-    def has_permission(self, request: Request, view: Any) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return is_director(request.user)
 
 
@@ -25,7 +24,7 @@ class IsDirectorOrDealer(BasePermission):
 
     message = "Only a tournament director or a dealer may see this."
 
-    def has_permission(self, request: Request, view: Any) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return may_see_tables(request.user)
 
 
@@ -34,5 +33,5 @@ class PublicReadDirectorWrite(BasePermission):
 
     message = IsDirector.message
 
-    def has_permission(self, request: Request, view: Any) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return request.method in ("GET", "HEAD", "OPTIONS") or is_director(request.user)

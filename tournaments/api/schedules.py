@@ -8,6 +8,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.serializer_helpers import ReturnDict
 
 from tournaments.api.base import FloorApi, get_schedule
 from tournaments.api.errors import WRITE_ERRORS, responses
@@ -75,7 +76,7 @@ class ScheduleOutputSerializer(serializers.Serializer):
     levels = LevelOutputSerializer(many=True, source="levels.all")
 
 
-def render_schedule(schedule: BlindSchedule) -> Any:
+def render_schedule(schedule: BlindSchedule) -> ReturnDict[str, object]:
     schedule = BlindSchedule.objects.prefetch_related("levels").get(pk=schedule.pk)
     return ScheduleOutputSerializer(schedule).data
 

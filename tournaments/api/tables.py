@@ -8,13 +8,15 @@ from typing import Any
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
+from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.serializer_helpers import ReturnDict
 
 from tournaments.api.base import FloorApi, get_tournament
 from tournaments.api.errors import responses
 from tournaments.api.permissions import IsDirector, IsDirectorOrDealer
-from tournaments.balancing import Plan
+from tournaments.balancing import Move, Plan
 from tournaments.models import Entry, Table, Tournament
 from tournaments.selectors import table_plan
 from tournaments.services.floor import table_add
@@ -92,7 +94,7 @@ class MoveOutputSerializer(serializers.Serializer):
     dealt_in_next_hand = serializers.BooleanField()
     description = serializers.CharField(source="describe")
 
-    def get_player_name(self, move: Any) -> str | None:
+    def get_player_name(self, move: Move) -> str | None:
         names: dict[int, str] = self.context.get("names", {})
         return names.get(move.entry_id)
 
@@ -113,7 +115,7 @@ def _tables(tournament: Tournament) -> Any:
     return TableOutputSerializer(table_plan(tournament, broken=True), many=True).data
 
 
-def render_plan(plan: Plan) -> Any:
+def render_plan(plan: Plan) -> ReturnDict[str, object]:
     """A plan as the API answers it, each move with its player's name."""
     ids = [move.entry_id for move in plan.moves]
     names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
@@ -151,7 +153,7 @@ class TableAddedOutputSerializer(serializers.Serializer):
 
 
 class TablesApi(FloorApi):
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> list[BasePermission]:
         # Directors and dealers read the tables; only a director opens one.
         if self.request.method == "POST":
             return [IsDirector()]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import F, Q, QuerySet
@@ -120,7 +119,7 @@ def level_list(tournament: Tournament) -> list[LevelRow]:
     return rows
 
 
-def audit_detail(detail: Any, names: dict[int, str] | None = None) -> str:
+def audit_detail(detail: object, names: dict[int, str] | None = None) -> str:
     """An audit event's details as one readable line ("player: Ann Lee, table: 3"): a
     settings change as "buy_in: 50 -> 60", and the entries it concerns by their players'
     names (`names`, from `audit_entry_names`) instead of bare ids."""
@@ -161,7 +160,7 @@ def audit_entry_names(events: list[AuditEvent]) -> dict[int, str]:
     }
 
 
-def _collect_entry_ids(detail: Any, ids: set[int]) -> None:
+def _collect_entry_ids(detail: object, ids: set[int]) -> None:
     if isinstance(detail, list):
         for item in detail:
             _collect_entry_ids(item, ids)
@@ -175,13 +174,13 @@ def _collect_entry_ids(detail: Any, ids: set[int]) -> None:
                 _collect_entry_ids(value, ids)
 
 
-def _entry_names(value: Any, names: dict[int, str]) -> Any:
+def _entry_names(value: object, names: dict[int, str]) -> object:
     if isinstance(value, list):
         return ", ".join(str(_entry_names(v, names)) for v in value)
     return names.get(value, f"entry {value}") if isinstance(value, int) else value
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     return "(none)" if value in (None, "") else str(value)
 
 

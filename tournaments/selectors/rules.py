@@ -13,12 +13,20 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from dealer.engine import rule_text
 from dealer.engine.errors import ConfigError
 from dealer.engine.rule_text import FIXED_OPTIONS, ProfileWords, RuleLine
-from dealer.engine.rules import CHOICES, NUMBERS, PROFILES, Game, Mode, Rules, make_rules
+from dealer.engine.rules import (
+    CHOICES,
+    NUMBERS,
+    PROFILES,
+    Game,
+    Mode,
+    OptionValue,
+    Rules,
+    make_rules,
+)
 from tournaments.hands import hand_reader
 from tournaments.models import Table, Tournament
 
@@ -44,7 +52,7 @@ def _fixed(*, game: str, structure: str, tournament: bool) -> dict[str, str]:
 
 
 def rules_of(
-    *, profile: str, overrides: Mapping[str, Any], game: str, structure: str, tournament: bool
+    *, profile: str, overrides: Mapping[str, object], game: str, structure: str, tournament: bool
 ) -> Rules:
     """The one builder of the engine's rules from what a tournament or a cash table stores (or
     a tournament about to be created sends): the profile, its options, and what the target
@@ -54,7 +62,7 @@ def rules_of(
     return make_rules(profile, {**overrides, **fixed})
 
 
-def rules_build(target: Target, profile: str, overrides: Mapping[str, Any]) -> Rules:
+def rules_build(target: Target, profile: str, overrides: Mapping[str, object]) -> Rules:
     """The engine's rules for `target` with this profile and these options (ConfigError when
     the engine refuses them)."""
     return rules_of(
@@ -96,7 +104,7 @@ def profile_defaults(target: Target, profile: str) -> Rules:
         return rules_build(target, own_profile(target), {})
 
 
-def rules_changes(target: Target, profile: str, values: Mapping[str, Any]) -> dict[str, Any]:
+def rules_changes(target: Target, profile: str, values: Mapping[str, object]) -> dict[str, object]:
     """The options of `values` that differ from the profile's defaults: what is stored. The
     target's fixed options are left out; unknown keys are kept (the engine refuses them)."""
     defaults = profile_defaults(target, profile).as_dict()
@@ -107,7 +115,7 @@ def rules_changes(target: Target, profile: str, values: Mapping[str, Any]) -> di
     }
 
 
-def rules_culprit(target: Target, profile: str, overrides: Mapping[str, Any]) -> str | None:
+def rules_culprit(target: Target, profile: str, overrides: Mapping[str, object]) -> str | None:
     """The option the engine refuses on its own with the target's fixed options (a bad value,
     an unknown key, a 6+ option in hold'em, a straddle in a tournament), if there is one: the
     rules editor shows the refusal next to it. An unknown profile is the profile's fault."""
@@ -128,7 +136,7 @@ def rules_culprit(target: Target, profile: str, overrides: Mapping[str, Any]) ->
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OptionChoice:
-    value: Any
+    value: OptionValue
     label: str
     meaning: str
 
@@ -144,10 +152,10 @@ class OptionRow:
     decides: str
     source: str
     kind: str  # "choice", "yes_no" or "number"
-    value: Any
+    value: OptionValue
     label: str
     meaning: str
-    default: Any
+    default: OptionValue
     default_label: str
     differs: bool
     applies: bool
@@ -186,8 +194,8 @@ class RulesView:
     profile_label: str
     profile_meaning: str
     profiles: tuple[ProfileWords, ...]
-    overrides: dict[str, Any]
-    values: dict[str, Any]
+    overrides: dict[str, object]  # as stored, or as a preview asked (perhaps refused)
+    values: dict[str, OptionValue]
     groups: tuple[OptionGroup, ...]
     refusal: Refusal | None
 
@@ -218,7 +226,9 @@ def _forced(target: Target, profile: str) -> set[str]:
     return forced
 
 
-def _row(line: RuleLine, group: str, values: Mapping[str, Any], forced: set[str]) -> OptionRow:
+def _row(
+    line: RuleLine, group: str, values: Mapping[str, OptionValue], forced: set[str]
+) -> OptionRow:
     key = line.key
     words = rule_text.OPTION_WORDS[key]
     kind = _kind(key)
@@ -259,7 +269,7 @@ def _name(target: Target) -> str:
 
 
 def rules_view(
-    target: Target, *, profile: str | None = None, overrides: Mapping[str, Any] | None = None
+    target: Target, *, profile: str | None = None, overrides: Mapping[str, object] | None = None
 ) -> RulesView:
     """The target's rules for the editor: as stored, or with another profile and other options
     (a preview, which may be refused: `refusal` then says why and the values show what was
@@ -275,7 +285,13 @@ def rules_view(
     except ConfigError as error:
         key = rules_culprit(target, profile, overrides)
         refusal = Refusal(code=error.code, detail=error.detail, key=key)
-        asked = {k: v for k, v in overrides.items() if k in _FIELDS and k != "profile"}
+        # What was asked, shown where it can be: a value no option takes (a list, null) shows
+        # the default instead, as the words for it cannot be looked up.
+        asked = {
+            k: v
+            for k, v in overrides.items()
+            if k in _FIELDS and k != "profile" and isinstance(v, str | bool | int | float)
+        }
         values = {**defaults, **asked, **rules_fixed(target)}
     forced = _forced(target, profile)
     groups = tuple(
@@ -308,7 +324,9 @@ def rules_lines(target: Target) -> dict[str, RuleLine]:
     return {line.key: line for group in groups for line in group.lines}
 
 
-def rules_summary(profile: str, overrides: Mapping[str, Any]) -> tuple[str, list[tuple[str, str]]]:
+def rules_summary(
+    profile: str, overrides: Mapping[str, OptionValue]
+) -> tuple[str, list[tuple[str, str]]]:
     """A profile in words and each option it changes as (words, `key=value`), for lists of
     tables: ("Casino cash (S2)", [("Button movement: Dead button", "button_mode=dead")])."""
     changes = []
@@ -339,9 +357,12 @@ def rules_target(table: Table) -> Target:
     return table if table.tournament is None else table.tournament
 
 
-def _hand_rules(rules: dict[str, Any]) -> Rules:
+def _hand_rules(rules: Mapping[str, OptionValue]) -> Rules:
+    """The rules a hand stored (`Rules.as_dict`); `Rules` makes the choices' strings members."""
     stored = {key: value for key, value in rules.items() if key in _FIELDS}
-    return Rules(**stored)
+    # The choices come as their strings where the fields name members: `Rules.__post_init__`
+    # makes them members (the engine's own way to read stored rules).
+    return Rules(**stored)  # type: ignore[arg-type]
 
 
 def table_rules_sheet(table: Table) -> RulesSheet:

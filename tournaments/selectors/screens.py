@@ -11,7 +11,7 @@ tablets' hands, and a bust, a prize or the end of the event move it too.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import QuerySet
 
@@ -39,11 +39,30 @@ def _amount(value: Decimal | None) -> str | None:
     return None if value is None else f"{value:.2f}"
 
 
-def payout_pages(places: list[dict[str, Any]], rows: int = PAGE_ROWS) -> list[list[dict[str, Any]]]:
+class PayoutLine(TypedDict):
+    place: int
+    prize: str | None
+    players: list[str]
+
+
+class Leader(TypedDict):
+    rank: int
+    name: str
+    chips: int
+    table: int | None
+
+
+class ResultLine(TypedDict):
+    place: int
+    name: str
+    prize: str | None
+
+
+def payout_pages(places: list[dict[str, Any]], rows: int = PAGE_ROWS) -> list[list[PayoutLine]]:
     """The paid places cut into pages of `rows`, first place first, each place with its prize
     and who finished there (names only): a screen shows one page (or a few side by side) and
     turns to the next every few seconds."""
-    lines = [
+    lines: list[PayoutLine] = [
         {
             "place": place["place"],
             "prize": _amount(place["prize"]),
@@ -54,7 +73,7 @@ def payout_pages(places: list[dict[str, Any]], rows: int = PAGE_ROWS) -> list[li
     return [lines[start : start + rows] for start in range(0, len(lines), rows)]
 
 
-def chip_leaders(tournament: Tournament, limit: int = LEADERS) -> list[dict[str, Any]]:
+def chip_leaders(tournament: Tournament, limit: int = LEADERS) -> list[Leader]:
     """The biggest stacks of the players still in, from the chip ledger's running totals (each
     tablet's hand writes them as it ends), with where they sit."""
     rows = tournament_standings(tournament, limit=limit).rows
@@ -63,7 +82,7 @@ def chip_leaders(tournament: Tournament, limit: int = LEADERS) -> list[dict[str,
     ]
 
 
-def final_result(tournament: Tournament, places: int = RESULT_PLACES) -> list[dict[str, Any]]:
+def final_result(tournament: Tournament, places: int = RESULT_PLACES) -> list[ResultLine]:
     """The top places of a finished event (the winner first) with their prizes; [] while it
     runs. A shared place lists each of its players."""
     if tournament.status != Tournament.Status.FINISHED:
@@ -76,6 +95,8 @@ def final_result(tournament: Tournament, places: int = RESULT_PLACES) -> list[di
     ]
 
 
+# dict[str, Any]: tournaments/views/screens.py regroups `payout_pages` in a variable of its own
+# type (a TypedDict here would need that view changed: its owner's).
 def _board(tournament: Tournament) -> dict[str, Any]:
     tournament = tournament_full(tournament)
     try:

@@ -17,13 +17,13 @@ the role on every request anyway; the revocation makes sure the token is gone, n
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 from django.db import transaction
+from django.db.models import Model
 from django.db.models.signals import m2m_changed, post_save, pre_delete
 from django.dispatch import receiver
 from knox.models import get_token_model
@@ -35,7 +35,7 @@ from tournaments.selectors.access import ACCOUNT, ACCOUNT_DEVICE, lockout_parse
 from tournaments.services.audit import audit_record
 
 
-def device_sign_in(*, user: Any, label: str, now: datetime) -> tuple[Device, str]:
+def device_sign_in(*, user: User, label: str, now: datetime) -> tuple[Device, str]:
     """A new token for `user` on one device; returns the device and the key, which is never
     stored and cannot be shown again. The user's expired tokens are deleted on the way."""
     tokens = get_token_model().objects
@@ -46,7 +46,7 @@ def device_sign_in(*, user: Any, label: str, now: datetime) -> tuple[Device, str
     return device, key
 
 
-def device_hand_over(*, token: Any, user: Any, now: datetime) -> tuple[Device, str]:
+def device_hand_over(*, token: Model, user: User, now: datetime) -> tuple[Device, str]:
     """The device sending `token` becomes `user`'s (the rotation's push on a shared tablet): a
     new token for `user` with the device's label; the old token stops working at once. Returns
     the device and the new key, shown once."""
@@ -81,7 +81,7 @@ def user_devices_revoke(*, user_id: int, actor: Actor, reason: str = "") -> int:
     return _revoke_all(user, actor=actor, reason=reason)
 
 
-def _revoke_all(user: Any, *, actor: Actor, reason: str) -> int:
+def _revoke_all(user: User, *, actor: Actor, reason: str) -> int:
     token_model = get_token_model()
     with transaction.atomic():
         _, deleted = token_model.objects.filter(user=user).delete()
@@ -98,8 +98,9 @@ def _revoke_all(user: Any, *, actor: Actor, reason: str) -> int:
     return revoked
 
 
-def token_sign_out(*, token: Any) -> None:
-    """The token sending the request stops working (a tablet signing out)."""
+def token_sign_out(*, token: Model) -> None:
+    """The token sending the request stops working (a tablet signing out). `token`: the
+    request's `auth`, a knox token (`config.authentication.TokenAuthentication`)."""
     get_token_model().objects.filter(pk=token.pk).delete()
 
 
@@ -123,19 +124,24 @@ def lockout_unlock(*, lockout_id: str, actor: Actor) -> int:
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="access-deactivated")
-def _user_saved(sender: Any, instance: Any, created: bool, **_: Any) -> None:
+def _user_saved(sender: type[User], instance: User, created: bool, **_: object) -> None:
     if not created and not instance.is_active:
         _revoke_all(instance, actor=None, reason="deactivated")
 
 
 @receiver(m2m_changed, sender=get_user_model().groups.through, dispatch_uid="access-left-dealers")
 def _groups_changed(
-    sender: Any, instance: Any, action: str, reverse: bool, pk_set: set[int] | None, **_: Any
+    sender: type[object],
+    instance: User | Group,
+    action: str,
+    reverse: bool,
+    pk_set: set[int] | None,
+    **_: object,
 ) -> None:
     """A user taken out of the dealer group, by `user.groups.remove/clear/set` or by
     `group.user_set.remove/clear/set` (the admin saves either side)."""
     users = get_user_model()._default_manager
-    if not reverse:  # instance: a user; pk_set: groups
+    if not reverse and isinstance(instance, User):  # instance: a user; pk_set: groups
         if action == "post_remove" and pk_set:
             gone = Group.objects.filter(pk__in=pk_set, name=DEALER_GROUP).exists()
         elif action == "pre_clear":
@@ -145,7 +151,7 @@ def _groups_changed(
         if gone:
             _revoke_all(instance, actor=None, reason="left the dealer group")
         return
-    if instance.name != DEALER_GROUP:  # instance: a group; pk_set: users
+    if not isinstance(instance, Group) or instance.name != DEALER_GROUP:  # a group; pk_set: users
         return
     if action == "post_remove" and pk_set:
         leaving = list(users.filter(pk__in=pk_set))
@@ -158,7 +164,7 @@ def _groups_changed(
 
 
 @receiver(pre_delete, sender=Group, dispatch_uid="access-dealers-deleted")
-def _group_deleted(sender: Any, instance: Group, **_: Any) -> None:
+def _group_deleted(sender: type[Group], instance: Group, **_: object) -> None:
     if instance.name == DEALER_GROUP:
         for user in instance.user_set.all():
             _revoke_all(user, actor=None, reason="the dealer group was deleted")

@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
-from typing import Any
 
 from django.db import models
 
+from dealer.engine.json_values import JsonValue
 from tournaments.actors import Actor, signed_in
 from tournaments.models import AuditEvent, Tournament
 from tournaments.services.versions import tournament_bump
 
 
 def audit_record(
-    *, tournament: Tournament | None, actor: Actor, action: str, **detail: Any
+    *, tournament: Tournament | None, actor: Actor, action: str, **detail: object
 ) -> AuditEvent:
     """Append one audit event. `actor` is the signed-in user (None for the system)."""
     user = signed_in(actor)
@@ -25,7 +25,9 @@ def audit_record(
     )
 
 
-def audit_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, list[Any]]:
+def audit_changes(
+    before: Mapping[str, object], after: Mapping[str, object]
+) -> dict[str, list[JsonValue]]:
     """A settings change as the log keeps it: {field: [old, new]} for each field of `after`
     whose value differs from `before`'s, as plain values ("buy_in": ["50", "60"]); the audit
     page shows it as "buy_in: 50 -> 60"."""
@@ -36,7 +38,7 @@ def audit_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[s
     }
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> JsonValue:
     if isinstance(value, Decimal):
         return f"{value.normalize():f}"
     if isinstance(value, date):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
@@ -210,7 +209,9 @@ def _check_bust(entry: Entry | None, bust: Bust, *, from_hand: bool) -> None:
 
 
 @transaction.atomic
-def entries_unbust(*, tournament: Tournament, actor: Actor = None, now: Any = None) -> list[Entry]:
+def entries_unbust(
+    *, tournament: Tournament, actor: Actor = None, now: datetime | None = None
+) -> list[Entry]:
     """Undo the most recent bust typed on the desk (all players out on that hand): they play on
     with the chips the bust took off, in their seats; places and prizes are cleared. A bust
     that came from a tablet's hand is undone by reopening that hand instead."""

@@ -7,8 +7,8 @@ the task carries the level it expects, so a stale or repeated task does nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
 
 from celery import current_app
 from django.conf import settings
@@ -87,7 +87,12 @@ def announce_horizon() -> timedelta:
 
 
 def _operate(
-    tournament: Tournament, action: str, now: datetime, actor: Actor, operation: Any, **detail: Any
+    tournament: Tournament,
+    action: str,
+    now: datetime,
+    actor: Actor,
+    operation: Callable[[clock.ClockState, tuple[clock.Level, ...]], clock.ClockState],
+    **detail: object,
 ) -> Tournament:
     tournament = lock_tournament(tournament)
     if tournament.status == Tournament.Status.FINISHED:

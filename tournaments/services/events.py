@@ -5,17 +5,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TypeAlias, TypedDict, Unpack
 
 from django.db import transaction
 from django.utils import timezone
 
 from dealer.engine.errors import ConfigError, Invalid
-from dealer.engine.rules import Game, Structure
+from dealer.engine.rules import Game, OptionValue, Rules, Structure
 from tournaments import clock
 from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid, from_value_error
-from tournaments.models import BlindLevel, BlindSchedule, Entry, Tournament, TournamentLevel
+from tournaments.models import (
+    BlindLevel,
+    BlindSchedule,
+    Entry,
+    Series,
+    Tournament,
+    TournamentLevel,
+)
 from tournaments.payouts import PayoutError, PayoutTable
 from tournaments.selectors.clock import LEVEL_FIELDS, clock_state, levels_as_clock
 from tournaments.selectors.rules import rules_current, rules_of
@@ -44,8 +51,47 @@ PRIZE_SETTINGS = {
     "seat_value",
 }
 
+LevelRow: TypeAlias = Mapping[str, int | bool | str]
+"""A level of a schedule as a page or the API sends it, or as stored (`LEVEL_FIELDS`): blinds,
+ante, smallest chip and `duration` in seconds as numbers, `bb_ante` and `is_break` as
+booleans, the note as text. A field left out takes its default."""
 
-def check_schedule(levels: Sequence[Mapping[str, Any]]) -> tuple[clock.Level, ...]:
+Money: TypeAlias = Decimal | int | str  # an amount as the forms, the API and the tests give it
+
+
+class TournamentSettings(TypedDict, total=False):
+    """A tournament's settings as `tournament_create`, `tournament_open` and `tournament_update`
+    take them (`TOURNAMENT_FIELDS`, the model's fields of the same names)."""
+
+    name: str
+    game: str
+    structure: str
+    rule_profile: str
+    rule_overrides: Mapping[str, OptionValue]
+    buy_in: Money
+    fee: Money
+    starting_stack: int
+    seats_per_table: int
+    late_registration_level: int
+    max_entries_per_player: int
+    rebuy_price: Money
+    rebuy_chips: int
+    rebuy_until_level: int
+    addon_price: Money
+    addon_chips: int
+    addon_level: int
+    guarantee: Money
+    payout_percentages: Sequence[Money | float]
+    payout_unit: Money
+    icm_enabled: bool
+    series: Series | None
+    satellite_target: Tournament | None
+    seat_value: Money
+    bounty_kind: str
+    bounty: Money
+
+
+def check_schedule(levels: Sequence[LevelRow]) -> tuple[clock.Level, ...]:
     """Validate level rows (dicts) with the clock's schedule rules; refuse with the first fault."""
     try:
         values = levels_as_clock(levels)
@@ -59,15 +105,13 @@ def check_schedule(levels: Sequence[Mapping[str, Any]]) -> tuple[clock.Level, ..
 
 
 @transaction.atomic
-def schedule_create(
-    *, name: str, levels: Sequence[Mapping[str, Any]], actor: Actor = None
-) -> BlindSchedule:
+def schedule_create(*, name: str, levels: Sequence[LevelRow], actor: Actor = None) -> BlindSchedule:
     """A reusable blind schedule (template)."""
     check_schedule(levels)
     if BlindSchedule.objects.filter(name=name).exists():
         raise FloorError("duplicate_schedule", f"A schedule named '{name}' already exists.")
     schedule = BlindSchedule.objects.create(name=name)
-    _write_levels(BlindLevel, {"schedule": schedule}, levels)
+    _write_levels(schedule, levels)
     audit_record(
         tournament=None, actor=actor, action="schedule_create", schedule=name, levels=len(levels)
     )
@@ -76,14 +120,15 @@ def schedule_create(
 
 @transaction.atomic
 def schedule_replace_levels(
-    *, schedule: BlindSchedule, levels: Sequence[Mapping[str, Any]], actor: Actor = None
+    *, schedule: BlindSchedule, levels: Sequence[LevelRow], actor: Actor = None
 ) -> BlindSchedule:
     """Replace a template's levels. Tournaments keep their own copy and are not affected.
     The log keeps each level that changed, old -> new ("3": "300/600 20 min" -> "400/800 ...")."""
     check_schedule(levels)
-    old = [_level_text(_level_row(row)) for row in schedule.levels.order_by("order").values()]
+    stored = schedule.levels.order_by("order").values(*LEVEL_FIELDS)
+    old = [_level_text(_level_row(row)) for row in stored]
     schedule.levels.all().delete()
-    _write_levels(BlindLevel, {"schedule": schedule}, levels)
+    _write_levels(schedule, levels)
     new = [_level_text(_level_row(row)) for row in levels]
     audit_record(
         tournament=None,
@@ -99,7 +144,7 @@ def schedule_replace_levels(
     return schedule
 
 
-def _level_text(row: Mapping[str, Any]) -> str:
+def _level_text(row: LevelRow) -> str:
     """A level as the log says it: "300/600 ante 600 (BB), 20 min" or "break, 10 min"."""
     minutes = f"{int(row['duration']) // 60} min"
     if row["is_break"]:
@@ -109,30 +154,37 @@ def _level_text(row: Mapping[str, Any]) -> str:
 
 
 def _write_levels(
-    model: Any, owner: Mapping[str, Any], levels: Sequence[Mapping[str, Any]], *, first: int = 0
+    owner: BlindSchedule | Tournament, levels: Sequence[LevelRow], *, first: int = 0
 ) -> None:
     """Write `levels` as rows `first`, `first + 1`, ... of the owner's schedule."""
-    model.objects.bulk_create(
-        model(order=index, **owner, **_level_row(row))
-        for index, row in enumerate(levels[first:], start=first)
-    )
+    rows = enumerate(levels[first:], start=first)
+    if isinstance(owner, BlindSchedule):
+        BlindLevel.objects.bulk_create(
+            BlindLevel(order=index, schedule=owner, **_level_row(row)) for index, row in rows
+        )
+    else:
+        TournamentLevel.objects.bulk_create(
+            TournamentLevel(order=index, tournament=owner, **_level_row(row)) for index, row in rows
+        )
 
 
-def _level_row(row: Mapping[str, Any]) -> dict[str, Any]:
-    """A level as stored: every field, the ones left out at their defaults."""
-    return {k: row.get(k, _default(k)) for k in LEVEL_FIELDS}
+# A level's fields left out, at their defaults (`duration` has none: a row without it is
+# refused by `check_schedule` first).
+_LEVEL_DEFAULTS: dict[str, int | bool | str] = {
+    "ante": 0,
+    "bb_ante": False,
+    "smallest_chip": 1,
+    "is_break": False,
+    "note": "",
+    "small_blind": 0,
+    "big_blind": 0,
+}
 
 
-def _default(name: str) -> Any:
-    return {
-        "ante": 0,
-        "bb_ante": False,
-        "smallest_chip": 1,
-        "is_break": False,
-        "note": "",
-        "small_blind": 0,
-        "big_blind": 0,
-    }.get(name)
+def _level_row(row: LevelRow) -> dict[str, int | bool | str]:
+    """A level as stored: every field, the ones left out at their defaults. The rows were
+    checked first (`check_schedule`): each has its duration."""
+    return {k: row[k] if k in row else _LEVEL_DEFAULTS[k] for k in LEVEL_FIELDS}
 
 
 TOURNAMENT_FIELDS = (
@@ -165,19 +217,26 @@ TOURNAMENT_FIELDS = (
 )
 
 
-def check_tournament_settings(values: Mapping[str, Any]) -> None:
+def check_tournament_settings(values: Mapping[str, object]) -> None:
     """Rules and payout settings a tournament cannot run with are refused with a sentence."""
+    overrides = values.get("rule_overrides") or {}
+    if not isinstance(overrides, Mapping):
+        raise FloorInvalid("bad_option_value", "Send the rule options as an object.")
     try:
         rules_of(
-            profile=values.get("rule_profile", "tda_tournament"),
-            overrides=dict(values.get("rule_overrides") or {}),
-            game=values.get("game", Game.HOLDEM.value),
-            structure=values.get("structure", Structure.NO_LIMIT.value),
+            profile=str(values.get("rule_profile", "tda_tournament")),
+            overrides=dict(overrides),
+            game=str(values.get("game", Game.HOLDEM.value)),
+            structure=str(values.get("structure", Structure.NO_LIMIT.value)),
             tournament=True,
         )
     except ConfigError as error:
         raise FloorInvalid(error.code, error.detail) from error
     percentages = values.get("payout_percentages") or []
+    if not isinstance(percentages, list | tuple):
+        raise FloorInvalid(
+            "bad_payout_percentages", "Send the payout percentages as a list of numbers."
+        )
     if percentages:
         try:
             PayoutTable(percentages=tuple(Decimal(str(p)) for p in percentages))
@@ -188,7 +247,7 @@ def check_tournament_settings(values: Mapping[str, Any]) -> None:
     check_bounty_settings(values)
 
 
-def check_bounty_settings(values: Mapping[str, Any]) -> None:
+def check_bounty_settings(values: Mapping[str, object]) -> None:
     """A bounty is never negative, and an event with bounties has one to pay (KO-3)."""
     kind = values.get("bounty_kind", Tournament.Bounty.NONE)
     bounty = Decimal(str(values.get("bounty", "0")))
@@ -203,7 +262,9 @@ def check_bounty_settings(values: Mapping[str, Any]) -> None:
 
 
 @transaction.atomic
-def tournament_create(*, schedule: BlindSchedule, actor: Actor = None, **values: Any) -> Tournament:
+def tournament_create(
+    *, schedule: BlindSchedule, actor: Actor = None, **values: Unpack[TournamentSettings]
+) -> Tournament:
     """Open a new tournament with its own copy of the schedule's levels."""
     unknown = set(values) - set(TOURNAMENT_FIELDS)
     if unknown:
@@ -217,7 +278,11 @@ def tournament_create(*, schedule: BlindSchedule, actor: Actor = None, **values:
 
 
 def tournament_open(
-    *, levels: Sequence[Mapping[str, Any]], actor: Actor, source: Mapping[str, Any], **values: Any
+    *,
+    levels: Sequence[LevelRow],
+    actor: Actor,
+    source: Mapping[str, object],
+    **values: Unpack[TournamentSettings],
 ) -> Tournament:
     """The one place a single tournament row is created (from a schedule, or as a copy of
     another: `services.setup.tournament_copy`), with its own copy of `levels`; `source` names
@@ -226,7 +291,7 @@ def tournament_open(
     check_satellite_target(tournament=None, target=values.get("satellite_target"))
     check_windows(values, levels_as_clock(levels))
     tournament = Tournament.objects.create(**values)
-    _write_levels(TournamentLevel, {"tournament": tournament}, levels)
+    _write_levels(tournament, levels)
     audit_record(
         tournament=tournament,
         actor=actor,
@@ -308,7 +373,7 @@ def levels_colour_up(
     return len(raised)
 
 
-def _same(old: Any, new: Any) -> bool:
+def _same(old: object, new: object) -> bool:
     if isinstance(old, Decimal) or isinstance(new, Decimal):
         try:
             return Decimal(str(old)) == Decimal(str(new))
@@ -317,9 +382,7 @@ def _same(old: Any, new: Any) -> bool:
     return bool(old == new)
 
 
-def check_level_changes(
-    tournament: Tournament, levels: Sequence[Mapping[str, Any]], now: datetime
-) -> bool:
+def check_level_changes(tournament: Tournament, levels: Sequence[LevelRow], now: datetime) -> bool:
     """Whether `levels` (the whole schedule) differ from the tournament's; a change to a level
     played or in play is refused (409): only the levels after it may change."""
     stored = list(tournament.levels.values(*LEVEL_FIELDS))
@@ -345,9 +408,9 @@ def tournament_update(
     *,
     tournament: Tournament,
     actor: Actor = None,
-    levels: Sequence[Mapping[str, Any]] | None = None,
+    levels: Sequence[LevelRow] | None = None,
     now: datetime | None = None,
-    **values: Any,
+    **values: Unpack[TournamentSettings],
 ) -> Tournament:
     """Change settings and, with `levels`, the tournament's own schedule (the whole list).
 
@@ -369,7 +432,7 @@ def tournament_update(
     check_tournament_settings(merged)
     check_money_settings(tournament, changed)  # a price entries paid: only by repricing
     if "satellite_target" in changed:
-        check_satellite_target(tournament=tournament, target=changed["satellite_target"])
+        check_satellite_target(tournament=tournament, target=values.get("satellite_target"))
     now = now or timezone.now()
     levels_changed = False
     if levels is not None:
@@ -386,19 +449,20 @@ def tournament_update(
         setattr(tournament, name, value)
     tournament.save()
     if rules_wanted:
-        rules_set(
-            target=tournament,
-            profile=rules_wanted.get("rule_profile", tournament.rule_profile),
-            values=rules_wanted.get("rule_overrides", tournament.rule_overrides or {}),
-            actor=actor,
-        )
+        # As asked where changed (`values`), else as they are.
+        profile, overrides = tournament.rule_profile, tournament.rule_overrides or {}
+        if "rule_profile" in rules_wanted:
+            profile = values.get("rule_profile", profile)
+        if "rule_overrides" in rules_wanted:
+            overrides = values.get("rule_overrides", overrides)
+        rules_set(target=tournament, profile=profile, values=overrides, actor=actor)
         tournament.refresh_from_db()
     if PRIZE_SETTINGS & set(changed) and tournament.status != Tournament.Status.FINISHED:
         places_reprice(tournament)  # the prizes of the players out follow the new pool
     if levels is not None and levels_changed:
         first = levels_fixed(tournament, now)
         tournament.levels.filter(order__gte=first).delete()
-        _write_levels(TournamentLevel, {"tournament": tournament}, levels, first=first)
+        _write_levels(tournament, levels, first=first)
     fields = sorted([*changed, *rules_wanted]) + (["levels"] if levels_changed else [])
     audit_record(
         tournament=tournament,
@@ -410,7 +474,7 @@ def tournament_update(
     return tournament
 
 
-def tournament_rules(tournament: Tournament) -> Any:
+def tournament_rules(tournament: Tournament) -> Rules:
     """The engine's rules for a tournament's hands: its profile and options, its structure and
     game, `mode=tournament` (built as the rules editor builds them: `selectors.rules`)."""
     return rules_current(tournament)

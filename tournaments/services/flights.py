@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Unpack
 
 from django.db import transaction
 from django.db.models import Max
@@ -33,7 +33,12 @@ from tournaments.selectors.flights import (
     tables_not_counted_sentence,
 )
 from tournaments.services.audit import audit_record
-from tournaments.services.events import TOURNAMENT_FIELDS, tournament_close, tournament_create
+from tournaments.services.events import (
+    TOURNAMENT_FIELDS,
+    TournamentSettings,
+    tournament_close,
+    tournament_create,
+)
 from tournaments.services.ledger import chips_moves
 from tournaments.services.locks import lock_tournament
 from tournaments.services.places import places_unset_survivors
@@ -80,7 +85,7 @@ def event_create(
     flights: Sequence[str],
     reentry_across_flights: bool = True,
     actor: Actor = None,
-    **values: Any,
+    **values: Unpack[TournamentSettings],
 ) -> Tournament:
     """A multi-flight event with its flights (Day 1A, 1B, ...) and its Day 2, in one go: the
     event takes the settings and a copy of the schedule's levels, and each phase copies them."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db import connection
 
@@ -153,7 +152,7 @@ def _write_totals(totals: Sequence[tuple[int, int]], source: str, now: datetime)
     for first in range(0, len(totals), 2000):
         batch = totals[first : first + 2000]
         values = ", ".join(["(%s, %s)"] * len(batch))
-        params: list[Any] = [value for row in batch for value in row]
+        params: list[int | str | datetime] = [value for row in batch for value in row]
         with connection.cursor() as cursor:  # only placeholders are formatted into the SQL
             cursor.execute(
                 f"WITH v(id, chips) AS (VALUES {values}) "

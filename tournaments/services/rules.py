@@ -21,11 +21,11 @@ profile for everything it does not change.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from django.db import transaction
 
 from dealer.engine.errors import ConfigError
+from dealer.engine.json_values import JsonValue
 from dealer.engine.rule_text import FIXED_OPTIONS, profile_words
 from dealer.engine.rules import PROFILES, Mode, Rules
 from tournaments.actors import Actor
@@ -85,7 +85,7 @@ def _fixed_refusal(target: Target, key: str) -> RulesRefused:
     return RulesRefused("option_fixed", detail, key=key)
 
 
-def check_rules_request(target: Target, profile: str, values: Mapping[str, Any]) -> None:
+def check_rules_request(target: Target, profile: str, values: Mapping[str, object]) -> None:
     """Refuse a profile the target does not offer, and a change of the game, the mode or the
     structure (sending their current values is fine)."""
     if profile in PROFILES and profile not in rules_profiles(target):
@@ -101,7 +101,7 @@ def check_rules_request(target: Target, profile: str, values: Mapping[str, Any])
             raise _fixed_refusal(target, key)
 
 
-def check_rules(target: Target, profile: str, options: Mapping[str, Any]) -> Rules:
+def check_rules(target: Target, profile: str, options: Mapping[str, object]) -> Rules:
     """The engine's rules for these options, or its refusal with the option at fault."""
     try:
         return rules_build(target, profile, options)
@@ -126,7 +126,7 @@ def _changes(before: Rules | None, after: Rules) -> list[str]:
     ]
 
 
-def _old_and_new(before: Rules | None, after: Rules) -> dict[str, list[Any]]:
+def _old_and_new(before: Rules | None, after: Rules) -> dict[str, list[JsonValue]]:
     """The options the write changes with their old and new values (the audit log's
     "fl_cap_bets: 4 -> 5"; `_changes` is the older `key=value` list, kept for its readers)."""
     old = {} if before is None else before.as_dict()
@@ -143,7 +143,7 @@ def _current_or_none(target: Target) -> Rules | None:
 
 @transaction.atomic
 def rules_set(
-    *, target: Target, profile: str, values: Mapping[str, Any], actor: Actor = None
+    *, target: Target, profile: str, values: Mapping[str, object], actor: Actor = None
 ) -> Rules:
     """Set the target's profile and options: `values` are the options wanted (any subset; the
     ones left out take the profile's default). Checked as the engine reads them (400 with the
@@ -165,7 +165,7 @@ def rules_set(
     target.rule_profile, target.rule_overrides = profile, stored
     fields = ["rule_profile", "rule_overrides"]
     target.save(update_fields=[*fields, "updated_at"] if isinstance(target, Tournament) else fields)
-    where: dict[str, Any] = {} if isinstance(target, Tournament) else {"table": target.number}
+    where: dict[str, int] = {} if isinstance(target, Tournament) else {"table": target.number}
     audit_record(
         tournament=target if isinstance(target, Tournament) else None,
         actor=actor,

@@ -7,6 +7,7 @@ stakes as a dict).
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import template
@@ -22,7 +23,7 @@ def _value(source: Any, name: str) -> Any:
 
 
 @register.filter
-def chips(amount: Any) -> str:
+def chips(amount: int | Decimal | str | None) -> str:
     """`{{ amount|chips }}`: "12,500", as `floatformat:"0g"` writes a whole number in English,
     for a fraction of its cost (the tablet writes some forty amounts on every tap). Digits and
     commas need no escaping: the answer is marked safe, which spares the template escaping it."""
@@ -42,6 +43,6 @@ def blinds(source: Any) -> str:
 
 
 @register.filter(name="ordinal")
-def ordinal_filter(number: Any) -> str:
+def ordinal_filter(number: int | str | None) -> str:
     """`{{ place|ordinal }}`: "57th" ("" for no place)."""
     return "" if number is None or number == "" else ordinal(int(number))

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
-from typing import Any
 
 from celery import current_app
 from django.conf import settings
@@ -40,7 +39,7 @@ from dealer.cash.locks import lock_game, lock_list_entry
 from dealer.cash.models import CashGame, CashSeat, SeatChangeRequest, WaitingListEntry
 from tournaments.actors import Actor
 from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
-from tournaments.models import Table
+from tournaments.models import Player, Table
 from tournaments.names import clean_name
 from tournaments.services.audit import audit_record
 from tournaments.services.players import number_typed, player_get_or_create
@@ -100,7 +99,7 @@ def game_waitlist_join(
     return entry
 
 
-def _check_not_known(game: CashGame, player: Any) -> None:
+def _check_not_known(game: CashGame, player: Player) -> None:
     """The desk's join: refused for a player already on the list or at one of its tables."""
     if WaitingListEntry.objects.filter(game=game, player=player, status__in=ACTIVE).exists():
         raise FloorConflict("already_waiting", f"{player.name} is already on the {game} list.")
@@ -108,7 +107,7 @@ def _check_not_known(game: CashGame, player: Any) -> None:
         raise FloorConflict("already_seated", f"{player.name} already plays {game}.")
 
 
-def check_seat_not_held(*, table: Table, seat: int, player: Any) -> None:
+def check_seat_not_held(*, table: Table, seat: int, player: Player) -> None:
     """409 `seat_held` when `seat` is held for a called player other than `player`: nobody else
     sits there until the player sits, or the floor releases the hold (a no-show, or taking the
     player off the list)."""

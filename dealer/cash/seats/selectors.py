@@ -20,7 +20,7 @@ from dealer.cash.games.selectors import ACTIVE, move_targets, seat_holders, tabl
 from dealer.cash.models import CashSeat, WaitingListEntry
 from dealer.cash.seats import plan as cash_plan
 from dealer.engine import cash as engine_cash
-from dealer.engine.rules import Rules
+from dealer.engine.rules import OptionValue, Rules
 from dealer.engine.setup import Stakes
 from dealer.models import Hand
 from tournaments.errors import FloorError, FloorInvalid
@@ -154,7 +154,7 @@ class CashTableSummary:
     structure: str
     structure_label: str
     rule_profile: str
-    rule_overrides: dict[str, Any]
+    rule_overrides: dict[str, OptionValue]
     small_blind: int
     big_blind: int
     ante: int
@@ -172,7 +172,7 @@ class CashTableView(CashTableSummary):
     """One cash table, everything the seats page, the tablet and the API show of it."""
 
     dealer_id: int | None
-    rules: dict[str, Any]
+    rules: dict[str, OptionValue]  # every option (`Rules.as_dict`)
     button_seat: int | None
     seats: tuple[SeatView, ...]
     waiting_list: tuple[WaitingEntryView, ...]

@@ -11,8 +11,9 @@ dealer makes is recorded in the audit log. Hands themselves are started and ende
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple, TypedDict, Unpack
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -21,17 +22,17 @@ from django.utils import timezone
 from dealer.cash import ledger
 from dealer.cash.games import waitlist
 from dealer.cash.locks import lock_cash_table, lock_cash_tables
-from dealer.cash.models import CashChips, CashSeat, WaitingListEntry
+from dealer.cash.models import CashChips, CashGame, CashSeat, WaitingListEntry
 from dealer.cash.seats.plan import OWED_FIELDS, cash_table_rules, engine_seats_row
 from dealer.engine import cash as engine_cash
 from dealer.engine.cards import DeckKind, format_cards
 from dealer.engine.errors import ConfigError
-from dealer.engine.rules import Game, InitialButton, MissedBlindPolicy
+from dealer.engine.rules import Game, InitialButton, MissedBlindPolicy, OptionValue, Rules
 from dealer.models import Hand
 from tournaments import seating
 from tournaments.actors import Actor
 from tournaments.errors import FloorConflict, FloorForbidden, FloorInvalid, FloorNotFound
-from tournaments.models import ButtonDraw, Table
+from tournaments.models import ButtonDraw, Player, Table
 from tournaments.names import clean_name
 from tournaments.roles import is_director
 from tournaments.services.audit import audit_record
@@ -50,7 +51,24 @@ RETURN_CHOICES = {"post": "Post what is owed now", "wait_bb": "Wait for the big 
 # --- the game ----------------------------------------------------------------------------------
 
 
-def _check_game(values: dict[str, Any]) -> None:
+class CashTableSettings(TypedDict, total=False):
+    """A cash table's settings as `cash_table_create` takes them (the `Table` fields)."""
+
+    number: int
+    name: str
+    game: str
+    structure: str
+    rule_profile: str
+    rule_overrides: Mapping[str, OptionValue]
+    small_blind: int
+    big_blind: int
+    ante: int
+    min_buy_in: int
+    max_buy_in: int
+    seat_count: int
+
+
+def _check_game(values: CashTableSettings) -> None:
     if values["big_blind"] < 1 or not 0 <= values["small_blind"] <= values["big_blind"]:
         raise FloorInvalid(
             "bad_stakes",
@@ -66,7 +84,7 @@ def _check_game(values: dict[str, Any]) -> None:
 
 
 @transaction.atomic
-def cash_table_create(*, actor: Actor = None, **values: Any) -> Table:
+def cash_table_create(*, actor: Actor = None, **values: Unpack[CashTableSettings]) -> Table:
     """Open a cash table: number, name, game, structure, rule profile and overrides, blinds,
     ante, minimum and maximum buy-in, seats. The rules are checked as the engine reads them."""
     values.setdefault("seat_count", 9)
@@ -102,7 +120,7 @@ def _in_hand(table: Table, cash_seat: CashSeat) -> bool:
 # --- seats -------------------------------------------------------------------------------------
 
 
-def _check_entry_choice(rules: Any, choice: str) -> None:
+def _check_entry_choice(rules: Rules, choice: str) -> None:
     if choice not in ENTRY_CHOICES:
         raise FloorInvalid(
             "bad_choice", "Choose: wait for the big blind, post now, or let the button pass."
@@ -114,7 +132,9 @@ def _check_entry_choice(rules: Any, choice: str) -> None:
         )
 
 
-def _check_seat_free(table: Table, seat: int, player: Any, moving: CashSeat | None = None) -> None:
+def _check_seat_free(
+    table: Table, seat: int, player: Player, moving: CashSeat | None = None
+) -> None:
     """The seat exists, nobody sits there, nobody else is called to it, and the player has no
     other seat at the table, nor at another table of its game (`moving`: the seat the player
     is leaving for this one)."""
@@ -138,7 +158,7 @@ def _check_seat_free(table: Table, seat: int, player: Any, moving: CashSeat | No
             )
 
 
-def _check_carries_nothing(table: Table, player: Any) -> None:
+def _check_carries_nothing(table: Table, player: Player) -> None:
     """409 `carries_stack` when the player waits on the game's list with the stack of a closed
     table: they sit down with it from the list, not with a buy-in."""
     if table.cash_game_id is None:
@@ -154,7 +174,7 @@ def _check_carries_nothing(table: Table, player: Any) -> None:
         )
 
 
-def _new_seat(table: Table, seat: int, player: Any, choice: str, actor: Actor) -> CashSeat:
+def _new_seat(table: Table, seat: int, player: Player, choice: str, actor: Actor) -> CashSeat:
     """The seat row (no chips yet: the ledger brings them), the first-seated button (S0), and
     the player off the lists that seat them."""
     try:
@@ -321,7 +341,7 @@ def stack_move(
 
 
 def stack_to_list(
-    *, seat: CashSeat, game: Any, queued_at: datetime, actor: Actor = None
+    *, seat: CashSeat, game: CashGame, queued_at: datetime, actor: Actor = None
 ) -> WaitingListEntry:
     """A player of a closing or breaking table with no seat to go to: to the game's list at
     `queued_at` (the top, as the caller orders), carrying the whole stack (a `move_out` to no

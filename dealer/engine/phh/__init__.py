@@ -12,7 +12,7 @@ CLI: `python -m dealer.engine.phh replay FILE...` and `python -m dealer.engine.p
 (see docs/phh.md).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from dealer.engine.phh.history import (
@@ -56,7 +56,7 @@ _MODULES = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from dealer.engine.errors import EngineError
 from dealer.engine.phh import fast
@@ -48,7 +47,7 @@ def read_text(path: str) -> str:
         raise PhhError("The file is not UTF-8 text.", code="bad_toml") from None
 
 
-def read_hands(path: str) -> list[dict[str, Any]]:
+def read_hands(path: str) -> list[Mapping[str, object]]:
     """The raw TOML tables of the hands in a file; `PhhError` when it cannot be read or parsed."""
     return split_hands(read_text(path))
 
@@ -119,7 +118,7 @@ def replay_file(path: str) -> list[tuple[bool, str]]:
     except EngineError as error:
         return [(False, _error(path, 0, error))]
     quick = fast.scan(text) or None  # an empty list too: the strict path says what is wrong
-    fields: list[dict[str, Any]] | None = None
+    fields: list[Mapping[str, object]] | None = None
     if quick is None or None in quick:
         try:
             fields = split_hands(text)

@@ -24,7 +24,6 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
 
 from dealer.engine.errors import EngineError, Invalid
 from dealer.engine.setup import MAX_PLAYERS
@@ -105,7 +104,7 @@ class HandHistory:
     winnings: list[int] | None = None  # what each player won from the pot
     scale: int = 1  # amounts here = amounts in the file x scale
     notes: dict[str, str] = field(default_factory=dict)  # check fields not applied, and why
-    extra: dict[str, Any] = field(default_factory=dict)  # every other field, in file order
+    extra: dict[str, object] = field(default_factory=dict)  # every other field, in file order
 
     @property
     def player_count(self) -> int:
@@ -137,7 +136,7 @@ def _heads_up_reversed(values: list[int]) -> list[int]:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def load_toml(text: str) -> dict[str, Any]:
+def load_toml(text: str) -> dict[str, object]:
     """TOML text as a dictionary (numbers with a fraction as `Decimal`, digits as written);
     `bad_toml` with the parser's own message when it is not TOML."""
     # Imported here: only the strict path reads TOML this way (the CLI's fast lane reads plain
@@ -150,7 +149,7 @@ def load_toml(text: str) -> dict[str, Any]:
         raise PhhError(f"The file is not valid TOML: {error}.", code="bad_toml") from None
 
 
-def split_hands(text: str) -> list[dict[str, Any]]:
+def split_hands(text: str) -> list[Mapping[str, object]]:
     """The hands of a PHH text: one for a plain .phh file, one per table for a "phhs" file.
 
     A text whose top level has a `variant` (or any plain value) is one hand. A text whose every
@@ -159,9 +158,10 @@ def split_hands(text: str) -> list[dict[str, Any]]:
     document = load_toml(text)
     if not document:
         raise PhhError("The file holds no hand: the field 'variant' is missing.", code="bad_field")
-    if "variant" in document or not all(isinstance(v, dict) for v in document.values()):
+    tables: list[Mapping[str, object]] = [v for v in document.values() if isinstance(v, dict)]
+    if "variant" in document or len(tables) != len(document):
         return [document]
-    return list(document.values())
+    return tables
 
 
 def parse_phh(text: str) -> HandHistory:
@@ -179,7 +179,7 @@ def parse_phhs(text: str) -> list[HandHistory]:
     return [history_from_fields(fields) for fields in split_hands(text)]
 
 
-def history_from_fields(fields: Mapping[str, Any]) -> HandHistory:
+def history_from_fields(fields: Mapping[str, object]) -> HandHistory:
     """Check one hand's TOML fields and build its `HandHistory` (amounts scaled, see there)."""
     variant = fields.get("variant")
     if variant is None:
@@ -280,7 +280,7 @@ class _TooFineError(Exception):
         self.value = value
 
 
-def _number(value: Any, name: str) -> int | Decimal:
+def _number(value: object, name: str) -> int | Decimal:
     """An amount as read: an integer, or a finite `Decimal` (a float becomes its shortest
     decimal: 100.5 -> Decimal("100.5"))."""
     if isinstance(value, bool):
@@ -350,13 +350,13 @@ def _at_least(values: Sequence[int | Decimal], name: str, *, positive: bool) -> 
         raise PhhError(f"Every entry of '{name}' must be {what}.", code="bad_field")
 
 
-def _required_number(fields: Mapping[str, Any], name: str) -> int | Decimal:
+def _required_number(fields: Mapping[str, object], name: str) -> int | Decimal:
     if name not in fields:
         raise PhhError(f"The field '{name}' is missing.", code="bad_field")
     return _number(fields[name], name)
 
 
-def _list(fields: Mapping[str, Any], name: str, count: int | None) -> list[Any]:
+def _list(fields: Mapping[str, object], name: str, count: int | None) -> list[object]:
     if name not in fields:
         raise PhhError(f"The field '{name}' is missing.", code="bad_field")
     values = fields[name]
@@ -371,15 +371,16 @@ def _list(fields: Mapping[str, Any], name: str, count: int | None) -> list[Any]:
     return values
 
 
-def _number_list(fields: Mapping[str, Any], name: str, count: int | None) -> list[int | Decimal]:
+def _number_list(fields: Mapping[str, object], name: str, count: int | None) -> list[int | Decimal]:
     return [_number(v, name) for v in _list(fields, name, count)]
 
 
-def _str_list(fields: Mapping[str, Any], name: str, count: int | None) -> list[str]:
+def _str_list(fields: Mapping[str, object], name: str, count: int | None) -> list[str]:
     values = _list(fields, name, count)
-    if not all(isinstance(v, str) for v in values):
+    strings = [v for v in values if isinstance(v, str)]
+    if len(strings) != len(values):
         raise PhhError(f"Every entry of '{name}' must be a string.", code="bad_field")
-    return list(values)
+    return strings
 
 
 def amount_text(units: int, scale: int) -> str:
@@ -481,7 +482,7 @@ def _string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _value(value: Any) -> str:
+def _value(value: object) -> str:
     """A TOML value for anything `tomllib` reads back: strings, numbers, booleans, dates and
     times, arrays and (inline) tables."""
     if isinstance(value, bool):

@@ -27,7 +27,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from dealer.engine.actions import (
     LEDGER_KINDS,
@@ -498,7 +497,7 @@ def history_from_state(
     state: HandState,
     *,
     players: Sequence[str] | None = None,
-    extra: Mapping[str, Any] | None = None,
+    extra: Mapping[str, object] | None = None,
     scale: int = 1,
 ) -> HandHistory:
     """The PHH history of a hand our engine played (finished or not).
@@ -596,7 +595,7 @@ def state_to_phh(
     state: HandState,
     *,
     players: Sequence[str] | None = None,
-    extra: Mapping[str, Any] | None = None,
+    extra: Mapping[str, object] | None = None,
 ) -> str:
     """The PHH text of a hand our engine played (see `history_from_state`)."""
     return dumps_phh(history_from_state(state, players=players, extra=extra))

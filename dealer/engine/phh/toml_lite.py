@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
 
 __all__ = ["TomlError", "loads"]
 
@@ -56,7 +56,7 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _BLANKS = " \t"
 
 
-def loads(text: str) -> dict[str, Any]:
+def loads(text: str) -> dict[str, object]:
     """TOML text as `tomllib.loads(text, parse_float=Decimal)` reads it; `TomlError` with
     `tomllib`'s message when it is not TOML."""
     try:
@@ -71,10 +71,10 @@ def loads(text: str) -> dict[str, Any]:
         raise TomlError(str(error)) from None
 
 
-def _loads(text: str) -> dict[str, Any]:
+def _loads(text: str) -> dict[str, object]:
     if _CONTROL_RE.search(text):  # carriage returns, form feeds...: tomllib's business
         raise _UnsupportedError
-    document: dict[str, Any] = {}
+    document: dict[str, object] = {}
     table = document
     lines = text.split("\n")
     count = len(lines)
@@ -91,7 +91,8 @@ def _loads(text: str) -> dict[str, Any]:
             name = match.group(1)
             if name in document:
                 raise _UnsupportedError
-            table = document[name] = {}
+            table = {}
+            document[name] = table
             continue
         key, equals, raw = line.partition("=")
         if not equals:
@@ -115,7 +116,7 @@ def _loads(text: str) -> dict[str, Any]:
     return document
 
 
-def _value(raw: str) -> Any:
+def _value(raw: str) -> object:
     first = raw[0] if raw else ""
     if first == "[":
         return _array(raw)
@@ -159,9 +160,9 @@ def _value(raw: str) -> Any:
     raise _UnsupportedError
 
 
-def _array(raw: str) -> list[Any]:
+def _array(raw: str) -> Sequence[object]:
     if _NUMBERS_RE.fullmatch(raw):
-        values: list[Any] = []
+        values: list[object] = []
         for word in raw[1:-1].split(","):
             word = word.strip(_BLANKS)
             if not word:
