@@ -71,7 +71,7 @@ class _Drawn(Func):
     """`rows[str(pk)][index]`, read by the database from one JSON parameter: one UPDATE gives
     thousands of entries each its own table and seat, in one pass. A `bulk_update` writes a
     CASE with a branch per entry that Django resolves one by one: for the 10,000-seat draw,
-    4 to 5 times slower than this (docs/performance.md, "Seats")."""
+    many times slower than this (docs/performance.md, "Seats")."""
 
     output_field = IntegerField()
 
