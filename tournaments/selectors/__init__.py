@@ -9,6 +9,7 @@ the API serializes; nothing else queries for them:
 - `clock`: a tournament's levels and stored clock, what the clock shows, the one clock feed;
 - `tables`: the table plan, who the next hand deals in, who moves after a hand, and
   hand-for-hand's progress;
+- `seats`: who sits where and what is free (seats taken, held for a move, locked), per table;
 - `desk`: the director's lists (entries, busts, count sheets, the audit log, levels, dealers);
 - `versions`: answers named and cached by the tournament's version;
 - `access`: sign-ins and devices (the live API tokens, the locked accounts and devices).

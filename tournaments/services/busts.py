@@ -31,6 +31,7 @@ from tournaments.services.places import (
     places_recompute,
     places_reprice,
 )
+from tournaments.services.seats import seats_release_held
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -134,7 +135,6 @@ def entries_bust(
         entry.bust_round = h4h_round
         entry.busted_at = now
         entry.live_hand = None
-        entry.move_to_table, entry.move_to_seat = None, None
     knockouts_record(
         tournament=tournament,
         named=named,
@@ -151,10 +151,9 @@ def entries_bust(
             "bust_round",
             "busted_at",
             "live_hand",
-            "move_to_table",
-            "move_to_seat",
         ],
     )
+    seats_release_held(entries=entries.values())
     places_recompute(tournament)
     places_reprice(tournament)
     if left - len(busts) <= at_end:

@@ -17,12 +17,14 @@ from tournaments.names import clean_name
 from tournaments.selectors.books import chips_in_play
 from tournaments.selectors.clock import clock_state, levels_as_clock
 from tournaments.selectors.flights import flight_entry_refusal
+from tournaments.selectors.seats import seat_map_get
 from tournaments.selectors.windows import addon_refusal, rebuy_refusal
 from tournaments.services.audit import audit_record
 from tournaments.services.ledger import chips_move
 from tournaments.services.locks import lock_tournament
 from tournaments.services.places import places_reprice, places_shift_for_new_entry
 from tournaments.services.players import player_get_or_create, player_known
+from tournaments.services.seats import seat_assign, seat_clear
 
 OPEN_STATUSES = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING, Tournament.Status.PAUSED)
 
@@ -111,7 +113,7 @@ def _entry_new(
     # the draw have none yet and wait for it).
     if tournament.tables.filter(is_broken=False, button_seat__isnull=False).exists():
         table, seat = _late_seat(tournament, rng or random.Random())
-        entry.table, entry.seat = table, seat
+        seat_assign(entry=entry, table=table, seat=seat)  # saved with the entry below
     try:
         with transaction.atomic():
             entry.save()
@@ -144,30 +146,15 @@ def _entry_new(
 
 
 def _late_seat(tournament: Tournament, rng: random.Random) -> tuple[Table, int]:
-    tables = {t.number: t for t in tournament.tables.filter(is_broken=False)}
-    taken: dict[int, set[int]] = {number: set() for number in tables}
-    active = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
-    for number, seat in active.filter(table__isnull=False).values_list("table__number", "seat"):
-        if seat is not None:
-            taken.setdefault(number, set()).add(seat)
-    # A seat held for a player who moves there after their hand is taken too.
-    for number, seat in active.filter(move_to_table__isnull=False).values_list(
-        "move_to_table__number", "move_to_seat"
-    ):
-        if seat is not None:
-            taken.setdefault(number, set()).add(seat)
-    # A seat the floor has locked is never drawn (it does not count as a player either).
-    open_seats = [
-        seating.SeatRef(table=n, seat=s)
-        for n, t in tables.items()
-        for s in range(1, t.seat_count + 1)
-        if s not in taken[n] and s not in (t.locked_seats or ())
-    ]
+    # Taken: a player sits there or moves there after their hand; a locked seat is never drawn
+    # (and does not count as a player either).
+    tables = seat_map_get(tournament=tournament).tables.values()
+    open_seats = [seating.SeatRef(table=t.table.number, seat=s) for t in tables for s in t.free()]
     if not open_seats:
         raise FloorError("no_open_seat", "Every seat is taken: open another table first.")
-    counts = {n: len(seats) for n, seats in taken.items()}
+    counts = {t.table.number: len(t.taken) for t in tables}
     choice = seating.late_seat(open_seats, counts, rng)
-    return tables[choice.table], choice.seat
+    return next(t.table for t in tables if t.table.number == choice.table), choice.seat
 
 
 def _active_entry(entry: Entry | int) -> Entry:
@@ -222,8 +209,8 @@ def entry_unregister(*, entry: Entry | int, actor: Actor = None) -> Entry:
             note="unregistered",
         )
     entry.status = Entry.Status.UNREGISTERED
-    entry.table, entry.seat = None, None
-    entry.save(update_fields=["status", "table", "seat"])
+    entry.save(update_fields=["status"])
+    seat_clear(entry=entry)
     audit_record(
         tournament=entry.tournament,
         actor=actor,

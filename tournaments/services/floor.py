@@ -18,8 +18,10 @@ from tournaments import balancing, seating
 from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid, FloorNotFound, from_value_error
 from tournaments.models import Entry, Table, Tournament
+from tournaments.selectors.seats import Hold, seat_map_get
 from tournaments.services.audit import audit_record
 from tournaments.services.locks import lock_table, lock_tables, lock_tournament
+from tournaments.services.seats import seat_assign, seat_hold, seat_lock, seat_locks_clear
 from tournaments.services.tables import (
     plan_carry_out,
     table_states,
@@ -61,19 +63,17 @@ def _check_seat(table: Table, seat: int) -> None:
         )
 
 
-def _seat_holder(table: Table, seat: int, *, but: int | None = None) -> str:
+def _seat_holder(tournament: Tournament, table: Table, seat: int, *, but: int | None = None) -> str:
     """Who has this seat: the player sitting there, or the one moving there after their hand
     ("" when it is free)."""
-    active = Entry.objects.filter(status=ACTIVE).select_related("player")
-    if but is not None:
-        active = active.exclude(pk=but)
-    sitting = active.filter(table=table, seat=seat).first()
-    if sitting is not None:
-        return f"{sitting.player.name} sits there"
-    arriving = active.filter(move_to_table=table, move_to_seat=seat).first()
-    if arriving is not None:
-        return f"it is held for {arriving.player.name}, who moves there after their hand"
-    return ""
+    seats = seat_map_get(tournament=tournament, tables=[table]).at(table)
+    holder = seats.holder(seat, but=but)
+    if holder is None:
+        return ""
+    name = Entry.objects.filter(pk=holder.entry_id).values_list("player__name", flat=True).get()
+    if holder.hold == Hold.SITS:
+        return f"{name} sits there"
+    return f"it is held for {name}, who moves there after their hand"
 
 
 @transaction.atomic
@@ -111,17 +111,15 @@ def entry_move_seat(
         )
     if seat in (target.locked_seats or ()):
         raise FloorError("seat_locked", f"{target} seat {seat} is locked: unlock it first.")
-    holder = _seat_holder(target, seat, but=mover.pk)
+    holder = _seat_holder(tournament, target, seat, but=mover.pk)
     if holder:
         raise FloorError("seat_taken", f"{target} seat {seat} is not free: {holder}.")
     came_from = (mover.table.number, mover.seat)
     after_hand = mover.live_hand_id is not None
     if after_hand:
-        mover.move_to_table, mover.move_to_seat = target, seat
+        seat_hold(entry=mover, table=target, seat=seat)
     else:
-        mover.table, mover.seat = target, seat
-        mover.move_to_table, mover.move_to_seat = None, None
-    mover.save(update_fields=["table", "seat", "move_to_table", "move_to_seat"])
+        seat_assign(entry=mover, table=target, seat=seat)
     audit_record(
         tournament=tournament,
         actor=actor,
@@ -147,19 +145,14 @@ def table_lock_seat(*, table: Table | int, seat: int, locked: bool, actor: Actor
     tournament, target = _tournament_table(table)
     _check_not_finished(tournament)
     _check_seat(target, seat)
-    seats = set(target.locked_seats or ())
-    if locked == (seat in seats):
+    if locked == (seat in (target.locked_seats or ())):
         return target
     if locked:
-        holder = _seat_holder(target, seat)
+        holder = _seat_holder(tournament, target, seat)
         if holder:
             code = "seat_taken" if holder.endswith("sits there") else "seat_held"
             raise FloorError(code, f"{target} seat {seat} cannot be locked: {holder}.")
-        seats.add(seat)
-    else:
-        seats.discard(seat)
-    target.locked_seats = sorted(seats)
-    target.save(update_fields=["locked_seats"])
+    seat_lock(table=target, seat=seat, locked=locked)
     audit_record(
         tournament=tournament,
         actor=actor,
@@ -203,18 +196,18 @@ def table_add(
         found = Table.objects.create(tournament=tournament, number=number, seat_count=seat_count)
     else:
         found.is_broken = False
-        found.seat_count, found.locked_seats = seat_count, []
+        found.seat_count = seat_count
         found.button_seat = found.small_blind_seat = found.big_blind_seat = None
         found.save(
             update_fields=[
                 "is_broken",
                 "seat_count",
-                "locked_seats",
                 "button_seat",
                 "small_blind_seat",
                 "big_blind_seat",
             ]
         )
+        seat_locks_clear(table=found)
     audit_record(
         tournament=tournament,
         actor=actor,

@@ -19,6 +19,7 @@ from tournaments.errors import FloorError
 from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.selectors.prizes import prize_table
 from tournaments.selectors.satellites import satellite_seats
+from tournaments.selectors.seats import seat_map_get
 from tournaments.services.knockouts import knockouts_clear
 from tournaments.services.versions import tournament_bump
 
@@ -190,6 +191,11 @@ def places_unset_survivors(tournament: Tournament) -> None:
 def check_seats_free(entries: Iterable[Entry]) -> None:
     """Entries coming back into play need their seats: at a table still in play, not given to
     anyone since; and their players must not have re-entered since (one entry in play each)."""
+    entries = list(entries)
+    if not entries:
+        return
+    in_play = {e.table.pk: e.table for e in entries if e.table and not e.table.is_broken}
+    seats = seat_map_get(tournament=entries[0].tournament_id, tables=in_play.values())
     for entry in entries:
         again = (
             Entry.objects.filter(
@@ -216,15 +222,7 @@ def check_seats_free(entries: Iterable[Entry]) -> None:
                 f"{entry.player.name}'s seat was at {where}, which has been broken since: "
                 "the bust can no longer be undone.",
             )
-        taken = (
-            Entry.objects.filter(table=table, seat=entry.seat, status=Entry.Status.ACTIVE)
-            .exclude(pk=entry.pk)
-            .exists()
-            or Entry.objects.filter(
-                move_to_table=table, move_to_seat=entry.seat, status=Entry.Status.ACTIVE
-            ).exists()
-        )
-        if taken:
+        if entry.seat is not None and seats.at(table).holder(entry.seat, but=entry.pk):
             raise FloorError(
                 "seat_taken",
                 f"{entry.player.name}'s seat has been given to another "

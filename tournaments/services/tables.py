@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Count
 
 from dealer.engine.cards import DeckKind, format_cards
@@ -17,9 +17,17 @@ from tournaments import balancing, seating
 from tournaments.actors import Actor
 from tournaments.errors import FloorError, FloorInvalid, from_value_error
 from tournaments.models import DEALER_GROUP, ButtonDraw, Entry, Table, Tournament
+from tournaments.selectors.seats import seat_map_get
 from tournaments.services.audit import audit_changes, audit_record
 from tournaments.services.events import tournament_rules
 from tournaments.services.locks import lock_table, lock_tournament
+from tournaments.services.seats import (
+    seat_assign,
+    seat_hold,
+    seat_move_complete,
+    seats_assign_many,
+    seats_redraw,
+)
 
 
 def _active(tournament: Tournament) -> Any:
@@ -82,7 +90,7 @@ def tournament_draw_seats(
         )
         for n, (seats, button, cards) in buttons.items()
     )
-    _write_seats([(pk, tables[ref.table].pk, ref.seat) for pk, ref in draw.items()])
+    seats_assign_many(seats=[(pk, tables[ref.table].pk, ref.seat) for pk, ref in draw.items()])
     tournament.break_order = list(balancing.draw_break_order(list(tables), rng))
     tournament.save(update_fields=["break_order", "updated_at"])
     audit_record(
@@ -147,21 +155,6 @@ def _draw_tables(
     return tables
 
 
-def _write_seats(rows: list[tuple[int, int, int]]) -> None:
-    """Seat many entries in a few statements: (entry id, table id, seat) rows."""
-    for first in range(0, len(rows), 2000):
-        batch = rows[first : first + 2000]
-        values = ", ".join(["(%s, %s, %s)"] * len(batch))
-        params = [value for row in batch for value in row]
-        with connection.cursor() as cursor:  # only placeholders are formatted into the SQL
-            cursor.execute(
-                f"WITH v(id, table_id, seat) AS (VALUES {values}) "
-                "UPDATE tournaments_entry SET table_id = v.table_id, seat = v.seat "
-                "FROM v WHERE tournaments_entry.id = v.id",
-                params,
-            )
-
-
 def table_draw_button(
     *,
     table: Table,
@@ -194,32 +187,17 @@ def table_draw_button(
 def table_states(tournament: Tournament) -> list[balancing.TableState]:
     """The tables in play as the balancing plan sees them: a player whose move waits for the
     end of their hand is counted at the table they are moving to."""
-    tables = {t.pk: t for t in tournament.tables.filter(is_broken=False)}
-    occupied: dict[int, dict[int, int]] = {pk: {} for pk in tables}
-    # The few waiting moves in a query of their own: the seats of every entry are the big read.
-    moving = {
-        pk: (to_table, to_seat)
-        for pk, to_table, to_seat in _active(tournament)
-        .filter(move_to_table__isnull=False)
-        .values_list("pk", "move_to_table_id", "move_to_seat")
-    }
-    for pk, seat, table_id in (
-        _active(tournament).filter(table__isnull=False).values_list("pk", "seat", "table_id")
-    ):
-        table_id, seat = moving.get(pk, (table_id, seat))
-        if table_id in occupied:
-            occupied[table_id][seat] = pk
     return [
         balancing.TableState(
-            number=t.number,
-            seats=t.seat_count,
-            occupied=occupied[pk],
-            button=t.button_seat,
-            small_blind=t.small_blind_seat,
-            big_blind=t.big_blind_seat,
-            locked=frozenset(t.locked_seats or ()),
+            number=t.table.number,
+            seats=t.table.seat_count,
+            occupied=t.after_moves(),
+            button=t.table.button_seat,
+            small_blind=t.table.small_blind_seat,
+            big_blind=t.table.big_blind_seat,
+            locked=t.locked,
         )
-        for pk, t in tables.items()
+        for t in seat_map_get(tournament=tournament).tables.values()
     ]
 
 
@@ -313,13 +291,10 @@ def plan_carry_out(*, tournament: Tournament, plan: balancing.Plan) -> list[int]
     for move in plan.moves:
         entry = movers[move.entry_id]
         if entry.live_hand_id is not None:
-            entry.move_to_table, entry.move_to_seat = tables[move.to_table], move.to_seat
-            entry.save(update_fields=["move_to_table", "move_to_seat"])
+            seat_hold(entry=entry, table=tables[move.to_table], seat=move.to_seat)
             later.append(move.entry_id)
         else:
-            entry.table, entry.seat = tables[move.to_table], move.to_seat
-            entry.move_to_table, entry.move_to_seat = None, None
-            entry.save(update_fields=["table", "seat", "move_to_table", "move_to_seat"])
+            seat_assign(entry=entry, table=tables[move.to_table], seat=move.to_seat)
     for number in plan.broken_tables:
         tables[number].is_broken = True
         tables[number].save(update_fields=["is_broken"])
@@ -393,9 +368,7 @@ def entries_make_pending_moves(
     )
     for entry in movers:
         came_from = entry.table.number if entry.table else None
-        entry.table, entry.seat = entry.move_to_table, entry.move_to_seat
-        entry.move_to_table, entry.move_to_seat = None, None
-        entry.save(update_fields=["table", "seat", "move_to_table", "move_to_seat"])
+        seat_move_complete(entry=entry)
         audit_record(
             tournament=tournament,
             actor=actor,
@@ -428,9 +401,7 @@ def _final_table(tournament: Tournament, rng: random.Random, actor: Actor) -> No
         draw = seating.seat_draw_at(entries, [layouts[best]], rng, max_players=per_table)
     except (ValueError, ConfigError) as error:  # SeatingError
         raise from_value_error(error) from error
-    Entry.objects.filter(pk__in=entries).update(table=None, seat=None)
-    for pk, ref in draw.items():
-        Entry.objects.filter(pk=pk).update(table=final, seat=ref.seat)
+    seats_redraw(seats=[(pk, final.pk, ref.seat) for pk, ref in draw.items()])
     for table in tables:
         if table.pk != final.pk:
             table.is_broken = True
