@@ -263,13 +263,17 @@ class NotModifiedMiddleware:
         except DisallowedHost:
             return self.get_response(request)
         counter = version_key(int(tournament.group(1)))
-        found = cache.get_many([*tags, *([kept] if kept else []), counter])
-        answer = self._not_modified(found, tags, counter)
-        if answer is not None:
-            return answer
-        entry = found.get(kept) if kept else None
-        if isinstance(entry, _Kept) and self._current(entry, found, counter):
-            return _kept_answer(request, entry)
+        found: dict[str, Any] = {}
+        if tags:  # the tags first: a 304 does not read a kept body
+            found = cache.get_many([*tags, counter])
+            answer = self._not_modified(found, tags, counter)
+            if answer is not None:
+                return answer
+        if kept is not None:
+            found = found if tags else cache.get_many([kept, counter])
+            entry = cache.get(kept) if tags else found.get(kept)
+            if isinstance(entry, _Kept) and self._current(entry, found, counter):
+                return _kept_answer(request, entry)
         response = self.get_response(request)
         if kept is not None:
             _keep(kept, counter, response)
