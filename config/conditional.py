@@ -255,8 +255,8 @@ class NotModifiedMiddleware:
         header = request.META.get("HTTP_IF_NONE_MATCH", "")
         path = request.get_full_path()
         tags = [_remembered_key(path, tag) for tag in parse_etags(header)[:3]] if header else []
-        kept = _kept_key(request) if request.method == "GET" and _public(request) else None
-        if not tags and kept is None:
+        public = request.method == "GET" and _public(request)
+        if not tags and not public:
             return self.get_response(request)
         try:
             request.get_host()  # ALLOWED_HOSTS, as the whole way checks it
@@ -269,6 +269,7 @@ class NotModifiedMiddleware:
             answer = self._not_modified(found, tags, counter)
             if answer is not None:
                 return answer
+        kept = _kept_key(request) if public else None
         if kept is not None:
             found = found if tags else cache.get_many([kept, counter])
             entry = cache.get(kept) if tags else found.get(kept)
