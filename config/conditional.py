@@ -152,6 +152,8 @@ def _version_add(tournament_id: int, mark: str) -> None:
     if cache.add(key, mark, REMEMBER_SECONDS):
         return
     found = cache.get(key)
+    if found is None:  # gone since, or the cache is not answering: the next request adds it
+        return
     if isinstance(found, str) and found.rpartition(".")[0] == mark.rpartition(".")[0]:
         return
     cache.set(key, mark, REMEMBER_SECONDS)
