@@ -23,8 +23,8 @@ standings API, the clock feed) from the cache (issue 28, "render once per versio
 that"): a view that passes `keep` has its answer (status 200, the headers as the views and the
 middleware after this one left them, the body) kept by its URL and the request's `Accept`, with
 the tournament's version and the moment it stops being right by time; the next request for it
-gets those bytes from the same one read of the cache, without a session, a user, a view, a
-query or a template. A kept answer is for one audience only, the public: a request with a
+gets those bytes from one read of the cache (a second one after the tags, when it named a tag
+that no longer holds), without a session, a user, a view, a query or a template. A kept answer is for one audience only, the public: a request with a
 session cookie or an `Authorization` header (a director, a dealer, a device's token) never
 reads one nor has its answer kept, and an answer that sets a cookie is never kept. Parts of an
 answer that move with time (the clock's countdown and the server's time) are not kept: the view
@@ -244,8 +244,9 @@ def _keep(key: str, counter: str, response: HttpResponseBase) -> None:
 
 class NotModifiedMiddleware:
     """Answers a GET whose If-None-Match names a remembered, still current tag with a 304 at
-    once, and a public GET of a kept, still current answer with that answer, each from one
-    read of the cache (see the module's docstring); every other request goes on untouched."""
+    once, and a public GET of a kept, still current answer with that answer, from the cache
+    (see the module's docstring); every other request goes on untouched, and a public one may
+    leave its answer kept on its way out."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
