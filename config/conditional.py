@@ -23,12 +23,14 @@ standings API, the clock feed) from the cache (issue 28, "render once per versio
 that"): a view that passes `keep` has its answer (status 200, the headers as the views and the
 middleware after this one left them, the body) kept by its URL and the request's `Accept`, with
 the tournament's version and the moment it stops being right by time; the next request for it
-gets those bytes from one read of the cache (a second one after the tags, when it named a tag
-that no longer holds), without a session, a user, a view, a query or a template. A kept answer is for one audience only, the public: a request with a
-session cookie or an `Authorization` header (a director, a dealer, a device's token) never
-reads one nor has its answer kept, and an answer that sets a cookie is never kept. Parts of an
-answer that move with time (the clock's countdown and the server's time) are not kept: the view
-gives a `tail`, called for each answer with the request's time, whose bytes end the body.
+gets those bytes from one read of the cache (the version, and its tags if it named some; the
+body too unless this process holds a copy, checked against that version as the cache's is),
+without a session, a user, a view, a query or a template. A kept answer is for one audience
+only, the public: a request with a session cookie or an `Authorization` header (a director, a
+dealer, a device's token) never reads one nor has its answer kept, and an answer that sets a
+cookie is never kept. Parts of an answer that move with time (the clock's countdown and the
+server's time) are not kept: the view gives a `tail`, called for each answer with the
+request's time, whose bytes end the body.
 """
 
 from __future__ import annotations
@@ -209,6 +211,46 @@ def _kept_key(request: HttpRequest) -> str | None:
     return _KEPT + hashlib.blake2b(name, digest_size=16).hexdigest()
 
 
+# The kept answers this process served lately, by key: checked against the version in the cache
+# as the cache's own copy is, so that a 200 reads only the version (and its tags) from Redis,
+# not the body again. Bounded: the oldest goes first.
+_kept_here: dict[str, _Kept] = {}
+_KEPT_HERE_MOST = 128
+
+
+def _hold(key: str, entry: _Kept) -> None:
+    _kept_here.pop(key, None)
+    _kept_here[key] = entry
+    while len(_kept_here) > _KEPT_HERE_MOST:
+        _kept_here.pop(next(iter(_kept_here)))
+
+
+def _current(entry: _Kept, found: Mapping[str, object], counter: str) -> bool:
+    """The kept answer still holds: its tournament's version in the cache is the one it was
+    kept with, and its time (a clock level's end) has not passed."""
+    if version_key(entry.tournament_id) != counter or found.get(counter) != entry.version:
+        return False
+    return entry.until is None or request_time.now().timestamp() < entry.until
+
+
+def _kept_entry(key: str, counter: str, found: Mapping[str, object] | None) -> _Kept | None:
+    """The kept answer at `key` if it still holds: this process's copy, else the cache's.
+    `found` holds the version already read with the tags, or None: it is read here, with the
+    answer unless this process holds one."""
+    here = _kept_here.get(key)
+    asked = False
+    if found is None:
+        asked = here is None
+        found = cache.get_many([key, counter] if asked else [counter])
+    if here is not None and _current(here, found, counter):
+        return here
+    entry = found.get(key) if asked else cache.get(key)
+    if not isinstance(entry, _Kept) or not _current(entry, found, counter):
+        return None
+    _hold(key, entry)
+    return entry
+
+
 def _kept_answer(request: HttpRequest, kept: _Kept) -> HttpResponseBase:
     body = kept.body
     if kept.tail is not None:
@@ -239,6 +281,7 @@ def _keep(key: str, counter: str, response: HttpResponseBase) -> None:
         kept.etag, kept.tournament_id, kept.version, kept.until, headers, kept.body, kept.tail
     )
     cache.set(key, entry, REMEMBER_SECONDS)
+    _hold(key, entry)
     _version_add(kept.tournament_id, kept.version)
 
 
@@ -274,20 +317,13 @@ class NotModifiedMiddleware:
                 return answer
         kept = _kept_key(request) if public else None
         if kept is not None:
-            found = found if tags else cache.get_many([kept, counter])
-            entry = cache.get(kept) if tags else found.get(kept)
-            if isinstance(entry, _Kept) and self._current(entry, found, counter):
+            entry = _kept_entry(kept, counter, found if tags else None)
+            if entry is not None:
                 return _kept_answer(request, entry)
         response = self.get_response(request)
         if kept is not None:
             _keep(kept, counter, response)
         return response
-
-    @staticmethod
-    def _current(entry: _Kept, found: Mapping[str, object], counter: str) -> bool:
-        if version_key(entry.tournament_id) != counter or found.get(counter) != entry.version:
-            return False
-        return entry.until is None or request_time.now().timestamp() < entry.until
 
     def _not_modified(
         self, found: Mapping[str, Any], keys: list[str], counter: str
