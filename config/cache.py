@@ -27,13 +27,18 @@ import hmac
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Mapping
+from datetime import timedelta
+from functools import cached_property
+from typing import TYPE_CHECKING, SupportsInt, TypeVar, overload
 
 import redis
 from django.conf import settings
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient, RedisSerializer
 from django.utils.crypto import salted_hmac
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 logger = logging.getLogger("floordesk.cache")
 
@@ -46,6 +51,9 @@ STALE_KEYS_KEPT = 10_000
 REDIS_DOWN: tuple[type[Exception], ...] = (redis.ConnectionError, redis.TimeoutError)
 
 T = TypeVar("T")
+# A key as the Redis client takes it (redis-py's `KeyT`), and a time to keep a value (seconds).
+Key = str | bytes | memoryview
+Expiry = int | timedelta
 
 # The circuit's clock (tests move it on instead of waiting).
 clock = time.monotonic
@@ -62,18 +70,26 @@ def _signature(payload: bytes, secret: str) -> bytes:
 class SignedSerializer(RedisSerializer):
     """`RedisSerializer` with every pickle signed: `signature + pickle`; ints raw."""
 
-    def dumps(self, obj: Any) -> Any:
-        data = super().dumps(obj)
+    # Django's own returns an int as it is (for `incr`), where django-stubs says bytes.
+    def dumps(self, obj: object) -> bytes | int:  # type: ignore[override]
+        data: bytes | int = super().dumps(obj)
         if isinstance(data, int):
             return data
         return _signature(data, settings.SECRET_KEY) + data
 
-    def loads(self, data: Any) -> Any:
-        try:
+    @overload
+    def loads(self, data: SupportsInt) -> int: ...
+    @overload
+    def loads(self, data: ReadableBuffer) -> object: ...
+    def loads(self, data: SupportsInt | ReadableBuffer) -> object:
+        if not isinstance(data, bytes | bytearray | memoryview):
             return int(data)
+        raw = bytes(data)
+        try:
+            return int(raw)
         except ValueError:
             pass
-        signature, payload = data[:SIGNATURE_BYTES], data[SIGNATURE_BYTES:]
+        signature, payload = raw[:SIGNATURE_BYTES], raw[SIGNATURE_BYTES:]
         for secret in (settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS):
             if hmac.compare_digest(signature, _signature(payload, secret)):
                 return super().loads(payload)  # Django's unpickling, of bytes we signed
@@ -88,7 +104,7 @@ class _Circuit:
         self.lock = threading.Lock()
         self.open_until = 0.0
         self.failing = False
-        self.stale: set[Any] = set()
+        self.stale: set[Key] = set()
         self.retrying: threading.Thread | None = None
         self.retired = False  # forgotten by `circuits_reset`: its thread stops
 
@@ -108,7 +124,7 @@ class _Circuit:
                 self.failing = False
             logger.warning("The cache answers again")
 
-    def mark_stale(self, keys: Iterable[Any]) -> None:
+    def mark_stale(self, keys: list[Key]) -> None:
         with self.lock:
             full = len(self.stale) >= STALE_KEYS_KEPT
             if not full:
@@ -118,7 +134,7 @@ class _Circuit:
             # (a remembered tag: REMEMBER_SECONDS).
             logger.warning("Too many cache keys to delete once Redis answers; %s kept as is", keys)
 
-    def take_stale(self) -> list[Any]:
+    def take_stale(self) -> list[Key]:
         with self.lock:
             keys, self.stale = list(self.stale), set()
         return keys
@@ -164,13 +180,15 @@ class TolerantRedisCacheClient(RedisCacheClient):
     """Django's client, with an unsigned value read as a miss and an outage as a miss or a
     skipped write (see the module's docstring)."""
 
-    _serializer: RedisSerializer  # set by Django's client from OPTIONS["serializer"]
+    # Set by Django's client: the servers, and the serializer from OPTIONS["serializer"].
+    _servers: list[str]
+    _serializer: RedisSerializer
 
-    def __init__(self, servers: list[str], **options: Any) -> None:
-        super().__init__(servers, **options)
-        self._circuit = circuit_of(servers)
+    @cached_property
+    def _circuit(self) -> _Circuit:
+        return circuit_of(self._servers)
 
-    def _guarded(self, run: Callable[[], T], fallback: T, written: Iterable[Any] = ()) -> T:
+    def _guarded(self, run: Callable[[], T], fallback: T, written: Iterable[Key] = ()) -> T:
         circuit = self._circuit
         if circuit.is_open():
             self._mark_stale(written)
@@ -185,7 +203,7 @@ class TolerantRedisCacheClient(RedisCacheClient):
         circuit.answered()
         return answer
 
-    def _mark_stale(self, written: Iterable[Any]) -> None:
+    def _mark_stale(self, written: Iterable[Key]) -> None:
         keys = list(written)
         if keys:
             self._circuit.mark_stale(keys)
@@ -209,55 +227,56 @@ class TolerantRedisCacheClient(RedisCacheClient):
             raise
         logger.info("Deleted %d keys of the cache written while it was not answering", len(stale))
 
-    def _load(self, key: Any, data: Any) -> Any:
+    def _load(self, key: Key, data: bytes | str) -> object:
+        raw = data.encode() if isinstance(data, str) else data  # a client decoding answers
         try:
-            return self._serializer.loads(data)
+            return self._serializer.loads(raw)
         except UnsignedValueError:
             # Deleted, so that an `add` (a remembered ETag) may store a signed one again.
             logger.warning("Deleted an unsigned value found in the cache at %s", key)
             self.get_client(key, write=True).delete(key)
             return None
 
-    def get(self, key: Any, default: Any) -> Any:
-        def run() -> Any:
+    def get(self, key: Key, default: object) -> object:
+        def run() -> object:
             data = self.get_client(key).get(key)
             value = None if data is None else self._load(key, data)
             return default if value is None else value
 
         return self._guarded(run, default)
 
-    def get_many(self, keys: Iterable[Any]) -> dict[Any, Any]:
+    def get_many(self, keys: Iterable[Key]) -> dict[Key, object]:
         keys = list(keys)
 
-        def run() -> dict[Any, Any]:
+        def run() -> dict[Key, object]:
             found = zip(keys, self.get_client(None).mget(keys), strict=True)
             loaded = {key: self._load(key, data) for key, data in found if data is not None}
             return {key: value for key, value in loaded.items() if value is not None}
 
         return self._guarded(run, {})
 
-    def has_key(self, key: Any) -> bool:
+    def has_key(self, key: Key) -> bool:
         return self._guarded(lambda: RedisCacheClient.has_key(self, key), False)
 
-    def add(self, key: Any, value: Any, timeout: Any) -> bool:
+    def add(self, key: Key, value: object, timeout: Expiry | None) -> bool:
         # Not left stale when it fails: an `add` writes nothing over an older value, and what it
         # may have written before the connection dropped was current (a later write that makes
         # it stale deletes it, and that delete is kept if it fails).
         return self._guarded(lambda: RedisCacheClient.add(self, key, value, timeout), False)
 
-    def set(self, key: Any, value: Any, timeout: Any) -> None:
+    def set(self, key: Key, value: object, timeout: Expiry | None) -> None:
         self._guarded(lambda: RedisCacheClient.set(self, key, value, timeout), None, [key])
 
-    def set_many(self, data: Any, timeout: Any) -> None:
+    def set_many(self, data: Mapping[Key, object], timeout: Expiry) -> None:
         self._guarded(lambda: RedisCacheClient.set_many(self, data, timeout), None, list(data))
 
-    def touch(self, key: Any, timeout: Any) -> bool:
+    def touch(self, key: Key, timeout: Expiry) -> bool:
         return self._guarded(lambda: RedisCacheClient.touch(self, key, timeout), False, [key])
 
-    def delete(self, key: Any) -> bool:
+    def delete(self, key: Key) -> bool:
         return self._guarded(lambda: RedisCacheClient.delete(self, key), False, [key])
 
-    def delete_many(self, keys: Iterable[Any]) -> None:
+    def delete_many(self, keys: Iterable[Key]) -> None:
         keys = list(keys)
         self._guarded(lambda: RedisCacheClient.delete_many(self, keys), None, keys)
 
@@ -267,6 +286,6 @@ class TolerantRedisCache(RedisCache):
     `incr`, `decr` and `clear` still raise during an outage (nothing here uses them; a Redis
     error that reaches a view answers 503, `config.exceptions.is_outage`)."""
 
-    def __init__(self, server: str, params: dict[str, Any]) -> None:
+    def __init__(self, server: str | list[str], params: dict[str, object]) -> None:
         super().__init__(server, params)
         self._class = TolerantRedisCacheClient

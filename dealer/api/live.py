@@ -16,6 +16,7 @@ from dealer.story import tournament_story
 from tournaments.api.base import FloorApi, LazyAuthentication, get_tournament_head
 from tournaments.api.errors import responses
 from tournaments.selectors import cached, tournament_full, version_tag
+from tournaments.selectors.versions import version_mark
 
 TAGS = ["results"]
 
@@ -67,4 +68,4 @@ class LiveApi(LazyAuthentication, FloorApi):
             return HttpResponse(body, content_type="application/json")
 
         etag = f'"{version_tag(tournament, "live")}"'
-        return conditional(request, etag, build, version=(tournament.pk, tournament.version))
+        return conditional(request, etag, build, version=version_mark(tournament))

@@ -17,6 +17,7 @@ from config.conditional import conditional
 from dealer.story import Story, tournament_story
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_full, tournament_head, version_tag
+from tournaments.selectors.versions import version_mark
 from tournaments.views.access import public_tournament_get
 
 POLL_SECONDS = 15
@@ -48,7 +49,7 @@ def _polled(
         request,
         etag,
         lambda: build(request, tournament_full(tournament)),
-        version=(tournament.pk, tournament.version),
+        version=version_mark(tournament),
     )
 
 

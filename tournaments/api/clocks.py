@@ -8,21 +8,27 @@ whole level. The fields that move every second (`server_time`, `seconds_left`,
 `overtime_seconds`, `seconds_to_next_break`) are sent with a 200 but are not part of the ETag; a
 page counts down itself from `ends_at`, setting its own clock by `server_time`, and keeps doing
 so through any number of 304 answers.
+
+The JSON feed is kept for the public's next requests (`config.conditional.Keep`, issue 28): the
+rest of it once per ETag, those four fields (`selectors.clock.ClockTail`) worked out at each
+answer, so that a kept 200 is as right at its second as a built one.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from django.http.response import HttpResponseBase
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config import request_time
-from config.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional
+from config.conditional import ETAG_HEADER, IF_NONE_MATCH, Keep, conditional
 from tournaments.api.base import (
     FloorApi,
     LazyAuthentication,
@@ -35,6 +41,8 @@ from tournaments.api.limits import MAX_LEVEL_SECONDS, MAX_SMALL_INT, amount_fiel
 from tournaments.api.schedules import LevelFieldsSerializer
 from tournaments.models import Tournament
 from tournaments.selectors import clock_etag, clock_feed
+from tournaments.selectors.clock import clock_tail
+from tournaments.selectors.versions import version_mark
 from tournaments.services.clocks import (
     clock_add_time,
     clock_hand_for_hand_hand,
@@ -140,13 +148,24 @@ class ClockApi(LazyAuthentication, FloorApi):
         tournament = get_tournament_head(request, pk)
         now = request_time.now()
         tag = clock_etag(tournament, now)
-        return conditional(
-            request,
-            tag.etag,
-            lambda: Response(clock_feed(tournament, now, tag=tag).as_dict()),
-            version=(tournament.pk, tournament.version),
-            until=tag.until,
-        )
+        version = version_mark(tournament)
+        if request.accepted_renderer.format != "json":  # the browsable API: DRF renders it
+            return conditional(
+                request,
+                tag.etag,
+                lambda: Response(clock_feed(tournament, now, tag=tag).as_dict()),
+                version=version,
+                until=tag.until,
+            )
+
+        def fixed() -> HttpResponse:
+            # All of the JSON but the fields that move with time: the tail adds them.
+            feed = clock_feed(tournament, now, tag=tag)
+            body = bytes(JSONRenderer().render(feed.stable))[:-1]
+            return HttpResponse(body, content_type="application/json")
+
+        keep = None if request.query_params else Keep(tail=clock_tail(tournament))
+        return conditional(request, tag.etag, fixed, version=version, until=tag.until, keep=keep)
 
 
 _CONTROL: dict[str, Any] = {

@@ -22,7 +22,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional
+from config.conditional import ETAG_HEADER, IF_NONE_MATCH, Keep, conditional
 from tournaments.api.base import (
     FloorApi,
     LazyAuthentication,
@@ -44,6 +44,7 @@ from tournaments.selectors import (
     version_tag,
 )
 from tournaments.selectors.bounties import bounty_columns
+from tournaments.selectors.versions import version_mark
 from tournaments.spreadsheet import safe_cell
 
 TAGS = ["results"]
@@ -169,7 +170,11 @@ class StandingsApi(LazyAuthentication, FloorApi):
             return HttpResponse(body, content_type="application/json")
 
         etag = f'"{version_tag(tournament, "standings", limit)}"'
-        return conditional(request, etag, build, version=(tournament.pk, tournament.version))
+        # Kept for the next pollers when asked as the view writes it (`?limit=100`, or nothing):
+        # another spelling of the same query would be a key of its own.
+        canonical = "" if limit is None else f"limit={limit}"
+        keep = Keep() if request.query_params.urlencode() == canonical else None
+        return conditional(request, etag, build, version=version_mark(tournament), keep=keep)
 
 
 class PayoutsApi(FloorApi):
@@ -214,7 +219,7 @@ class SeatLookupApi(LazyAuthentication, FloorApi):
 
         digest = hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
         etag = f'"{version_tag(tournament, "seats-api", digest)}"'
-        return conditional(request, etag, build, version=(tournament.pk, tournament.version))
+        return conditional(request, etag, build, version=version_mark(tournament))
 
 
 # --- results export ------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from tournaments.api.limits import amount_field
 from tournaments.models import Screen, Tournament
 from tournaments.selectors import clock_feed
 from tournaments.selectors.screens import board_etag, screen_board, screen_get, screen_list
+from tournaments.selectors.versions import version_mark
 from tournaments.services.screens import (
     screen_create,
     screen_delete,
@@ -190,7 +191,7 @@ class BoardApi(LazyAuthentication, FloorApi):
             request,
             board_etag(tournament),
             lambda: Response(screen_board(tournament)),
-            version=(tournament.pk, tournament.version),
+            version=version_mark(tournament),
         )
 
 

@@ -5,6 +5,7 @@ field's totals it shows (hand-for-hand due, RP-8)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -162,13 +163,40 @@ def clock_feed(tournament: Tournament, now: datetime, *, tag: ClockTag | None = 
         "floor_message": tournament.floor_message,
         **field,
     }
-    volatile = {
+    return ClockFeed(etag=_etag(tournament, view), stable=stable, volatile=_volatile(view, now))
+
+
+def _volatile(view: clock.ClockView, now: datetime) -> dict[str, Any]:
+    """The feed's fields that move every second (left out of the ETag)."""
+    return {
         "server_time": _iso(now),
         "seconds_left": view.seconds_left,
         "overtime_seconds": view.overtime_seconds,
         "seconds_to_next_break": view.seconds_to_next_break,
     }
-    return ClockFeed(etag=_etag(tournament, view), stable=stable, volatile=volatile)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockTail:
+    """The end of the clock feed's JSON, `,"server_time":...}`: its fields that move every
+    second, worked out at each answer from the clock as stored and its levels, so that the rest
+    of the JSON can be kept once per ETag and served as it is (`config.conditional.Keep`; the
+    answer is the same as the whole feed's at that moment). Kept in the cache with that part
+    (plain values; compact JSON as DRF's renderer writes it)."""
+
+    state: clock.ClockState
+    levels: tuple[clock.Level, ...]
+
+    def __call__(self, now: datetime) -> bytes:
+        view = clock.view(self.state, self.levels, now)
+        text = json.dumps(_volatile(view, now), separators=(",", ":"))
+        return b"," + text[1:].encode()
+
+
+def clock_tail(tournament: Tournament) -> ClockTail:
+    """The tail of the tournament's clock feed (read with the feed: the levels are cached)."""
+    levels = cached(tournament, "levels", lambda: tournament_levels(tournament))
+    return ClockTail(clock_state(tournament), levels)
 
 
 def break_note(view: clock.ClockView) -> str:

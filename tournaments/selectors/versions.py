@@ -61,6 +61,14 @@ def version_tag(tournament: Tournament, *parts: object) -> str:
     return ".".join(str(part) for part in ("t", tournament.pk, stamp, tournament.version, *parts))
 
 
+def version_mark(tournament: Tournament) -> tuple[int, str]:
+    """The tournament's id and what the fast answers compare with the version in the cache
+    (`config.conditional`'s `version`): the version with the creation time (`version_tag`), so
+    that another database's tournament of the same id and version (a test database made again,
+    a restored copy) never passes for this one."""
+    return tournament.pk, version_tag(tournament)
+
+
 def cached(tournament: Tournament, name: str, build: Callable[[], T]) -> T:
     """`build()`, kept in the cache under the tournament's version: every web process builds an
     answer once per version, and a write (which moves the version on) makes the next read build

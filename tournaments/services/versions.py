@@ -19,6 +19,7 @@ from django.db.models import F
 
 from config.conditional import version_key
 from tournaments.models import Tournament
+from tournaments.selectors.versions import version_mark
 
 VERSION_SECONDS = 24 * 3600  # the version stored at a commit
 
@@ -40,9 +41,8 @@ def tournament_bump(tournament_id: int | None) -> None:
     cache.delete(key)
 
     def committed() -> None:
-        number = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True)
-        found = number.first()
-        if found is not None:
-            cache.set(key, found, VERSION_SECONDS)
+        row = Tournament.objects.filter(pk=tournament_id).only("created_at", "version").first()
+        if row is not None:
+            cache.set(key, version_mark(row)[1], VERSION_SECONDS)
 
     transaction.on_commit(committed, robust=True)

@@ -3,7 +3,8 @@ and payouts, and the big-screen clock.
 
 Phones poll the standings part with an ETag named by the tournament's version, and get "304
 Not Modified" while nothing has changed: deciding costs the read of the tournament's row, and a
-changed part is rendered once per version and kept in the cache for every phone after the first.
+changed part is rendered once per version and kept in the cache for every phone after the first
+(the whole answer, served by `config.conditional`'s middleware before any view runs).
 The big clock polls the API's clock feed (`api-clock`), the one every display uses.
 """
 
@@ -18,7 +19,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 
 from config import request_time
-from config.conditional import conditional
+from config.conditional import Keep, conditional
 from tournaments.errors import FloorError
 from tournaments.forms import SearchForm
 from tournaments.models import Tournament
@@ -32,6 +33,7 @@ from tournaments.selectors import (
     version_tag,
 )
 from tournaments.selectors.structure import late_registration, structure_sheet
+from tournaments.selectors.versions import version_mark
 from tournaments.views.access import public_tournament_get
 from tournaments.views.clock_display import clock_context
 from tournaments.views.screens import countdown_text, screen_render
@@ -136,7 +138,9 @@ def state(request: HttpRequest, pk: int) -> HttpResponseBase:
         return HttpResponse(body)
 
     etag = f'"{version_tag(tournament, "public-state")}"'
-    return conditional(request, etag, build, version=(tournament.pk, tournament.version))
+    # Kept for the next phones: the one URL the page polls (a query string would be a new key).
+    keep = None if request.GET else Keep()
+    return conditional(request, etag, build, version=version_mark(tournament), keep=keep)
 
 
 def seat(request: HttpRequest, pk: int) -> HttpResponseBase:
@@ -163,7 +167,7 @@ def seat(request: HttpRequest, pk: int) -> HttpResponseBase:
 
     digest = hashlib.blake2b(query.encode(), digest_size=8).hexdigest()
     etag = f'"{version_tag(tournament, "seat", digest, POLL_SECONDS)}"'
-    return conditional(request, etag, build, version=(tournament.pk, tournament.version))
+    return conditional(request, etag, build, version=version_mark(tournament))
 
 
 def payouts(request: HttpRequest, pk: int) -> HttpResponse:
