@@ -12,10 +12,9 @@ from django.views.decorators.http import require_POST
 
 from dealer.models import Hand
 from dealer.services import hand_reopen
-from tournaments.errors import FloorError
 from tournaments.forms import HandReopenForm, first_error
 from tournaments.views.access import director_required, tournament_get
-from tournaments.views.form_tokens import FIELD, report_form_refusal, submit_once
+from tournaments.views.form_tokens import FIELD, page_write
 
 
 @director_required
@@ -32,24 +31,18 @@ def reopen_hand(request: HttpRequest, pk: int, hand_pk: int) -> HttpResponse:
         messages.error(request, first_error(form))
         return redirect("table-list", pk=pk)
     reason, version = form.cleaned_data["reason"], form.cleaned_data["version"]
-    try:
-        submit_once(
-            request,
-            lambda: hand_reopen(
-                hand=hand.pk,
-                reason=reason,
-                # The form's one-time token names the write: sent twice, it is one reopening.
-                client_id="desk-" + request.POST.get(FIELD, "")[:59],
-                version=version,
-                actor=request.user,
-            ),
-        )
-    except FloorError as error:
-        report_form_refusal(request, error)
-    else:
-        messages.success(
-            request,
-            f"Hand {hand.number} is reopened: its result is taken back. On the table's tablet, "
-            "undo the wrong entry and enter the right one.",
-        )
+    page_write(
+        request,
+        lambda: hand_reopen(
+            hand=hand.pk,
+            reason=reason,
+            # The form's one-time token names the write: sent twice, it is one reopening.
+            client_id="desk-" + request.POST.get(FIELD, "")[:59],
+            version=version,
+            actor=request.user,
+        ),
+        f"Hand {hand.number} is reopened: its result is taken back. On the table's tablet, "
+        "undo the wrong entry and enter the right one.",
+        once=True,
+    )
     return redirect("table-list", pk=pk)

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from dealer.card_gate import PREVIEW_REFUSAL, card_sight
 from dealer.codec import CardLedger, HandSnapshot
-from dealer.engine.errors import EngineError
+from dealer.engine.errors import DomainError
 from dealer.engine.rule_text import option_phrases
 from dealer.engine.triggers import TRIGGERS, Effect, Group, PlayerNeed, TriggerInfo, trigger_info
 from dealer.forms import ProcedureForm, ProcedureSheetForm
@@ -30,7 +30,6 @@ from dealer.selectors import can_write, procedure_preview
 from dealer.services import hand_run_procedure
 from dealer.views import present, tablet
 from dealer.views.access import dealer_required, require_write, table_get
-from tournaments.errors import FloorError
 
 # The most cards a procedure names (two or more boxed cards, stub cards exposed: the engine's
 # trigger says how many; the engine checks the count).
@@ -110,10 +109,11 @@ def _remedy(
     hand: Hand, trigger: str, seat: int | None, details: dict[str, object]
 ) -> dict[str, object]:
     """The engine's remedy for the sheet, or the refusal to show instead."""
-    try:
-        remedy = procedure_preview(hand=hand, trigger=trigger, player_seat=seat, details=details)
-    except (EngineError, FloorError) as error:
-        return {"refusal": error.detail}
+    remedy = tablet.tried(
+        lambda: procedure_preview(hand=hand, trigger=trigger, player_seat=seat, details=details)
+    )
+    if isinstance(remedy, DomainError):
+        return {"refusal": remedy.detail}
     effect = Effect(remedy.effect)
     return {
         "remedy": {
@@ -195,8 +195,8 @@ def run(request: HttpRequest, pk: int) -> HttpResponse:
     hand = tablet.hand_of(table, data["hand"])
     trigger = data["trigger"]
     details = _details(trigger_info(trigger), request.POST, data.get("note") or "")
-    try:
-        result, _ = hand_run_procedure(
+    ran = tablet.tried(
+        lambda: hand_run_procedure(
             hand=hand,
             trigger=trigger,
             player_seat=data.get("seat"),
@@ -205,7 +205,9 @@ def run(request: HttpRequest, pk: int) -> HttpResponse:
             version=data["version"],
             actor=request.user,
         )
-    except (FloorError, EngineError) as error:
-        return tablet.refused(request, table, error)
+    )
+    if isinstance(ran, DomainError):
+        return tablet.refused(request, table, ran)
+    result, _ = ran
     answer = tablet.write_answer(result)
     return tablet.render_tablet(request, table, hand=result.hand, snapshot=answer)

@@ -10,8 +10,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from dealer.engine.errors import ConfigError
+from dealer.engine.errors import DomainError
 from dealer.views.access import dealer_required, table_get
+from dealer.views.tablet import tried
 from tournaments.selectors.rules import table_rules_sheet
 
 
@@ -19,9 +20,9 @@ from tournaments.selectors.rules import table_rules_sheet
 @require_GET
 def rules_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     table = table_get(pk)
-    try:
-        sheet = table_rules_sheet(table)
-    except ConfigError as error:  # rules stored by hand (the admin) that the engine refuses
-        context = {"table": table, "sheet": None, "refusal": error.detail}
+    # Rules stored by hand (the admin) that the engine refuses: the sheet says why instead.
+    sheet = tried(lambda: table_rules_sheet(table))
+    if isinstance(sheet, DomainError):
+        context = {"table": table, "sheet": None, "refusal": sheet.detail}
         return render(request, "dealer/_rules_sheet.html", context)
     return render(request, "dealer/_rules_sheet.html", {"table": table, "sheet": sheet})

@@ -20,7 +20,7 @@ import json
 import uuid
 from collections.abc import Callable, Mapping
 from functools import cache, partial, wraps
-from typing import Concatenate, ParamSpec, Protocol, TypedDict, cast
+from typing import Concatenate, ParamSpec, Protocol, TypedDict, TypeVar, cast
 
 from django.conf import settings
 from django.contrib import messages
@@ -48,7 +48,7 @@ from dealer.cash.models import CashSeat
 from dealer.cash.seats import views as cash_views
 from dealer.cash.seats.plan import OWED_FIELDS
 from dealer.codec import HandSnapshot
-from dealer.engine.errors import EngineError
+from dealer.engine.errors import DomainError, EngineError
 from dealer.forms import ActionForm, ReasonedWriteForm, ReopenForm, StartForm, UndoForm
 from dealer.models import Hand
 from dealer.rotation.selectors import PushDue, push_due, push_refusal
@@ -583,11 +583,23 @@ def write_answer(result: Result) -> HandSnapshot:
     return cast("HandSnapshot", result.answer)
 
 
-def _write(request: HttpRequest, table: Table, run: Callable[[], Result]) -> HttpResponse:
+T = TypeVar("T")
+
+
+def tried(run: Callable[[], T]) -> T | DomainError:
+    """The tablet's one catch: the write's result, or the refusal it met (a floor service's or
+    the engine's). A refusal is drawn on the tablet itself (`refused`: the hand as it is now
+    with the service's sentence), not as a message on the next page as the desk's are."""
     try:
-        result = run()
+        return run()
     except (FloorError, EngineError) as error:
-        return refused(request, table, error)
+        return error
+
+
+def _write(request: HttpRequest, table: Table, run: Callable[[], Result]) -> HttpResponse:
+    result = tried(run)
+    if isinstance(result, DomainError):
+        return refused(request, table, result)
     return render_tablet(request, table, hand=result.hand, snapshot=write_answer(result))
 
 
@@ -631,8 +643,8 @@ def record_action(request: HttpRequest, pk: int) -> HttpResponse:
     # Only the buttons built from the hand's board read the hand before the write; the others
     # name it by id, and the service finds it at this table in the statement that locks it.
     hand = tap_hand(pk, data["hand"]) if data["kind"] in READS_BOARD else None
-    try:
-        result = hand_record_action(
+    result = tried(
+        lambda: hand_record_action(
             hand=data["hand"] if hand is None else hand,
             action=engine_action(hand, data),
             client_id=data["client_id"],
@@ -642,11 +654,12 @@ def record_action(request: HttpRequest, pk: int) -> HttpResponse:
             deal_unentered=bool(data.get("deal_unentered")),
             at_table=pk,
         )
-    except HandNotAtTableError as error:
-        raise Http404(error.detail) from error
-    except (FloorError, EngineError) as error:
+    )
+    if isinstance(result, HandNotAtTableError):
+        raise Http404(result.detail)
+    if isinstance(result, DomainError):
         # A refusal for the user's role is answered before the table is read.
-        return refused_for_role(error) or refused(request, table_get(pk), error)
+        return refused_for_role(result) or refused(request, table_get(pk), result)
     return render_tap(request, result.hand.table, result)
 
 
@@ -705,16 +718,17 @@ def start_hand(request: HttpRequest, pk: int) -> HttpResponse:
     latest = latest_hand(table)
     if (latest.pk if latest else 0) != form.cleaned_data["last_hand"]:
         return _stale(request, table)
-    try:
-        hand = hand_start(
+    hand = tried(
+        lambda: hand_start(
             table=table,
             actor=request.user,
             now=request_time.now(),
             straddle=form.cleaned_data["straddle"],
             expected_plan=form.cleaned_data["plan"],
         )
-    except FloorError as error:
-        return refused(request, table, error)
+    )
+    if isinstance(hand, DomainError):
+        return refused(request, table, hand)
     return render_tablet(request, table, hand=hand, snapshot=hand.state)
 
 

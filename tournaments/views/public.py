@@ -20,7 +20,6 @@ from django.template.loader import render_to_string
 
 from config import request_time
 from config.conditional import Keep, conditional
-from tournaments.errors import FloorError
 from tournaments.forms import SearchForm
 from tournaments.models import Tournament
 from tournaments.selectors import (
@@ -36,6 +35,7 @@ from tournaments.selectors.structure import late_registration, structure_sheet
 from tournaments.selectors.versions import version_mark
 from tournaments.views.access import public_tournament_get
 from tournaments.views.clock_display import clock_context
+from tournaments.views.form_tokens import page_read
 from tournaments.views.screens import countdown_text, screen_render
 
 STANDING_ROWS = 100
@@ -46,10 +46,8 @@ POLL_SECONDS = 10
 def _state(tournament: Tournament, *, all_places: bool = True) -> dict[str, Any]:
     """What the polled part of the standings page shows (with `all_places` False, the top
     places and the ones being decided now, not the whole table of a big field)."""
-    try:
-        places = tournament_payouts(tournament)
-    except FloorError:
-        places = []
+    # A payout table that cannot be used yet (its refusal is the desk's to show) is no places.
+    places = page_read(lambda: tournament_payouts(tournament))[0] or []
     standings = tournament_standings(tournament, limit=STANDING_ROWS)
     return {
         "tournament": tournament,
