@@ -277,7 +277,13 @@ def test_every_layout_fits_and_reads_from_across_the_room(
     # The sidebar turns the payouts page by page (one a second here) and lists the leaders.
     screen_view.goto(f"{live_server.url}/t/{event.pk}/screens/{screens['sidebar'].pk}/")
     _wait_for_scripts(screen_view)
-    first = screen_view.inner_text(".screen__places li:first-child .screen__place-no")
+    # The first place on the first page, read in the same instant as the page number (the page
+    # turns every second, so a slow machine may see it turn between two separate reads).
+    first = screen_view.wait_for_function(
+        "() => document.querySelector('[data-screen-page]').textContent.startsWith('1 / 6')"
+        " && document.querySelector('.screen__places li:first-child .screen__place-no')"
+        ".textContent.trim()"
+    ).json_value()
     screen_view.wait_for_function(
         "() => document.querySelector('[data-screen-page]').textContent.startsWith('2 / 6')"
     )
