@@ -39,7 +39,7 @@ from knox.settings import CONSTANTS, knox_settings
 from rest_framework import exceptions
 from rest_framework.throttling import SimpleRateThrottle
 
-from tournaments.roles import DEALER_FLAG, in_dealer_group
+from common.roles import DEALER_FLAG, in_dealer_group
 
 
 def client_address(request: HttpRequest) -> str | None:

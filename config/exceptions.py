@@ -46,8 +46,8 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
+from common.errors import FloorError
 from dealer.engine.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, kind_of
-from tournaments.errors import FloorError
 
 logger = logging.getLogger(__name__)
 AnyResponse = TypeVar("AnyResponse", bound=HttpResponseBase)

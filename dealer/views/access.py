@@ -17,10 +17,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase, HttpResponseForbidden
 from django.shortcuts import get_object_or_404
 
+from common.errors import FloorForbidden
+from common.roles import may_see_tables
 from dealer.selectors import can_write
-from tournaments.errors import FloorForbidden
 from tournaments.models import Table
-from tournaments.roles import may_see_tables
 
 View = Callable[..., HttpResponseBase]
 
