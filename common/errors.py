@@ -20,7 +20,7 @@ from dealer.engine.errors import Conflict, DomainError, Forbidden, Invalid, NotF
 
 
 class FloorError(DomainError):
-    """A floor service's refusal; `FloorError(code, detail)` is a `FloorConflict`. The edge
+    """A service's refusal; `FloorError(code, detail)` is a `FloorConflict`. The edge
     (`config.exceptions.status_of`) gives it its status from its kind, and `answer_fields` are
     what the API's answer carries besides the code and the sentence."""
 

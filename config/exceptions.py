@@ -21,7 +21,7 @@ The API's exception handler answers every error as `{"code", "detail"}` with the
   cache (`redis.ConnectionError`, `redis.TimeoutError`): 503 `unavailable` with `Retry-After`,
   logged once (pages get the same from `config.outage.OutageMiddleware`).
 
-Every 400 carries `errors`, as the schema says (`tournaments.api.errors`): the field errors, or
+Every 400 carries `errors`, as the schema says (`common.api.errors`): the field errors, or
 `{"non_field_errors": [detail]}` for a problem of the whole request (malformed JSON, a value the
 rules refuse), so a client reads one shape.
 

@@ -56,7 +56,7 @@ def write_responses(ok: object, *, status: int = 200) -> dict[int, object]:
 class DealerApi(FloorApi):
     """Directors and dealers read; the writes check `can_write` on the hand's table. A hand's
     writes bind each tap to the hand's version and keep their `client_id` with the action
-    (`dealer.services`), so they do not go through `tournaments.api.once` as well."""
+    (`dealer.services`), so they do not go through `common.api.once` as well."""
 
     permission_classes = (IsDirectorOrDealer,)
     answers_once = False

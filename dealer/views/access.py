@@ -1,8 +1,8 @@
 """Who may open the dealer's pages and who may write to a table's hands.
 
-Dealers and directors see the tablets; only the dealer assigned to a table, or a director,
-writes to its hands: the roles are `tournaments.roles`, the same for the API. Anonymous users go
-to the sign-in page. A tablet write refused for who the user is answers a bare 403
+Dealers and directors see the tablets; only the dealer assigned to a table, or a director, writes to
+its hands: the roles are `common.roles` and `tournaments.roles`, the same for the API. Anonymous
+users go to the sign-in page. A tablet write refused for who the user is answers a bare 403
 (`refused_for_role`), never the tablet.
 """
 

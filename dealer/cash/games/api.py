@@ -63,7 +63,7 @@ def game_answer(pk: int, *, status: int = 200) -> Response:
 
 
 class GameApi(FloorApi):
-    """Directors write (each write answered once per `client_id`, `tournaments.api.once`);
+    """Directors write (each write answered once per `client_id`, `common.api.once`);
     directors and dealers read."""
 
     def get_permissions(self) -> Sequence[Any]:

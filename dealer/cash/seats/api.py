@@ -61,7 +61,7 @@ def write_responses(*, status: int = 200, ok: Any = s.CashTableOutputSerializer)
 
 class CashApi(FloorApi):
     """Directors and dealers read; each write checks `can_write` on the table, and is answered
-    once per `client_id` (`tournaments.api.once`)."""
+    once per `client_id` (`common.api.once`)."""
 
     permission_classes: Sequence[type[BasePermission]] = (IsDirectorOrDealer,)
 
