@@ -54,7 +54,8 @@ test: lint
 # The inner loop (docs/operations.md, "Tests in parallel"): the engine, the services, the API
 # and the pages, without lint, browsers, production processes, the fuzzers or the two state
 # machines, all of which `make test` and CI still run.
-FAST_TESTS = tests/engine tests/tournaments tests/dealer tests/api tests/pages tests/foundation
+FAST_TESTS = tests/engine tests/common tests/tournaments tests/dealer tests/api tests/pages \
+	tests/foundation
 FAST_LEFT_OUT = --deselect tests/tournaments/test_ledger_machine.py \
 	--deselect tests/dealer/test_cash_floor_machine.py
 test-fast: install

@@ -9,7 +9,7 @@ revokes them at /desk/access/; a user who is deactivated or leaves the dealer gr
 all at once (`tournaments.services.access`). Browser pages keep the session.
 
 Nothing about a user is remembered between requests: every request reads its token or its
-session's user from the database, with the dealer role in the same query (`tournaments.roles.
+session's user from the database, with the dealer role in the same query (`common.roles.
 in_dealer_group`), so a change to a user, a token or the dealer group holds for every web
 process at its next request, on the pages and the API alike. (Each process used to remember
 checked tokens and session users for 30 s; that saved about 1.3 ms of CPU per tablet write, but
@@ -39,7 +39,7 @@ from knox.settings import CONSTANTS, knox_settings
 from rest_framework import exceptions
 from rest_framework.throttling import SimpleRateThrottle
 
-from tournaments.roles import DEALER_FLAG, in_dealer_group
+from common.roles import DEALER_FLAG, in_dealer_group
 
 
 def client_address(request: HttpRequest) -> str | None:
@@ -72,7 +72,7 @@ def _session_user_sql(vendor: str) -> tuple[str, tuple[object, ...], int]:
 
 class FloorBackend(ModelBackend):
     """Django's sign-in by username and password; a session's user is read with the dealer role
-    in one query (`tournaments.roles`), as a token's is, by a statement built once."""
+    in one query (`common.roles`), as a token's is, by a statement built once."""
 
     def get_user(self, user_id: int | str) -> User | None:  # the session keeps it as text
         try:

@@ -21,7 +21,7 @@ The API's exception handler answers every error as `{"code", "detail"}` with the
   cache (`redis.ConnectionError`, `redis.TimeoutError`): 503 `unavailable` with `Retry-After`,
   logged once (pages get the same from `config.outage.OutageMiddleware`).
 
-Every 400 carries `errors`, as the schema says (`tournaments.api.errors`): the field errors, or
+Every 400 carries `errors`, as the schema says (`common.api.errors`): the field errors, or
 `{"non_field_errors": [detail]}` for a problem of the whole request (malformed JSON, a value the
 rules refuse), so a client reads one shape.
 
@@ -46,8 +46,8 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
+from common.errors import FloorError
 from dealer.engine.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, kind_of
-from tournaments.errors import FloorError
 
 logger = logging.getLogger(__name__)
 AnyResponse = TypeVar("AnyResponse", bound=HttpResponseBase)

@@ -127,6 +127,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "csp",  # its system checks of CONTENT_SECURITY_POLICY
+    "common.apps.CommonConfig",  # the kit both apps build on: roles, refusals, the API's base
     "tournaments",
     "dealer",
     "dealer.cash",

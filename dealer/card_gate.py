@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeVar, cast
 
-from tournaments.actors import Actor
-from tournaments.errors import FloorForbidden
+from common.actors import Actor
+from common.errors import FloorForbidden
 from tournaments.models import Table
 from tournaments.roles import may_see_hole_cards
 

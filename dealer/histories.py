@@ -23,13 +23,13 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from common.errors import FloorError
 from dealer.engine import HandState, apply, start_hand
 from dealer.engine.phh import PhhError, dumps_phh, history_from_state
 from dealer.engine.state import Phase
 from dealer.hand_log import LogEntry, effective_actions, hand_setup, hand_state, stored_state
 from dealer.models import Hand, HandEvent
 from tournaments import clock
-from tournaments.errors import FloorError
 from tournaments.models import Table, Tournament
 from tournaments.selectors.clock import tournament_levels
 

@@ -21,16 +21,17 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Subquery
 
+from common.actors import Actor
+from common.errors import FloorError, FloorForbidden, FloorInvalid
+from common.roles import is_director
 from dealer.engine import procedures
 from dealer.engine.errors import EngineError
 from dealer.hand_log import hand_replay, hand_snapshot, hand_state
 from dealer.models import Hand, ProcedureLog
 from dealer.state_cache import unpack_state
-from tournaments.actors import Actor
-from tournaments.errors import FloorError, FloorForbidden, FloorInvalid
 from tournaments.hands import HandRules, ReopenOffer
 from tournaments.models import ChipMove, Entry, Table, Tournament
-from tournaments.roles import is_director, may_deal
+from tournaments.roles import may_deal
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

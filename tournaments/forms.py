@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 from django import forms
 from django.forms import BaseFormSet, formset_factory
 
+from common.errors import FloorError
+from common.limits import MAX_INT
 from dealer.engine.rule_text import OPTION_WORDS
 from dealer.engine.rules import DECIMALS, SIXPLUS_RANKING_OPTIONS
-from tournaments.errors import FloorError
-from tournaments.limits import MAX_ENTRIES_PER_PLAYER, MAX_INT, MAX_LEVEL_NUMBER, SEATS_PER_TABLE
+from tournaments.limits import MAX_ENTRIES_PER_PLAYER, MAX_LEVEL_NUMBER, SEATS_PER_TABLE
 from tournaments.models import (
     BlindSchedule,
     ChipMove,

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from django import forms
 
-from tournaments.errors import FloorError
+from common.errors import FloorError
 from tournaments.forms import first_error
 from tournaments.models import Player
 from tournaments.selectors.players import MAX_PAGE

@@ -100,8 +100,9 @@ def _dealers(tournament: Any) -> list[dict[str, Any]]:
     from django.contrib.auth.models import Group
 
     from bench.bench_actions import _credentials, _session_cookie
+    from common.roles import DEALER_GROUP
     from dealer.services import hand_start
-    from tournaments.models import DEALER_GROUP, Table
+    from tournaments.models import Table
     from tournaments.services.tables import table_assign_dealer
 
     group = Group.objects.get_or_create(name=DEALER_GROUP)[0]

@@ -19,15 +19,15 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 
+from common.api.errors import ErrorSerializer, ValidationErrorSerializer
+from common.limits import MAX_INT
+from common.roles import is_director
 from dealer.api.views import DealerApi, get_table
 from dealer.card_gate import card_sight
 from dealer.histories import hand_phh, table_phh_stream, tournament_phh_stream
 from dealer.models import Hand
-from tournaments.api.base import get_tournament
-from tournaments.api.errors import ErrorSerializer, ValidationErrorSerializer
-from tournaments.api.limits import MAX_INT
+from tournaments.api.lookups import get_tournament
 from tournaments.models import Table
-from tournaments.roles import is_director
 
 TAGS = ["histories"]
 MEDIA_TYPE = "application/x-toml"

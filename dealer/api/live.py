@@ -11,10 +11,11 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 
+from common.api.base import FloorApi, LazyAuthentication
+from common.api.errors import responses
 from config.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional
 from dealer.story import tournament_story
-from tournaments.api.base import FloorApi, LazyAuthentication, get_tournament_head
-from tournaments.api.errors import responses
+from tournaments.api.lookups import get_tournament_head
 from tournaments.selectors import cached, tournament_full, version_tag
 from tournaments.selectors.versions import version_mark
 

@@ -13,14 +13,14 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi
+from common.api.errors import ErrorSerializer, ValidationErrorSerializer, responses
 from dealer.api import serializers as s
 from dealer.api.views import DealerApi, HandWriteInput, write_responses, writer_input
 from dealer.card_gate import check_hole_cards
 from dealer.models import Hand, HandEvent
 from dealer.selectors import ProcedureRow, procedure_log, procedure_preview
 from dealer.services import hand_run_procedure
-from tournaments.api.base import FloorApi
-from tournaments.api.errors import ErrorSerializer, ValidationErrorSerializer, responses
 from tournaments.api.results import CSV_ROWS_AS_JSON, CsvExportApi
 from tournaments.spreadsheet import safe_cell
 

@@ -13,11 +13,11 @@ from typing import Any
 
 from rest_framework import serializers
 
+from common.limits import MAX_ID, MAX_INT
 from dealer.engine.actions import Kind
 from dealer.engine.cards import CardError, parse_cards_unknown
 from dealer.models import Hand, HandEvent
 from tournaments.api.fields import NamedChoiceField
-from tournaments.api.limits import MAX_ID, MAX_INT
 
 MAX_SEAT = 10  # a table seats at most 10 (Tournament.seats_per_table)
 MAX_CARDS = 7  # the most cards one entry can name: a whole board, or hole cards

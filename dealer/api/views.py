@@ -19,6 +19,10 @@ from rest_framework.exceptions import NotFound, ParseError, UnsupportedMediaType
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi
+from common.api.errors import ErrorSerializer, responses
+from common.api.permissions import IsDirectorOrDealer
+from common.errors import FloorError
 from config import request_time
 from config.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional
 from config.exceptions import status_of
@@ -33,10 +37,6 @@ from dealer.services import (
     hand_start,
     hand_undo,
 )
-from tournaments.api.base import FloorApi
-from tournaments.api.errors import ErrorSerializer, responses
-from tournaments.api.permissions import IsDirectorOrDealer
-from tournaments.errors import FloorError
 from tournaments.models import Table
 
 TAGS = ["hands"]
@@ -56,7 +56,7 @@ def write_responses(ok: object, *, status: int = 200) -> dict[int, object]:
 class DealerApi(FloorApi):
     """Directors and dealers read; the writes check `can_write` on the hand's table. A hand's
     writes bind each tap to the hand's version and keep their `client_id` with the action
-    (`dealer.services`), so they do not go through `tournaments.api.once` as well."""
+    (`dealer.services`), so they do not go through `common.api.once` as well."""
 
     permission_classes = (IsDirectorOrDealer,)
     answers_once = False

@@ -19,10 +19,10 @@ from typing import Any
 
 from django.utils import timezone
 
+from common.actors import Actor, signed_in
+from common.errors import FloorConflict, FloorInvalid
 from dealer.cash.models import HOUSE_KINDS, CashChips, CashSeat, WaitingListEntry
 from dealer.models import Hand
-from tournaments.actors import Actor, signed_in
-from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import Table
 
 Kind = CashChips.Kind

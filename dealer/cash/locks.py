@@ -10,8 +10,8 @@ order, in `games.waitlist`, after the game's lock.
 
 from __future__ import annotations
 
+from common.errors import FloorInvalid
 from dealer.cash.models import CashGame, WaitingListEntry
-from tournaments.errors import FloorInvalid
 from tournaments.models import Table
 
 

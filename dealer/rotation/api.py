@@ -14,15 +14,15 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi, valid
+from common.api.errors import WRITE_ERRORS, responses
+from common.api.permissions import IsDirector, IsDirectorOrDealer
+from common.errors import FloorNotFound
 from config import request_time
 from config.authentication import session_hand_over
 from dealer.rotation import serializers as s
 from dealer.rotation import services
 from dealer.rotation.selectors import rotation_board
-from tournaments.api.base import FloorApi, valid
-from tournaments.api.errors import WRITE_ERRORS, responses
-from tournaments.api.permissions import IsDirector, IsDirectorOrDealer
-from tournaments.errors import FloorNotFound
 from tournaments.models import Table
 from tournaments.services.access import device_hand_over
 

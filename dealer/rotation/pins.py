@@ -16,9 +16,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from common.errors import FloorConflict, FloorError, FloorForbidden, FloorInvalid
 from dealer.models import DealerPin
 from dealer.rotation.selectors import dealer_name
-from tournaments.errors import FloorConflict, FloorError, FloorForbidden, FloorInvalid
 
 PIN_FORM = re.compile(r"[0-9]{4,6}")
 LOCK_AFTER = 5  # wrong PINs in a row

@@ -12,18 +12,11 @@ from django.contrib.auth.models import Group, User
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from common.actors import Actor
+from common.errors import FloorConflict
+from common.roles import DEALER_GROUP, is_director
 from dealer.models import DealerPin
-from tournaments.actors import Actor
-from tournaments.errors import FloorConflict
-from tournaments.models import (
-    DEALER_GROUP,
-    DealerDown,
-    DealerShift,
-    RotationPlan,
-    Table,
-    Tournament,
-)
-from tournaments.roles import is_director
+from tournaments.models import DealerDown, DealerShift, RotationPlan, Table, Tournament
 
 # A dealer not signed in this long after the push is shown late on the board and the tablet.
 LATE_AFTER = timedelta(minutes=5)

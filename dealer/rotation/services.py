@@ -16,14 +16,14 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Max
 
+from common.actors import Actor
+from common.errors import FloorConflict, FloorForbidden, FloorInvalid, FloorNotFound
+from common.roles import DEALER_GROUP, is_director
 from dealer.models import Hand
 from dealer.rotation.pins import dealer_pin_verify
 from dealer.rotation.selectors import dealer_name, open_shifts, rotation_plan_get, rotation_tables
 from tournaments import rotation
-from tournaments.actors import Actor
-from tournaments.errors import FloorConflict, FloorForbidden, FloorInvalid, FloorNotFound
-from tournaments.models import DEALER_GROUP, DealerDown, DealerShift, RotationPlan, Table
-from tournaments.roles import is_director
+from tournaments.models import DealerDown, DealerShift, RotationPlan, Table
 from tournaments.services.audit import audit_record
 from tournaments.services.tables import table_assign_dealer
 

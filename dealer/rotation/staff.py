@@ -19,12 +19,13 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
+from common.actors import Actor
+from common.errors import FloorConflict, FloorInvalid, FloorNotFound
+from common.roles import DEALER_GROUP
 from dealer.models import DealerPin
 from dealer.rotation.pins import check_pin_form
 from dealer.rotation.services import dealer_shift_end
-from tournaments.actors import Actor
-from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
-from tournaments.models import DEALER_GROUP, DealerShift, Table
+from tournaments.models import DealerShift, Table
 from tournaments.services.audit import audit_record
 from tournaments.services.tables import table_assign_dealer
 

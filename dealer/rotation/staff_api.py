@@ -10,13 +10,13 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi, valid
+from common.api.errors import responses
+from common.api.permissions import IsDirector
 from config import request_time
 from dealer.rotation import serializers as s
 from dealer.rotation import staff
 from dealer.rotation.selectors import staff_list
-from tournaments.api.base import FloorApi, valid
-from tournaments.api.errors import responses
-from tournaments.api.permissions import IsDirector
 
 TAGS = ["staff"]
 

@@ -11,13 +11,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from common.errors import FloorError
 from config import request_time
 from config.authentication import session_hand_over
 from dealer.rotation import services
 from dealer.rotation.forms import PinForm, PlanForm, ShiftForm
 from dealer.rotation.selectors import dealer_name, rotation_board
 from dealer.views.access import dealer_required, refused_for_role, table_get
-from tournaments.errors import FloorError
 from tournaments.views.access import director_required, report_refusal
 from tournaments.views.form_tokens import attempt, page_write
 

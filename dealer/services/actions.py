@@ -6,6 +6,8 @@ from typing import Any
 
 from django.db import transaction
 
+from common.actors import Actor
+from common.errors import FloorInvalid
 from dealer.codec import action_from_dict, action_to_dict
 from dealer.engine import HandState, apply, start_hand
 from dealer.engine.actions import BETTING_KINDS
@@ -14,8 +16,6 @@ from dealer.engine.hand import unentered_deal
 from dealer.hand_log import groups_in_force, hand_setup, log_entries
 from dealer.models import Hand, HandEvent
 from dealer.services.writes import Result, StaleTapError, hand_write
-from tournaments.actors import Actor
-from tournaments.errors import FloorInvalid
 
 
 def player_of_seat(hand: Hand, action: dict[str, Any]) -> dict[str, Any]:

@@ -6,13 +6,13 @@ from typing import Any
 
 from django.db import transaction
 
+from common.actors import Actor, signed_in
 from dealer.codec import action_to_dict
 from dealer.engine import HandState, apply
 from dealer.engine.procedures import Remedy
 from dealer.models import Hand, HandEvent, ProcedureLog
 from dealer.selectors import procedure_remedy
 from dealer.services.writes import Result, hand_write
-from tournaments.actors import Actor, signed_in
 
 
 @transaction.atomic

@@ -7,14 +7,14 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from common.actors import Actor
+from common.errors import FloorInvalid
 from dealer.cash.seats.services import cash_hand_reopen
 from dealer.engine import HandState
 from dealer.models import Hand, HandEvent
 from dealer.selectors import reopen_refusal
 from dealer.services.results import hand_ref, seat_results
 from dealer.services.writes import Result, hand_write
-from tournaments.actors import Actor
-from tournaments.errors import FloorInvalid
 from tournaments.services.hands import entries_hand_reopen
 
 

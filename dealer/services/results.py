@@ -6,13 +6,13 @@ from collections.abc import Sequence
 
 from django.utils import timezone
 
+from common.actors import Actor
 from dealer.cash.seats.services import cash_hand_end
 from dealer.cash.takings.services import hand_takings_record
 from dealer.engine import HandState
 from dealer.engine.knockouts import knockouts
 from dealer.engine.state import Phase
 from dealer.models import Hand
-from tournaments.actors import Actor
 from tournaments.services.hands import SeatResult, entries_hand_end
 from tournaments.services.knockouts import Eliminator
 from tournaments.services.ledger import HandRef

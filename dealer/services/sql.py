@@ -16,8 +16,8 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 
+from common.errors import FloorNotFound
 from dealer.models import Hand, HandEvent
-from tournaments.errors import FloorNotFound
 from tournaments.models import Table
 
 

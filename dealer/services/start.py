@@ -8,6 +8,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from common.actors import Actor, signed_in
+from common.errors import FloorError
 from dealer.cash.seats import plan as cash_plan
 from dealer.engine import HandSetup, PlayerSetup, start_hand
 from dealer.engine.rules import Rules
@@ -17,8 +19,6 @@ from dealer.rotation.selectors import push_refusal
 from dealer.selectors import start_refusal
 from dealer.state_cache import pack_state
 from tournaments import balancing
-from tournaments.actors import Actor, signed_in
-from tournaments.errors import FloorError
 from tournaments.models import Entry, Table
 from tournaments.selectors.clock import clock_view
 from tournaments.selectors.tables import table_next_hand

@@ -8,6 +8,8 @@ from typing import Any
 
 from django.utils import timezone
 
+from common.actors import Actor, signed_in
+from common.errors import FloorConflict, FloorError, FloorForbidden
 from dealer.engine import HandState
 from dealer.engine.state import Phase
 from dealer.hand_log import hand_snapshot, hand_state
@@ -16,8 +18,6 @@ from dealer.selectors import can_write
 from dealer.services import sql
 from dealer.services.results import hand_end
 from dealer.state_cache import pack_state
-from tournaments.actors import Actor, signed_in
-from tournaments.errors import FloorConflict, FloorError, FloorForbidden
 from tournaments.models import Table
 
 

@@ -1,8 +1,8 @@
 """Who may open the dealer's pages and who may write to a table's hands.
 
-Dealers and directors see the tablets; only the dealer assigned to a table, or a director,
-writes to its hands: the roles are `tournaments.roles`, the same for the API. Anonymous users go
-to the sign-in page. A tablet write refused for who the user is answers a bare 403
+Dealers and directors see the tablets; only the dealer assigned to a table, or a director, writes to
+its hands: the roles are `common.roles` and `tournaments.roles`, the same for the API. Anonymous
+users go to the sign-in page. A tablet write refused for who the user is answers a bare 403
 (`refused_for_role`), never the tablet.
 """
 
@@ -17,10 +17,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase, HttpResponseForbidden
 from django.shortcuts import get_object_or_404
 
+from common.errors import FloorForbidden
+from common.roles import may_see_tables
 from dealer.selectors import can_write
-from tournaments.errors import FloorForbidden
 from tournaments.models import Table
-from tournaments.roles import may_see_tables
 
 View = Callable[..., HttpResponseBase]
 

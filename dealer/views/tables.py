@@ -11,10 +11,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from common.roles import is_director
 from dealer.models import Hand
 from dealer.views.access import dealer_required
 from tournaments.models import Entry, Table, Tournament
-from tournaments.roles import is_director
 
 LIVE = (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
 

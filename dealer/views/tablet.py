@@ -40,6 +40,9 @@ from django.utils.cache import patch_cache_control
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_POST
 
+from common.actors import Actor
+from common.errors import FloorError
+from common.roles import may_see_tables
 from config import request_time
 from config.conditional import conditional
 from config.exceptions import status_of
@@ -79,10 +82,7 @@ from dealer.views.present import (
     SeatView,
     ShowdownView,
 )
-from tournaments.actors import Actor
-from tournaments.errors import FloorError
 from tournaments.models import Entry, Table, Tournament
-from tournaments.roles import may_see_tables
 from tournaments.selectors.tables import moves_after_hand, seats_waiting
 from tournaments.views.clock_display import clock_context
 

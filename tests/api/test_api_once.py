@@ -12,11 +12,12 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
+from common.api.base import FloorApi
+from common.api.once import WRITES
+from common.models import ApiWrite
 from config import request_time
 from tests.factories import DirectorFactory, TournamentFactory, make, seated_tournament
-from tournaments.api.base import FloorApi
-from tournaments.api.once import WRITES
-from tournaments.models import ApiWrite, AuditEvent, Tournament
+from tournaments.models import AuditEvent, Tournament
 
 T0 = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
 

@@ -16,6 +16,15 @@ import pytest
 
 import dealer
 import tournaments
+from common.errors import (
+    FloorConflict,
+    FloorError,
+    FloorForbidden,
+    FloorInvalid,
+    FloorNotFound,
+    from_value_error,
+    refusal_like,
+)
 from config.exceptions import STATUS_OF_KIND, floor_exception_handler, status_of
 from dealer.engine.cards import CardError
 from dealer.engine.errors import (
@@ -33,15 +42,6 @@ from dealer.engine.errors import (
 from dealer.engine.phh.history import PhhError
 from dealer.services import StaleVersionError
 from tournaments.clock import ClockError, ScheduleError
-from tournaments.errors import (
-    FloorConflict,
-    FloorError,
-    FloorForbidden,
-    FloorInvalid,
-    FloorNotFound,
-    from_value_error,
-    refusal_like,
-)
 from tournaments.icm import IcmError
 from tournaments.payouts import PayoutError
 from tournaments.seating import SeatingError

@@ -20,12 +20,12 @@ import pytest
 from django.db import connections
 from rest_framework.test import APIClient
 
+from common.models import ApiWrite
 from dealer.cash import ledger
 from dealer.cash.models import CashChips, CashSeat
 from dealer.cash.seats import api as cash_api
 from tests.dealer.test_rake_time import raked_table
 from tests.factories import DirectorFactory
-from tournaments.models import ApiWrite
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -20,6 +20,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from common.errors import FloorError
 from dealer.models import Hand
 from dealer.selectors import check_hand_chips
 from dealer.services import hand_record_action, hand_start
@@ -32,7 +33,6 @@ from tests.factories import (
 )
 from tests.pages import NOW, deal, fold_to_end, freeze_pages, tournament
 from tournaments import balancing
-from tournaments.errors import FloorError
 from tournaments.models import Entry, Table, Tournament
 from tournaments.selectors.books import chips_check
 from tournaments.selectors.tables import seats_waiting

@@ -36,6 +36,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
+from common.errors import FloorError
 from dealer.cash.books import cash_chips_check
 from dealer.cash.games import services as games
 from dealer.cash.games import waitlist
@@ -48,7 +49,6 @@ from dealer.models import Hand
 from dealer.services import hand_record_action, hand_reopen, hand_start, hand_undo
 from tests.examples import examples
 from tests.factories import DirectorFactory, make
-from tournaments.errors import FloorError
 from tournaments.models import Table
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from common.errors import FloorError
 from dealer.cash.games import services as games
 from dealer.cash.games import waitlist
 from dealer.cash.games.selectors import cash_game_view, waitlist_place
@@ -17,7 +18,6 @@ from dealer.cash.seats import services as cash
 from dealer.models import Hand
 from dealer.services import hand_start
 from tests.dealer.test_cash_services import cash_table, seat_of
-from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, Table
 
 pytestmark = pytest.mark.django_db

@@ -16,6 +16,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
+from common.errors import FloorConflict
 from dealer.cash import ledger
 from dealer.cash.books import cash_chips_check
 from dealer.cash.games import services as games
@@ -30,7 +31,6 @@ from tests.dealer.test_cash_services import seat_of
 from tests.dealer.test_rake_time import act, play_hand, raked_table
 from tests.factories import assign_dealer
 from tests.pages import once
-from tournaments.errors import FloorConflict
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
@@ -213,7 +213,7 @@ def test_only_the_ledger_writes_a_cash_seats_chips() -> None:
     chips (the tournament's entries have their own ledger, `tournaments/services/ledger.py`)."""
     modules = [
         path
-        for folder in ("dealer", "tournaments", "config")
+        for folder in ("common", "dealer", "tournaments", "config")
         for path in (ROOT / folder).rglob("*.py")
         if "migrations" not in path.parts and "engine" not in path.parts
     ]
@@ -731,7 +731,7 @@ def test_only_the_floor_corrects_a_stack_not_the_tables_dealer() -> None:
 
 
 def test_a_correction_waits_for_the_hand_the_seat_is_in() -> None:
-    from tournaments.errors import FloorConflict as Conflict
+    from common.errors import FloorConflict as Conflict
 
     table = raked_table(1, seats=2)
     hand_start(table=table)

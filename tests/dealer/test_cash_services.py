@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
+from common.errors import FloorError
 from config.exceptions import status_of
 from dealer.cash.models import CashSeat, WaitingListEntry
 from dealer.cash.seats import plan as cash_plan
 from dealer.cash.seats import services as cash
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_run_procedure, hand_start
-from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, ButtonDraw, Table
 
 pytestmark = pytest.mark.django_db

@@ -98,7 +98,7 @@ def test_a_code_on_no_list_or_no_code_is_refused_without_a_500(code: str, status
 
 
 def test_the_service_refuses_what_cannot_be_a_code() -> None:
-    from tournaments.errors import FloorInvalid
+    from common.errors import FloorInvalid
 
     with pytest.raises(FloorInvalid, match="six letters and digits"):
         waitlist.game_waitlist_leave(code="a b")

@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from common.errors import FloorError
 from dealer.models import Hand, HandEvent, ProcedureLog
 from tests.factories import DealerFactory, DirectorFactory, seated_tournament
-from tournaments.errors import FloorError
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services.entries import entry_set_chips
 

@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from common.errors import FloorError
 from dealer.engine.errors import RuleViolation
 from dealer.engine.triggers import TRIGGERS, Effect, Group, PlayerNeed, Trigger
 from dealer.models import Hand, HandEvent, ProcedureLog
@@ -17,7 +18,6 @@ from dealer.selectors import procedure_preview
 from dealer.services import hand_record_action, hand_run_procedure, hand_start, sql
 from tests.dealer.test_pages import hand_of, post, setup_table, signed_in, text
 from tests.dealer.test_services import event
-from tournaments.errors import FloorError
 from tournaments.models import Entry
 
 pytestmark = pytest.mark.django_db

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from common.errors import FloorError
 from config.exceptions import status_of
 from dealer.cash.models import CashChips, CashSeat, TimeCharge
 from dealer.cash.seats import services as cash
@@ -25,7 +26,6 @@ from dealer.models import Hand
 from dealer.services import hand_record_action, hand_start
 from tests.factories import DealerFactory, make
 from tests.pages import once
-from tournaments.errors import FloorError
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db

@@ -10,11 +10,11 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from common.errors import FloorConflict, FloorForbidden, FloorInvalid
 from dealer.models import Hand
 from dealer.rotation import services, staff
 from dealer.rotation.selectors import push_due, rotation_board
 from tests.factories import DealerFactory, DirectorFactory, make
-from tournaments.errors import FloorConflict, FloorForbidden, FloorInvalid
 from tournaments.models import DealerDown, DealerShift, Table
 from tournaments.roles import may_deal
 

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
+from common.errors import FloorError
 from config.exceptions import status_of
 from dealer.engine.errors import RuleViolation
 from dealer.hand_log import hand_replay, hand_snapshot
 from dealer.models import Hand, HandEvent
 from dealer.services import StaleVersionError, hand_record_action, hand_start, hand_undo
-from tournaments.errors import FloorError
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services.clocks import clock_start
 from tournaments.services.entries import entry_register, entry_set_chips

@@ -14,15 +14,16 @@ from django.contrib.auth.hashers import check_password
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from common.errors import FloorConflict, FloorForbidden, FloorInvalid
+from common.roles import DEALER_GROUP, is_dealer, is_director
 from dealer.models import DealerPin, Hand
 from dealer.rotation import services, staff
 from dealer.rotation.selectors import staff_list
 from dealer.services import hand_start
 from tests.dealer.test_cash_services import cash_table
 from tests.factories import DealerFactory, DirectorFactory, make
-from tournaments.errors import FloorConflict, FloorForbidden, FloorInvalid
-from tournaments.models import DEALER_GROUP, DealerShift, Table
-from tournaments.roles import is_dealer, is_director, may_deal
+from tournaments.models import DealerShift, Table
+from tournaments.roles import may_deal
 
 pytestmark = pytest.mark.django_db
 NINE = datetime(2026, 11, 25, 21, 10, tzinfo=UTC)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 from django.test import RequestFactory
 
+from common.errors import FloorError
 from dealer.models import Hand
 from dealer.selectors import start_refusal
 from dealer.services import hand_start
@@ -15,7 +16,6 @@ from dealer.views.tablet import tablet_context
 from tests.dealer.test_cash_services import seated
 from tests.dealer.test_services import event
 from tests.factories import DirectorFactory
-from tournaments.errors import FloorError
 from tournaments.models import Table, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -13,6 +13,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from common.errors import FloorError
 from config.exceptions import status_of
 from dealer import hand_log, selectors, services
 from dealer.engine import start_hand
@@ -20,7 +21,6 @@ from dealer.models import Hand, HandEvent
 from dealer.services import sql
 from dealer.state_cache import pack_state, unpack_state
 from tests.factories import seated_tournament
-from tournaments.errors import FloorError
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db

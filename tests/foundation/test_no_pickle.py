@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-RUNTIME = ("config", "dealer", "tournaments")
+RUNTIME = ("common", "config", "dealer", "tournaments")
 CODE_RUNNING_FORMATS = frozenset(
     {"pickle", "_pickle", "cPickle", "pickletools", "marshal", "shelve", "dill", "cloudpickle"}
     | {"jsonpickle", "joblib"}

@@ -1,6 +1,7 @@
 """A setting is bounded alike on the desk's form and in the API (issue 28): the form once took
 100 entries per player and level 200 at most, the API 32,767 of each; the chips 2,000,000,000
-on the form and 2,147,483,647 in the API. Both now read `tournaments/limits.py`."""
+on the form and 2,147,483,647 in the API. Both now read `tournaments/limits.py`
+(and `common/limits.py`)."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCANNED = ("dealer", "tournaments", "config")
+SCANNED = ("common", "dealer", "tournaments", "config")
 WRITE_CALLS = ("update", "create", "update_or_create", "get_or_create")
 
 OWNERS = {

@@ -137,7 +137,7 @@ def test_every_allowed_catch_is_still_there() -> None:
     ],
 )
 def test_a_catch_is_found_however_it_is_written(clause: str) -> None:
-    from tournaments import errors
+    from common import errors
     from tournaments.services.form_tokens import FormSentTwiceError
 
     namespace: dict[str, object] = {

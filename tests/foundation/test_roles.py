@@ -1,7 +1,7 @@
-"""One definition of each role (`tournaments.roles`): the pages and the API give every kind of
-user the same answer. The bug: a user assigned a table but no longer in the dealer group could
-write at the tablet page but was refused by the API; now both refuse (taking a dealer out of the
-group takes the tablets away, as the API's tokens always did)."""
+"""One definition of each role (`common.roles`, `tournaments.roles`): the pages and the API give
+every kind of user the same answer. The bug: a user assigned a table but no longer in the dealer
+group could write at the tablet page but was refused by the API; now both refuse (taking a dealer
+out of the group takes the tablets away, as the API's tokens always did)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ import pytest
 from dealer.engine.rules import CHOICES
 
 ROOT = Path(__file__).resolve().parents[2]
-SCANNED = ("dealer", "tournaments")
+SCANNED = ("common", "dealer", "tournaments")
 
 # Files other work owned while the options became enums: none left (the tablet reads what the
 # rules mean from the hand's snapshot, `pot_limit` and `claim_allowed`).

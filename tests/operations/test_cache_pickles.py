@@ -108,7 +108,7 @@ def cached_names() -> set[str]:
     """The names the runtime code keeps answers under with `cached(tournament, name, ...)`
     (an f-string's up to its first brace)."""
     names: set[str] = set()
-    for package in ("config", "dealer", "tournaments"):
+    for package in ("common", "config", "dealer", "tournaments"):
         for path in (ROOT / package).rglob("*.py"):
             names |= set(CACHED_CALL.findall(path.read_text(encoding="utf-8")))
     return names

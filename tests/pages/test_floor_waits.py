@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from common.errors import FloorError
 from dealer.models import Hand
 from dealer.selectors import check_hand_chips
 from dealer.services import hand_start
@@ -23,7 +24,6 @@ from tests.pages import (
     staff_client,
     tournament,
 )
-from tournaments.errors import FloorError
 from tournaments.models import ChipMove, Entry, Table, Tournament
 from tournaments.selectors.books import chips_check
 from tournaments.services.busts import Bust, entries_bust

@@ -10,9 +10,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from common.errors import FloorError
 from config.exceptions import status_of
 from tests.pages import NAMES, NOW, entry_of, freeze_pages, once, staff_client, tournament
-from tournaments.errors import FloorError
 from tournaments.models import ChipMove, Entry, FormToken
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import tournament_set_hand_for_hand

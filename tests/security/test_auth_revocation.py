@@ -18,11 +18,11 @@ from django.test.utils import CaptureQueriesContext
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
+from common.roles import DEALER_GROUP, is_dealer
 from config import authentication, request_time
 from dealer.models import Hand, HandEvent
 from tests.factories import DirectorFactory, assign_dealer, seated_tournament
-from tournaments.models import DEALER_GROUP, AuditEvent, Table
-from tournaments.roles import is_dealer
+from tournaments.models import AuditEvent, Table
 
 pytestmark = pytest.mark.django_db
 

@@ -22,12 +22,13 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from common.roles import DEALER_GROUP
 from dealer.card_gate import HIDDEN_CARD, hide_hole_cards
 from dealer.models import Hand
 from tests.dealer.test_api_hands import start
 from tests.factories import DirectorFactory, assign_dealer, seated_tournament
 from tests.security.test_card_walk import routes
-from tournaments.models import DEALER_GROUP, Entry, Table
+from tournaments.models import Entry, Table
 
 pytestmark = pytest.mark.django_db
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from common.errors import FloorError
 from config import request_time
 from tests.factories import (
     DirectorFactory,
@@ -19,7 +20,6 @@ from tests.factories import (
     assign_dealer,
     seated_tournament,
 )
-from tournaments.errors import FloorError
 from tournaments.models import Entry, Knockout, Table, Tournament
 from tournaments.selectors.bounties import split_money, tournament_bounties
 from tournaments.services.busts import Bust, entries_bust, entries_unbust

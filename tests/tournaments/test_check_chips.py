@@ -20,11 +20,11 @@ from django.core.management import CommandError, call_command
 from django.db.models import F
 from django.utils import timezone
 
+from common.errors import FloorError
 from dealer.models import Hand
 from dealer.services import hand_record_action, hand_reopen, hand_start, hand_undo
 from tests.factories import DirectorFactory, make, seated_tournament
 from tests.pages import fold_to_end
-from tournaments.errors import FloorError
 from tournaments.management.commands.load_demo import DEMO_NAME
 from tournaments.models import ChipMove, Entry, Table, Tournament
 from tournaments.selectors.books import chips_check, tournament_books

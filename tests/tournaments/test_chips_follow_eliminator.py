@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 import pytest
 from rest_framework.test import APIClient
 
+from common.errors import FloorError
 from config import request_time
 from tests.factories import seated_tournament
-from tournaments.errors import FloorError
 from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.selectors.books import chips_check, chips_in_play
 from tournaments.selectors.standings import tournament_standings

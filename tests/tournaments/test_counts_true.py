@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from common.errors import FloorError
 from config.exceptions import status_of
 from tests.factories import seated_tournament
-from tournaments.errors import FloorError
 from tournaments.models import Entry, Table, Tournament
 from tournaments.selectors.books import chips_in_play
 from tournaments.selectors.flights import event_summary, tables_not_counted

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from common.errors import FloorError
 from dealer.services import hand_start
-from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, ChipMove, Entry, Table, Tournament
 from tournaments.selectors.flights import bag_list, event_results, event_summary
 from tournaments.selectors.prizes import prize_table

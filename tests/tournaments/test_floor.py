@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from common.errors import FloorError
 from dealer.models import Hand
 from tests.examples import examples
 from tests.pages import NAMES, NOW, deal, fold_to_end, tournament
 from tournaments import balancing, seating
-from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, ButtonDraw, Entry, Table, Tournament
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import clock_start

@@ -59,13 +59,13 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from common.errors import FloorError
 from dealer.engine.errors import EngineError
 from dealer.models import Hand
 from dealer.selectors import check_hand_chips
 from dealer.services import hand_record_action, hand_reopen, hand_start, hand_undo
 from tests.examples import examples
 from tests.factories import DirectorFactory, make, seated_tournament
-from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, ChipMove, Entry, Table, Tournament
 from tournaments.selectors import tournament_payouts, tournament_standings
 from tournaments.selectors.books import chips_check

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from common.errors import FloorError
 from config.exceptions import status_of
 from tests.factories import TournamentFactory, make, seated_tournament
-from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, Entry, Tournament
 from tournaments.selectors.prizes import prize_table
 from tournaments.services.entries import entry_addon, entry_rebuy

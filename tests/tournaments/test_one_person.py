@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
+from common.errors import FloorConflict, FloorError
 from dealer.cash.games import services as games
 from dealer.cash.games import waitlist
 from dealer.cash.models import CashSeat
 from dealer.cash.seats import services as cash
 from tests.factories import DirectorFactory, EntryFactory, TournamentFactory, make
-from tournaments.errors import FloorConflict, FloorError, LikelySamePlayerError
+from tournaments.errors import LikelySamePlayerError
 from tournaments.models import AuditEvent, Player, Tournament
 from tournaments.names import clean_name
 from tournaments.services.entries import entry_register

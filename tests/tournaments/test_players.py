@@ -12,9 +12,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from common.errors import FloorError
 from config.exceptions import status_of
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, make
-from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, Entry, Knockout, Player, Series, Tournament
 from tournaments.selectors.players import player_results, player_search
 from tournaments.services.entries import entry_register

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
+from common.errors import FloorConflict, FloorInvalid
 from dealer.cash.seats.plan import cash_table_rules
 from dealer.models import Hand
 from dealer.services import hand_start
 from tests.dealer.test_cash_services import cash_table, seated
 from tests.factories import DirectorFactory, TournamentFactory, make, seated_tournament
-from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import AuditEvent, Tournament
 from tournaments.selectors.rules import (
     rules_changes,

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from common.errors import FloorError
 from config.exceptions import status_of
 from dealer.services import hand_start
 from tests.factories import level_rows, seated_tournament
-from tournaments.errors import FloorError
 from tournaments.models import AuditEvent, Entry, Table, Tournament
 from tournaments.selectors import deal_offer
 from tournaments.selectors.clock import LEVEL_FIELDS

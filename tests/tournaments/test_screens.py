@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from common.errors import FloorInvalid, FloorNotFound
 from tests.pages import NAMES, NOW, entry_of, tournament
-from tournaments.errors import FloorInvalid, FloorNotFound
 from tournaments.labels import ordinal
 from tournaments.models import AuditEvent, Screen, Tournament
 from tournaments.selectors import clock_feed, tournament_standings

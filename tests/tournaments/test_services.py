@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from common.errors import FloorError, FloorInvalid
 from dealer.engine.cards import parse_cards
-from tournaments.errors import FloorError, FloorInvalid
 from tournaments.models import AuditEvent, ButtonDraw, Entry, Table, Tournament
 from tournaments.selectors import seat_lookup, tournament_payouts, tournament_standings
 from tournaments.selectors.clock import clock_view

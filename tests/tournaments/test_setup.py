@@ -8,13 +8,13 @@ from decimal import Decimal
 
 import pytest
 
+from common.errors import FloorConflict, FloorInvalid
 from tests.factories import (
     BlindScheduleFactory,
     EntryFactory,
     TournamentFactory,
     make,
 )
-from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import AuditEvent, BlindSchedule, Entry, Player, Tournament
 from tournaments.selectors import tournament_list
 from tournaments.selectors.clock import LEVEL_FIELDS

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from common.errors import FloorError
 from config.exceptions import status_of
 from dealer.services import hand_start
 from tests.factories import seated_tournament
-from tournaments.errors import FloorError
 from tournaments.models import Table
 from tournaments.selectors.clock import clock_feed
 from tournaments.services.events import schedule_create

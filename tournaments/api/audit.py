@@ -9,9 +9,9 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api.base import FloorApi
-from tournaments.api.errors import responses
-from tournaments.api.limits import MAX_ID
+from common.api.base import FloorApi
+from common.api.errors import responses
+from common.limits import MAX_ID
 from tournaments.models import AuditEvent
 
 TAGS = ["audit"]

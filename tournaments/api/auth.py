@@ -22,13 +22,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 
+from common.api.base import FloorApi, LazyAuthentication
+from common.api.errors import ErrorSerializer, responses
+from common.limits import MAX_ID
 from config import request_time
 from config.authentication import SignInThrottle, TokenAuthentication
 from config.sign_in_gate import SLOWED
 from tournaments import selectors
-from tournaments.api.base import FloorApi, LazyAuthentication
-from tournaments.api.errors import ErrorSerializer, responses
-from tournaments.api.limits import MAX_ID
 from tournaments.selectors.access import sign_in_refused
 from tournaments.services.access import (
     device_revoke,

@@ -9,11 +9,13 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi
+from common.api.errors import WRITE_ERRORS, responses
+from common.api.limits import chips_field
+from common.limits import MAX_ID
 from config import request_time
-from tournaments.api.base import FloorApi, get_tournament
 from tournaments.api.entries import EntryOutputSerializer
-from tournaments.api.errors import WRITE_ERRORS, responses
-from tournaments.api.limits import MAX_ID, chips_field
+from tournaments.api.lookups import get_tournament
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
 from tournaments.services.knockouts import eliminators_equal
 

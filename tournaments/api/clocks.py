@@ -27,18 +27,16 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi, LazyAuthentication
+from common.api.errors import WRITE_ERRORS, responses
+from common.api.limits import amount_field
+from common.limits import MAX_SMALL_INT
 from config import request_time
 from config.conditional import ETAG_HEADER, IF_NONE_MATCH, Keep, conditional
-from tournaments.api.base import (
-    FloorApi,
-    LazyAuthentication,
-    get_tournament,
-    get_tournament_head,
-)
-from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.fields import ClockStatusField, TournamentStatusField
-from tournaments.api.limits import MAX_LEVEL_SECONDS, MAX_SMALL_INT, amount_field
+from tournaments.api.lookups import get_tournament, get_tournament_head
 from tournaments.api.schedules import LevelFieldsSerializer
+from tournaments.limits import MAX_LEVEL_SECONDS
 from tournaments.models import Tournament
 from tournaments.selectors import clock_etag, clock_feed
 from tournaments.selectors.clock import clock_tail

@@ -9,11 +9,12 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi
+from common.api.errors import WRITE_ERRORS, responses
+from common.api.limits import chips_field
+from common.limits import MAX_ID
 from config import request_time
-from tournaments.api.base import FloorApi
 from tournaments.api.entries import EntryOutputSerializer
-from tournaments.api.errors import WRITE_ERRORS, responses
-from tournaments.api.limits import MAX_ID, chips_field
 from tournaments.models import Table
 from tournaments.services.counts import SHEET_KINDS, ChipCount, table_record_counts
 

@@ -11,11 +11,13 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi
+from common.api.errors import WRITE_ERRORS, responses
+from common.api.limits import amount_field, chips_field
+from common.limits import MAX_INT, MAX_NAME
 from config import request_time
-from tournaments.api.base import FloorApi, get_tournament
-from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.fields import EntryStatusField
-from tournaments.api.limits import MAX_INT, MAX_NAME, amount_field, chips_field
+from tournaments.api.lookups import get_tournament
 from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.services.entries import (
     entry_addon,

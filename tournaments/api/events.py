@@ -12,22 +12,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.serializer_helpers import ReturnDict
 
+from common.api.base import FloorApi
+from common.api.errors import WRITE_ERRORS, responses
+from common.api.limits import chips_field, money_field
+from common.api.permissions import PublicReadDirectorWrite
+from common.roles import is_director
 from config import request_time
-from tournaments.api.base import FloorApi, get_tournament
-from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.fields import SixPlusChoicesSerializer, TournamentStatusField
-from tournaments.api.limits import (
-    MAX_ENTRIES_PER_PLAYER,
-    MAX_LEVEL_NUMBER,
-    MAX_LEVELS,
-    SEATS_PER_TABLE,
-    chips_field,
-    money_field,
-)
-from tournaments.api.permissions import PublicReadDirectorWrite
+from tournaments.api.lookups import get_tournament
 from tournaments.api.schedules import LevelInputSerializer, LevelOutputSerializer
+from tournaments.limits import MAX_ENTRIES_PER_PLAYER, MAX_LEVEL_NUMBER, MAX_LEVELS, SEATS_PER_TABLE
 from tournaments.models import BlindSchedule, Series, Tournament
-from tournaments.roles import is_director
 from tournaments.selectors import tournament_list
 from tournaments.selectors.windows import sales_open
 from tournaments.services.archive import tournament_delete

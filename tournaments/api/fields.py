@@ -15,8 +15,8 @@ from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.utils import Direction, extend_schema_field
 from rest_framework import serializers
 
+from common.limits import MAX_INT
 from dealer.engine.rules import SIXPLUS_RANKING_OPTIONS, OptionValue
-from tournaments.api.limits import MAX_INT
 from tournaments.clock import ClockStatus
 from tournaments.models import Entry, Tournament
 

@@ -12,15 +12,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.serializer_helpers import ReturnDict
 
+from common.api.base import FloorApi
+from common.api.errors import WRITE_ERRORS, responses
+from common.api.limits import amount_field
+from common.api.permissions import PublicReadDirectorWrite
+from common.roles import is_director
 from config import request_time
-from tournaments.api.base import FloorApi, get_tournament
-from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.events import TournamentCreateInputSerializer
 from tournaments.api.fields import TournamentStatusField
-from tournaments.api.limits import amount_field
-from tournaments.api.permissions import PublicReadDirectorWrite
+from tournaments.api.lookups import get_tournament
 from tournaments.models import Tournament
-from tournaments.roles import is_director
 from tournaments.selectors.flights import (
     EventSummary,
     bag_list,

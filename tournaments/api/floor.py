@@ -13,9 +13,9 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api.base import FloorApi
+from common.api.base import FloorApi
+from common.api.errors import WRITE_ERRORS, responses
 from tournaments.api.entries import EntryOutputSerializer
-from tournaments.api.errors import WRITE_ERRORS, responses
 from tournaments.api.tables import PlanOutputSerializer, TableAddedOutputSerializer, render_plan
 from tournaments.models import Entry, Table
 from tournaments.seating import MAX_SEATS

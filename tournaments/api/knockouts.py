@@ -10,9 +10,10 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api.base import FloorApi, get_tournament
-from tournaments.api.errors import responses
-from tournaments.api.limits import amount_field
+from common.api.base import FloorApi
+from common.api.errors import responses
+from common.api.limits import amount_field
+from tournaments.api.lookups import get_tournament
 from tournaments.models import Tournament
 from tournaments.selectors.bounties import tournament_bounties
 

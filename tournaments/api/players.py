@@ -11,12 +11,13 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi
+from common.api.errors import WRITE_ERRORS, responses
+from common.api.limits import amount_field
+from common.limits import MAX_NAME
+from common.roles import is_director
 from tournaments.api import series
-from tournaments.api.base import FloorApi
-from tournaments.api.errors import WRITE_ERRORS, responses
-from tournaments.api.limits import MAX_NAME, amount_field
 from tournaments.models import Player
-from tournaments.roles import is_director
 from tournaments.selectors.players import (
     MAX_PAGE,
     PAGE_SIZE,

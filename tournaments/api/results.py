@@ -22,16 +22,13 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi, LazyAuthentication
+from common.api.errors import ErrorSerializer, ValidationErrorSerializer, responses
+from common.api.limits import amount_field
+from common.limits import MAX_NAME
 from config.conditional import ETAG_HEADER, IF_NONE_MATCH, Keep, conditional
-from tournaments.api.base import (
-    FloorApi,
-    LazyAuthentication,
-    get_tournament,
-    get_tournament_head,
-)
-from tournaments.api.errors import ErrorSerializer, ValidationErrorSerializer, responses
 from tournaments.api.fields import EntryStatusField
-from tournaments.api.limits import MAX_NAME, amount_field
+from tournaments.api.lookups import get_tournament, get_tournament_head
 from tournaments.models import Tournament
 from tournaments.selectors import (
     cached,

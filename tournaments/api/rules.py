@@ -21,10 +21,11 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api.base import FloorApi, get_tournament
-from tournaments.api.errors import ErrorSerializer, responses
+from common.api.base import FloorApi
+from common.api.errors import ErrorSerializer, responses
+from common.api.permissions import IsDirector, IsDirectorOrDealer
 from tournaments.api.fields import NamedChoiceField, RuleOverridesField, RuleValueField
-from tournaments.api.permissions import IsDirector, IsDirectorOrDealer
+from tournaments.api.lookups import get_tournament
 from tournaments.models import Tournament
 from tournaments.selectors.rules import Target, rules_view
 from tournaments.services.rules import rules_lock, rules_set

@@ -11,10 +11,11 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi
+from common.api.errors import responses
+from common.api.limits import amount_field
 from config import request_time
-from tournaments.api.base import FloorApi, get_tournament
-from tournaments.api.errors import responses
-from tournaments.api.limits import amount_field
+from tournaments.api.lookups import get_tournament
 from tournaments.selectors.satellites import satellite_view
 from tournaments.services.satellites import satellite_register_winners
 

@@ -10,9 +10,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.serializer_helpers import ReturnDict
 
-from tournaments.api.base import FloorApi, get_schedule
-from tournaments.api.errors import WRITE_ERRORS, responses
-from tournaments.api.limits import MAX_INT, MAX_LEVEL_SECONDS, MAX_LEVELS
+from common.api.base import FloorApi
+from common.api.errors import WRITE_ERRORS, responses
+from common.limits import MAX_INT
+from tournaments.api.lookups import get_schedule
+from tournaments.limits import MAX_LEVEL_SECONDS, MAX_LEVELS
 from tournaments.models import BlindSchedule
 from tournaments.services.events import schedule_create, schedule_replace_levels
 

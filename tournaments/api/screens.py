@@ -16,12 +16,13 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi, LazyAuthentication
+from common.api.errors import WRITE_ERRORS, responses
+from common.api.limits import amount_field
 from config import request_time
 from config.conditional import ETAG_HEADER, IF_NONE_MATCH, conditional
-from tournaments.api.base import FloorApi, LazyAuthentication, get_tournament, get_tournament_head
 from tournaments.api.clocks import ClockOutputSerializer
-from tournaments.api.errors import WRITE_ERRORS, responses
-from tournaments.api.limits import amount_field
+from tournaments.api.lookups import get_tournament, get_tournament_head
 from tournaments.models import Screen, Tournament
 from tournaments.selectors import clock_feed
 from tournaments.selectors.screens import board_etag, screen_board, screen_get, screen_list

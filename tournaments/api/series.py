@@ -8,8 +8,8 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api.base import FloorApi
-from tournaments.api.errors import WRITE_ERRORS, responses
+from common.api.base import FloorApi
+from common.api.errors import WRITE_ERRORS, responses
 from tournaments.selectors.players import series_list
 from tournaments.services.series import NAME_MAX, series_create
 

@@ -12,12 +12,13 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi
+from common.api.errors import WRITE_ERRORS, responses
+from common.errors import from_value_error
+from common.limits import MAX_INT
 from tournaments.api import events, schedules
-from tournaments.api.base import FloorApi, get_schedule, get_tournament
-from tournaments.api.errors import WRITE_ERRORS, responses
-from tournaments.api.limits import MAX_INT
+from tournaments.api.lookups import get_schedule, get_tournament
 from tournaments.api.players import PlayerOutputSerializer
-from tournaments.errors import from_value_error
 from tournaments.selectors.players import player_get
 from tournaments.services.archive import player_archive, tournament_archive
 from tournaments.services.setup import schedule_copy, schedule_generate, tournament_copy

@@ -13,9 +13,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.serializer_helpers import ReturnDict
 
-from tournaments.api.base import FloorApi, get_tournament
-from tournaments.api.errors import responses
-from tournaments.api.permissions import IsDirector, IsDirectorOrDealer
+from common.api.base import FloorApi
+from common.api.errors import responses
+from common.api.permissions import IsDirector, IsDirectorOrDealer
+from tournaments.api.lookups import get_tournament
 from tournaments.balancing import Move, Plan
 from tournaments.models import Entry, Table, Tournament
 from tournaments.selectors import table_plan

@@ -7,17 +7,15 @@ One module per domain (issue 28); every model is importable from `tournaments.mo
 """
 
 from tournaments.models.audit import AuditEvent, Device
-from tournaments.models.dealers import DEALER_GROUP, DealerDown, DealerShift, RotationPlan
+from tournaments.models.dealers import DealerDown, DealerShift, RotationPlan
 from tournaments.models.entries import ChipMove, Entry, Knockout, Player
 from tournaments.models.events import Series, Tournament, TournamentLevel
-from tournaments.models.once import ApiWrite, FormToken
+from tournaments.models.once import FormToken
 from tournaments.models.screens import Screen
 from tournaments.models.structure import BlindLevel, BlindSchedule, LevelFields
 from tournaments.models.tables import ButtonDraw, Table
 
 __all__ = [
-    "DEALER_GROUP",
-    "ApiWrite",
     "AuditEvent",
     "BlindLevel",
     "BlindSchedule",

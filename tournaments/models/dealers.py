@@ -8,9 +8,6 @@ from django.db.models import Q
 
 from tournaments.models.tables import Table
 
-# Members of this auth group are dealers: they read the floor and run the tables assigned to them.
-DEALER_GROUP = "dealer"
-
 
 class RotationPlan(models.Model):
     """How the room rotates its dealers: a down's length and the breaks (the latest row is in

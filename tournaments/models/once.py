@@ -1,10 +1,10 @@
-"""Proofs of a write's intent: the desk's one-time form tokens and the API's first answers."""
+"""Proofs of a write's intent: the desk's one-time form tokens (the API's first answers are
+`common.models.ApiWrite`)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
 
 
 class FormToken(models.Model):
@@ -19,23 +19,3 @@ class FormToken(models.Model):
 
     def __str__(self) -> str:
         return self.token
-
-
-class ApiWrite(models.Model):
-    """The first answer to an API write that carried a `client_id` (a device's own id for the
-    write, a UUID): the same id again gets this answer back and changes nothing
-    (`tournaments.api.once`). `body` is the answer exactly as it was rendered (JSON text, empty
-    for an answer without a body)."""
-
-    client_id = models.CharField(max_length=64, unique=True)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    method = models.CharField(max_length=8)
-    path = models.CharField(max_length=200)
-    status = models.PositiveSmallIntegerField()
-    body = models.TextField(blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-
-    def __str__(self) -> str:
-        return f"{self.client_id}: {self.method} {self.path} {self.status}"

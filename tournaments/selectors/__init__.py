@@ -16,7 +16,7 @@ the API serializes; nothing else queries for them:
 
 The read layer sits below the services: a service may read through these, a selector never
 imports a service (`pyproject.toml`, import-linter), and a question a selector cannot answer is
-refused with a `tournaments.errors.FloorError`.
+refused with a `common.errors.FloorError`.
 """
 
 from tournaments.selectors.access import (

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db.models import Max, Q, QuerySet, Sum
 from knox.settings import knox_settings
 
-from tournaments.errors import FloorNotFound
+from common.errors import FloorNotFound
 from tournaments.models import Device
 
 ACCOUNT = "account"  # an account slowed down: failures from many clients

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db.models import F, Q, QuerySet
 
+from common.roles import DEALER_GROUP
 from tournaments import clock
-from tournaments.models import DEALER_GROUP, AuditEvent, Entry, Table, Tournament
+from tournaments.models import AuditEvent, Entry, Table, Tournament
 from tournaments.names import fold
 from tournaments.selectors.clock import levels_as_clock
 

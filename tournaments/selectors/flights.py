@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
-from tournaments.errors import FloorError
+from common.errors import FloorError
 from tournaments.hands import hand_reader
 from tournaments.models import ChipMove, Entry, Player, Tournament
 from tournaments.selectors.books import FLOOR_COUNTS, chips_in_play_of

@@ -14,9 +14,9 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 
+from common.errors import FloorError, from_value_error
 from dealer.engine.errors import Conflict
 from tournaments import icm, payouts
-from tournaments.errors import FloorError, from_value_error
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.tickets import satellite_prize_table
 

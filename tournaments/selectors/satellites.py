@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from tournaments.errors import FloorError
+from common.errors import FloorError
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.prizes import prize_table
 from tournaments.selectors.tickets import seat_prizes, ticket_value

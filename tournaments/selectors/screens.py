@@ -15,7 +15,7 @@ from typing import Any, TypedDict
 
 from django.db.models import QuerySet
 
-from tournaments.errors import FloorError
+from common.errors import FloorError
 from tournaments.models import Screen, Tournament
 from tournaments.selectors.prizes import payouts_get
 from tournaments.selectors.standings import tournament_payouts, tournament_standings

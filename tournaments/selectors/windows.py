@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from common.errors import FloorConflict, FloorError, FloorInvalid
 from tournaments import clock
-from tournaments.errors import FloorConflict, FloorError, FloorInvalid
 from tournaments.models import Tournament
 from tournaments.selectors.clock import clock_state, tournament_levels
 

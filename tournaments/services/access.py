@@ -28,9 +28,10 @@ from django.db.models.signals import m2m_changed, post_save, pre_delete
 from django.dispatch import receiver
 from knox.models import get_token_model
 
-from tournaments.actors import Actor
-from tournaments.errors import FloorNotFound
-from tournaments.models import DEALER_GROUP, Device
+from common.actors import Actor
+from common.errors import FloorNotFound
+from common.roles import DEALER_GROUP
+from tournaments.models import Device
 from tournaments.selectors.access import ACCOUNT, ACCOUNT_DEVICE, lockout_parse
 from tournaments.services.audit import audit_record
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import ProtectedError
 
-from tournaments.actors import Actor
-from tournaments.errors import FloorConflict
+from common.actors import Actor
+from common.errors import FloorConflict
 from tournaments.models import Entry, Player, Tournament
 from tournaments.services.audit import audit_record
 from tournaments.services.locks import lock_player, lock_tournament

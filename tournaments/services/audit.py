@@ -8,8 +8,8 @@ from decimal import Decimal
 
 from django.db import models
 
+from common.actors import Actor, signed_in
 from dealer.engine.json_values import JsonValue
-from tournaments.actors import Actor, signed_in
 from tournaments.models import AuditEvent, Tournament
 from tournaments.services.versions import tournament_bump
 

@@ -10,8 +10,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from tournaments.actors import Actor
-from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
+from common.actors import Actor
+from common.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.selectors.satellites import players_at_end
 from tournaments.services.audit import audit_record

@@ -15,9 +15,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from common.actors import Actor
+from common.errors import FloorError, from_value_error
 from tournaments import clock
-from tournaments.actors import Actor
-from tournaments.errors import FloorError, from_value_error
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.clock import clock_state, tournament_levels
 from tournaments.selectors.prizes import prize_table

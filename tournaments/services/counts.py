@@ -10,9 +10,8 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from dealer.engine.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, kind_of
-from tournaments.actors import Actor
-from tournaments.errors import (
+from common.actors import Actor
+from common.errors import (
     FloorConflict,
     FloorError,
     FloorForbidden,
@@ -20,6 +19,7 @@ from tournaments.errors import (
     FloorNotFound,
     refusal_like,
 )
+from dealer.engine.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, kind_of
 from tournaments.models import ChipMove, Entry, Table, Tournament
 from tournaments.selectors.books import chips_in_play
 from tournaments.services.audit import audit_record

@@ -8,8 +8,8 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from tournaments.actors import Actor
-from tournaments.errors import FloorError, FloorInvalid
+from common.actors import Actor
+from common.errors import FloorError, FloorInvalid
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.prizes import deal_offer
 from tournaments.services.audit import audit_record

@@ -9,9 +9,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from common.actors import Actor
+from common.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments import clock, seating
-from tournaments.actors import Actor
-from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments.models import ChipMove, Entry, Player, Table, Tournament
 from tournaments.names import clean_name
 from tournaments.selectors.books import chips_in_play

@@ -10,19 +10,12 @@ from typing import TypeAlias, TypedDict, Unpack
 from django.db import transaction
 from django.utils import timezone
 
+from common.actors import Actor
+from common.errors import FloorError, FloorInvalid, from_value_error
 from dealer.engine.errors import ConfigError, Invalid
 from dealer.engine.rules import Game, OptionValue, Rules, Structure
 from tournaments import clock
-from tournaments.actors import Actor
-from tournaments.errors import FloorError, FloorInvalid, from_value_error
-from tournaments.models import (
-    BlindLevel,
-    BlindSchedule,
-    Entry,
-    Series,
-    Tournament,
-    TournamentLevel,
-)
+from tournaments.models import BlindLevel, BlindSchedule, Entry, Series, Tournament, TournamentLevel
 from tournaments.payouts import PayoutError, PayoutTable
 from tournaments.selectors.clock import LEVEL_FIELDS, clock_state, levels_as_clock
 from tournaments.selectors.rules import rules_current, rules_of

@@ -19,8 +19,8 @@ from typing import Unpack
 from django.db import transaction
 from django.db.models import Max
 
-from tournaments.actors import Actor
-from tournaments.errors import FloorError, FloorInvalid, FloorNotFound
+from common.actors import Actor
+from common.errors import FloorError, FloorInvalid, FloorNotFound
 from tournaments.models import BlindSchedule, ChipMove, Entry, Tournament, TournamentLevel
 from tournaments.selectors.clock import LEVEL_FIELDS
 from tournaments.selectors.flights import (

@@ -13,10 +13,10 @@ import random
 
 from django.db import transaction
 
+from common.actors import Actor
+from common.errors import FloorError, FloorInvalid, FloorNotFound, from_value_error
 from dealer.engine.errors import ConfigError, Conflict
 from tournaments import balancing, seating
-from tournaments.actors import Actor
-from tournaments.errors import FloorError, FloorInvalid, FloorNotFound, from_value_error
 from tournaments.models import Entry, Table, Tournament
 from tournaments.selectors.seats import Hold, seat_map_get
 from tournaments.services.audit import audit_record

@@ -13,8 +13,8 @@ import re
 
 from django.db import IntegrityError, transaction
 
-from tournaments.actors import Actor, signed_in
-from tournaments.errors import FloorConflict, FloorInvalid
+from common.actors import Actor, signed_in
+from common.errors import FloorConflict, FloorInvalid
 from tournaments.models import FormToken
 
 # What a token may look like: the page makes 32 hex digits; the column holds 64.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tournaments.errors import FloorError
+from common.errors import FloorError
 from tournaments.models import Tournament
 from tournaments.services.prices import MONEY_SETTINGS, money_locked
 

@@ -20,8 +20,8 @@ from datetime import datetime
 
 from django.db.models import Q
 
-from tournaments.actors import Actor
-from tournaments.errors import FloorError
+from common.actors import Actor
+from common.errors import FloorError
 from tournaments.models import ChipMove, Entry, Table, Tournament
 from tournaments.selectors.books import FLOOR_COUNTS
 from tournaments.services.audit import audit_record

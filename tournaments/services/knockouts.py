@@ -16,8 +16,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from tournaments.actors import Actor
-from tournaments.errors import FloorInvalid
+from common.actors import Actor
+from common.errors import FloorInvalid
 from tournaments.models import ChipMove, Entry, Knockout, Tournament
 from tournaments.services.ledger import chips_moves
 

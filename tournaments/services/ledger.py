@@ -16,8 +16,8 @@ from datetime import datetime
 
 from django.db import connection
 
-from tournaments.actors import Actor, signed_in
-from tournaments.errors import FloorError
+from common.actors import Actor, signed_in
+from common.errors import FloorError
 from tournaments.models import ChipMove, Entry
 from tournaments.services.versions import tournament_bump
 

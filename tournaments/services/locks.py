@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from tournaments.errors import FloorNotFound
+from common.errors import FloorNotFound
 from tournaments.models import Player, Screen, Table, Tournament
 
 

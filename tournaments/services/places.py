@@ -14,8 +14,8 @@ from itertools import groupby
 
 from django.db.models import Min
 
+from common.errors import FloorError
 from tournaments import finishing, payouts
-from tournaments.errors import FloorError
 from tournaments.models import ChipMove, Entry, Tournament
 from tournaments.selectors.prizes import prize_table
 from tournaments.selectors.satellites import satellite_seats

@@ -12,8 +12,9 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, models, transaction
 from django.db.models import Max
 
-from tournaments.actors import Actor
-from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound, LikelySamePlayerError
+from common.actors import Actor
+from common.errors import FloorConflict, FloorInvalid, FloorNotFound
+from tournaments.errors import LikelySamePlayerError
 from tournaments.models import Entry, Player, Tournament
 from tournaments.names import clean_name, fold
 from tournaments.selectors.players import player_get

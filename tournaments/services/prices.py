@@ -16,8 +16,8 @@ from decimal import Decimal
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
-from tournaments.actors import Actor
-from tournaments.errors import FloorConflict, FloorInvalid
+from common.actors import Actor
+from common.errors import FloorConflict, FloorInvalid
 from tournaments.models import Entry, Knockout, Tournament
 from tournaments.selectors.prizes import prize_table
 from tournaments.services.audit import audit_record

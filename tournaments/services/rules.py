@@ -24,12 +24,12 @@ from collections.abc import Mapping
 
 from django.db import transaction
 
+from common.actors import Actor
+from common.errors import FloorError, FloorInvalid
 from dealer.engine.errors import ConfigError
 from dealer.engine.json_values import JsonValue
 from dealer.engine.rule_text import FIXED_OPTIONS, profile_words
 from dealer.engine.rules import PROFILES, Mode, Rules
-from tournaments.actors import Actor
-from tournaments.errors import FloorError, FloorInvalid
 from tournaments.models import Tournament
 from tournaments.selectors.rules import (
     Target,

@@ -16,8 +16,8 @@ from datetime import datetime
 
 from django.db import transaction
 
-from tournaments.actors import Actor
-from tournaments.errors import FloorError, FloorInvalid
+from common.actors import Actor
+from common.errors import FloorError, FloorInvalid
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.satellites import ALREADY_IN, WAITING, SatelliteView, satellite_view
 from tournaments.services.audit import audit_record

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from tournaments.actors import Actor
-from tournaments.errors import FloorInvalid
+from common.actors import Actor
+from common.errors import FloorInvalid
 from tournaments.models import Screen, Tournament
 from tournaments.services.audit import audit_changes, audit_record
 from tournaments.services.locks import lock_screen, lock_tournament

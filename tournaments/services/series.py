@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
-from tournaments.actors import Actor
-from tournaments.errors import FloorConflict, FloorInvalid
+from common.actors import Actor
+from common.errors import FloorConflict, FloorInvalid
 from tournaments.models import Series
 from tournaments.names import clean_name
 from tournaments.services.audit import audit_record

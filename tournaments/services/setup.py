@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from tournaments.actors import Actor
-from tournaments.errors import FloorConflict, FloorInvalid, from_value_error
+from common.actors import Actor
+from common.errors import FloorConflict, FloorInvalid, from_value_error
 from tournaments.models import BlindSchedule, Tournament
 from tournaments.selectors.clock import LEVEL_FIELDS
 from tournaments.services.events import TOURNAMENT_FIELDS, schedule_create, tournament_open

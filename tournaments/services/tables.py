@@ -9,14 +9,15 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count
 
+from common.actors import Actor
+from common.errors import FloorError, FloorInvalid, from_value_error
+from common.roles import DEALER_GROUP
 from dealer.engine.cards import DeckKind, format_cards
 from dealer.engine.errors import ConfigError
 from dealer.engine.game import deck_kind_for
 from dealer.engine.rules import DrawTiebreak
 from tournaments import balancing, seating
-from tournaments.actors import Actor
-from tournaments.errors import FloorError, FloorInvalid, from_value_error
-from tournaments.models import DEALER_GROUP, ButtonDraw, Entry, Table, Tournament
+from tournaments.models import ButtonDraw, Entry, Table, Tournament
 from tournaments.selectors.seats import seat_map_get
 from tournaments.services.audit import audit_changes, audit_record
 from tournaments.services.events import tournament_rules

@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from tournaments.errors import FloorError
+from common.errors import FloorError
 from tournaments.models import Tournament
 from tournaments.selectors.satellites import satellite_view
 

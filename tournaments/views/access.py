@@ -13,9 +13,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from tournaments.errors import FloorError
+from common.errors import FloorError
+from common.roles import is_director
 from tournaments.models import Entry, Tournament
-from tournaments.roles import is_director
 from tournaments.selectors import tournaments_seen
 
 View = Callable[..., HttpResponse]

@@ -12,9 +12,9 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from common.errors import FloorError
 from config import request_time
 from tournaments import selectors
-from tournaments.errors import FloorError
 from tournaments.forms import CountSheetForm
 from tournaments.models import Table
 from tournaments.services.counts import CountsRefusedError, table_record_counts

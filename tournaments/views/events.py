@@ -10,10 +10,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from common.errors import FloorError
 from config import request_time
 from config.exceptions import status_of
 from tournaments import selectors
-from tournaments.errors import FloorError
 from tournaments.forms import (
     LEVELS_PREFIX,
     TournamentForm,

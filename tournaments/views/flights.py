@@ -12,8 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_POST
 
+from common.errors import FloorError
 from config import request_time
-from tournaments.errors import FloorError
 from tournaments.event_forms import EventForm, FlightForm
 from tournaments.forms import attach_refusal
 from tournaments.models import BlindSchedule, Tournament

@@ -9,8 +9,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_POST
 
+from common.errors import FloorError, FloorNotFound
 from tournaments.balancing import Plan
-from tournaments.errors import FloorError, FloorNotFound
 from tournaments.floor_forms import SeatLockForm, SeatMoveForm, TableAddForm
 from tournaments.forms import first_error
 from tournaments.models import Entry, Table

@@ -33,7 +33,7 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import HttpRequest
 
-from tournaments.errors import FloorError
+from common.errors import FloorError
 from tournaments.forms import attach_refusal
 from tournaments.services.form_tokens import FormSentTwiceError, form_token_use
 from tournaments.views.access import report_refusal

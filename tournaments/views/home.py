@@ -6,8 +6,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from common.roles import is_director
 from tournaments.models import Tournament
-from tournaments.roles import is_director
 from tournaments.selectors import tournament_list
 
 ON_NOW = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING, Tournament.Status.PAUSED)

@@ -14,7 +14,8 @@ from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_POST
 
-from tournaments.errors import FloorError
+from common.errors import FloorError
+from common.roles import is_director
 from tournaments.models import Player
 from tournaments.player_forms import (
     PlayerForm,
@@ -22,7 +23,6 @@ from tournaments.player_forms import (
     PlayerSearchForm,
     attach_player_refusal,
 )
-from tournaments.roles import is_director
 from tournaments.selectors.players import (
     player_get,
     player_likely_same,

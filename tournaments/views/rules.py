@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from tournaments.errors import FloorError
+from common.errors import FloorError
 from tournaments.forms import RulesForm
 from tournaments.selectors.rules import (
     OptionRow,

@@ -11,8 +11,8 @@ from django.shortcuts import redirect
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_POST
 
+from common.errors import FloorError
 from config import request_time
-from tournaments.errors import FloorError
 from tournaments.services.satellites import WinnersRegistered, satellite_register_winners
 from tournaments.views.access import director_required, tournament_get
 from tournaments.views.form_tokens import page_write

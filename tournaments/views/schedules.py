@@ -11,7 +11,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from tournaments.errors import FloorError
+from common.errors import FloorError
 from tournaments.forms import (
     LEVELS_PREFIX,
     LevelForm,

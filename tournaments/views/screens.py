@@ -15,8 +15,8 @@ from django.shortcuts import redirect, render
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_POST
 
+from common.errors import FloorError
 from config import request_time
-from tournaments.errors import FloorError
 from tournaments.forms import FloorMessageForm, ScreenForm, first_error
 from tournaments.models import Screen, Tournament
 from tournaments.selectors.screens import screen_board, screen_get, screen_list

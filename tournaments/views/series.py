@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 
-from tournaments.errors import FloorError
+from common.errors import FloorError
 from tournaments.player_forms import SeriesForm, attach_player_refusal
 from tournaments.selectors.players import series_list
 from tournaments.services.series import series_create

@@ -10,8 +10,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path
 from django.views.decorators.http import require_POST
 
+from common.errors import FloorError
 from config.exceptions import status_of
-from tournaments.errors import FloorError
 from tournaments.models import BlindSchedule
 from tournaments.selectors.players import player_get
 from tournaments.services.archive import player_archive, tournament_archive, tournament_delete

@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
+from common.errors import FloorError
 from tournaments import selectors
 from tournaments.balancing import Plan
-from tournaments.errors import FloorError
 from tournaments.floor_forms import TableSearchForm
 from tournaments.forms import SeatCardsForm, TableDealerForm, first_error
 from tournaments.models import Entry, Table, Tournament

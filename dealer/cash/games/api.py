@@ -19,6 +19,9 @@ from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi, valid
+from common.api.errors import ErrorSerializer, responses
+from common.api.permissions import IsDirector, IsDirectorOrDealer
 from config.authentication import ListJoinThrottle
 from dealer.cash.games import lookups, waitlist
 from dealer.cash.games import serializers as s
@@ -35,9 +38,6 @@ from dealer.cash.games.selectors import (
 from dealer.cash.seats.api import table_answer
 from dealer.cash.seats.selectors import cash_table_get
 from dealer.cash.seats.serializers import CashTableOutputSerializer
-from tournaments.api.base import FloorApi, valid
-from tournaments.api.errors import ErrorSerializer, responses
-from tournaments.api.permissions import IsDirector, IsDirectorOrDealer
 
 TAGS = ["cash games"]
 
@@ -63,7 +63,7 @@ def game_answer(pk: int, *, status: int = 200) -> Response:
 
 
 class GameApi(FloorApi):
-    """Directors write (each write answered once per `client_id`, `tournaments.api.once`);
+    """Directors write (each write answered once per `client_id`, `common.api.once`);
     directors and dealers read."""
 
     def get_permissions(self) -> Sequence[Any]:

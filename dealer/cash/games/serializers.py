@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from common.api.limits import chips_field
 from dealer.cash.seats.services import ENTRY_CHOICES
-from tournaments.api.limits import chips_field
 from tournaments.models import Tournament
 
 # --- input ---------------------------------------------------------------------------------------

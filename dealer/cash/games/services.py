@@ -16,6 +16,8 @@ from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
 
+from common.actors import Actor
+from common.errors import FloorConflict, FloorInvalid
 from dealer.cash.games import waitlist
 from dealer.cash.games.selectors import open_seats
 from dealer.cash.locks import lock_cash_table, lock_game, lock_game_tables
@@ -24,8 +26,6 @@ from dealer.cash.seats import services as cash_services
 from dealer.cash.seats.plan import cash_table_rules
 from dealer.engine.errors import ConfigError
 from dealer.models import Hand
-from tournaments.actors import Actor
-from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import Table
 from tournaments.services.audit import audit_record
 

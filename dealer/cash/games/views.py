@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from common.errors import FloorError
 from config.authentication import ListJoinThrottle, client_wait
 from config.conditional import conditional
 from config.exceptions import status_of
@@ -35,7 +36,6 @@ from dealer.cash.games.selectors import (
 )
 from dealer.cash.models import CashGame
 from dealer.cash.seats.selectors import cash_table_get
-from tournaments.errors import FloorError
 from tournaments.models import Table
 from tournaments.views.access import director_required
 from tournaments.views.form_tokens import attempt, form_write, page_write, refusal_on_top

@@ -25,6 +25,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from common.actors import Actor
+from common.errors import FloorConflict, FloorInvalid, FloorNotFound
 from dealer.cash import ledger
 from dealer.cash.games import lookups
 from dealer.cash.games.selectors import (
@@ -37,8 +39,6 @@ from dealer.cash.games.selectors import (
 )
 from dealer.cash.locks import lock_game, lock_list_entry
 from dealer.cash.models import CashGame, CashSeat, SeatChangeRequest, WaitingListEntry
-from tournaments.actors import Actor
-from tournaments.errors import FloorConflict, FloorInvalid, FloorNotFound
 from tournaments.models import Player, Table
 from tournaments.names import clean_name
 from tournaments.services.audit import audit_record

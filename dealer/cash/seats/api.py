@@ -19,6 +19,9 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi, valid
+from common.api.errors import ErrorSerializer, responses
+from common.api.permissions import IsDirector, IsDirectorOrDealer
 from dealer.cash.games import waitlist
 from dealer.cash.seats import serializers as s
 from dealer.cash.seats import services
@@ -31,9 +34,6 @@ from dealer.cash.seats.selectors import (
     cash_waitlist_entry_get,
 )
 from dealer.services import check_writer
-from tournaments.api.base import FloorApi, valid
-from tournaments.api.errors import ErrorSerializer, responses
-from tournaments.api.permissions import IsDirector, IsDirectorOrDealer
 from tournaments.api.rules import (
     READ,
     WRITE,
@@ -61,7 +61,7 @@ def write_responses(*, status: int = 200, ok: Any = s.CashTableOutputSerializer)
 
 class CashApi(FloorApi):
     """Directors and dealers read; each write checks `can_write` on the table, and is answered
-    once per `client_id` (`tournaments.api.once`)."""
+    once per `client_id` (`common.api.once`)."""
 
     permission_classes: Sequence[type[BasePermission]] = (IsDirectorOrDealer,)
 

@@ -13,12 +13,12 @@ import json
 from dataclasses import asdict
 from typing import Any
 
+from common.errors import FloorConflict
 from dealer.cash.models import CashSeat
 from dealer.engine import cash as engine_cash
 from dealer.engine.errors import ConfigError
 from dealer.engine.rules import Rules
 from dealer.engine.setup import Stakes
-from tournaments.errors import FloorConflict
 from tournaments.models import Table
 from tournaments.selectors.rules import rules_current
 

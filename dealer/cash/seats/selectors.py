@@ -16,6 +16,7 @@ from typing import Any
 from django.db.models import Case, Count, Q, When
 from django.http import Http404
 
+from common.errors import FloorError, FloorInvalid
 from dealer.cash.games.selectors import ACTIVE, move_targets, seat_holders, table_waiting_list
 from dealer.cash.models import CashSeat, WaitingListEntry
 from dealer.cash.seats import plan as cash_plan
@@ -23,7 +24,6 @@ from dealer.engine import cash as engine_cash
 from dealer.engine.rules import OptionValue, Rules
 from dealer.engine.setup import Stakes
 from dealer.models import Hand
-from tournaments.errors import FloorError, FloorInvalid
 from tournaments.models import ButtonDraw, Table
 
 # A seat's state, as a code for programs and in the floor's words.

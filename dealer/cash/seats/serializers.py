@@ -12,14 +12,15 @@ from typing import Any
 
 from rest_framework import serializers
 
+from common.api.errors import ErrorSerializer
+from common.api.limits import chips_field
+from common.limits import MAX_NAME
 from dealer.cash.seats.services import ENTRY_CHOICES, RETURN_CHOICES
-from tournaments.api.errors import ErrorSerializer
 from tournaments.api.fields import (
     NamedChoiceField,
     RuleOverridesField,
     SixPlusChoicesSerializer,
 )
-from tournaments.api.limits import MAX_NAME, chips_field
 from tournaments.models import Tournament
 
 MAX_SEAT = 10  # a cash table has 2 to 10 seats

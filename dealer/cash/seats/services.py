@@ -19,6 +19,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from common.actors import Actor
+from common.errors import FloorConflict, FloorForbidden, FloorInvalid, FloorNotFound
+from common.roles import is_director
 from dealer.cash import ledger
 from dealer.cash.games import waitlist
 from dealer.cash.locks import lock_cash_table, lock_cash_tables
@@ -30,11 +33,8 @@ from dealer.engine.errors import ConfigError
 from dealer.engine.rules import Game, InitialButton, MissedBlindPolicy, OptionValue, Rules
 from dealer.models import Hand
 from tournaments import seating
-from tournaments.actors import Actor
-from tournaments.errors import FloorConflict, FloorForbidden, FloorInvalid, FloorNotFound
 from tournaments.models import ButtonDraw, Player, Table
 from tournaments.names import clean_name
-from tournaments.roles import is_director
 from tournaments.services.audit import audit_record
 from tournaments.services.players import player_get_or_create
 

@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from common.errors import FloorError
 from dealer.cash.games import waitlist
 from dealer.cash.seats import selectors as cash_selectors
 from dealer.cash.seats import services as cash_services
@@ -33,7 +34,6 @@ from dealer.engine.rule_text import profile_words
 from dealer.selectors import can_write
 from dealer.views.access import dealer_required, require_write
 from tournaments import selectors
-from tournaments.errors import FloorError
 from tournaments.models import Table
 from tournaments.selectors.rules import rules_lines, rules_summary
 from tournaments.views.access import director_required

@@ -16,15 +16,15 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from common.api.base import FloorApi
+from common.api.errors import responses
+from common.api.permissions import IsDirector
+from common.errors import FloorInvalid
+from common.limits import MAX_INT
 from dealer.cash.seats.api import CashApi, valid, writable, write_responses
 from dealer.cash.seats.selectors import cash_seat_get
 from dealer.cash.takings.cage import cage_report, parse_day
 from dealer.cash.takings.services import time_charge_collect, time_collect_table
-from tournaments.api.base import FloorApi
-from tournaments.api.errors import responses
-from tournaments.api.limits import MAX_INT
-from tournaments.api.permissions import IsDirector
-from tournaments.errors import FloorInvalid
 
 TAGS = ["rake and time"]
 

@@ -21,9 +21,9 @@ from django.db.models import F, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from common.errors import FloorInvalid
 from dealer.cash.models import CashChips, CashSeat
 from dealer.models import Hand
-from tournaments.errors import FloorInvalid
 from tournaments.models import Table
 
 Kind = CashChips.Kind

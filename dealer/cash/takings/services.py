@@ -14,12 +14,12 @@ from typing import NamedTuple
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from common.actors import Actor
+from common.errors import FloorConflict, FloorInvalid
 from dealer.cash import ledger
 from dealer.cash.locks import lock_cash_table
 from dealer.cash.models import CashSeat, TimeCharge
 from dealer.models import Hand
-from tournaments.actors import Actor
-from tournaments.errors import FloorConflict, FloorInvalid
 from tournaments.models import Table
 from tournaments.services.audit import audit_record
 

@@ -10,13 +10,13 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from common.errors import FloorError, FloorInvalid
+from common.limits import MAX_INT
 from dealer.cash.models import TimeCharge
 from dealer.cash.seats.selectors import cash_seat_get, cash_table_get
 from dealer.cash.takings.cage import cage_report, parse_day
 from dealer.cash.takings.services import TableTime, time_charge_collect, time_collect_table
 from dealer.views.access import dealer_required, require_write
-from tournaments.api.limits import MAX_INT
-from tournaments.errors import FloorError, FloorInvalid
 from tournaments.views.access import director_required
 from tournaments.views.form_tokens import page_read, page_write, submit_once
 

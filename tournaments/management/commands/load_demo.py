@@ -17,7 +17,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.models import DEALER_GROUP, BlindSchedule, Entry, Tournament
+from common.roles import DEALER_GROUP
+from tournaments.models import BlindSchedule, Entry, Tournament
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import clock_start
 from tournaments.services.entries import entry_register, entry_set_chips

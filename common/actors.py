@@ -2,7 +2,7 @@
 
 A page or the API passes `request.user` (a user signed in, or Django's anonymous user for a
 phone's write); a task, a command or a test passes None. Services record it in the audit log and
-check roles with it (`tournaments.roles`); none reads more of it than a user model has.
+check roles with it (`common.roles`); none reads more of it than a user model has.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Who may call the floor API: directors, dealers, the public (the roles are `tournaments.roles`,
-the same for the pages)."""
+"""Who may call the API: directors, dealers, the public (the roles are `common.roles`, the same
+for the pages)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from tournaments.roles import is_director, may_see_tables
+from common.roles import is_director, may_see_tables
 
 
 class IsDirector(BasePermission):

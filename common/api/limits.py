@@ -1,6 +1,7 @@
-"""Bounds of what the API accepts, so every value fits its column and the clock's arithmetic.
+"""The API's fields for chips and money, bounded so that every value fits its column.
 
-A value outside them is a field error (400) before any service runs, never a database error.
+A value outside them is a field error (400) before any service runs, never a database error. The
+bounds themselves are `common.limits` (and the floor's own, `tournaments.limits`).
 """
 
 from __future__ import annotations
@@ -10,31 +11,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from tournaments.limits import (
-    MAX_ENTRIES_PER_PLAYER,
-    MAX_ID,
-    MAX_INT,
-    MAX_LEVEL_NUMBER,
-    MAX_LEVEL_SECONDS,
-    MAX_LEVELS,
-    MAX_NAME,
-    MAX_SMALL_INT,
-    SEATS_PER_TABLE,
-)
-
-__all__ = [
-    "MAX_ENTRIES_PER_PLAYER",
-    "MAX_ID",
-    "MAX_INT",
-    "MAX_LEVELS",
-    "MAX_LEVEL_NUMBER",
-    "MAX_LEVEL_SECONDS",
-    "MAX_NAME",
-    "MAX_SMALL_INT",
-    "SEATS_PER_TABLE",
-    "chips_field",
-    "money_field",
-]
+from common.limits import MAX_INT
 
 
 def chips_field(**kwargs: Any) -> serializers.IntegerField:

@@ -24,8 +24,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.errors import FloorConflict, FloorInvalid
-from tournaments.models import ApiWrite
+from common.errors import FloorConflict, FloorInvalid
+from common.models import ApiWrite
 
 CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 WRITES = ("post", "put", "patch", "delete")

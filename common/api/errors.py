@@ -1,4 +1,4 @@
-"""The error bodies of the floor API, as serializers for the OpenAPI schema.
+"""The error bodies of the API (both apps'), as serializers for the OpenAPI schema.
 
 Every error answers `{"code", "detail"}` (see `config.exceptions`); every 400 adds `errors`, the
 field errors (`non_field_errors` for a problem of the whole request). `responses(...)` builds an
@@ -51,7 +51,7 @@ WRITE_ERRORS = (400, 403, 404, 409)
 
 
 class FloorAutoSchema(AutoSchema):
-    """The schema of a floor view, with the answers every view may give (see the module)."""
+    """The schema of an API view, with the answers every view may give (see the module)."""
 
     def _get_response_bodies(self, direction: Any = "response") -> Any:
         bodies = super()._get_response_bodies(direction)
