@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import time
 from collections import Counter
 
 import pytest
@@ -436,7 +435,8 @@ def test_a_stale_plan_is_refused():
 # --- scale ----------------------------------------------------------------------------------------
 
 
-def test_plan_after_a_bust_in_a_ten_thousand_entry_event_is_fast():
+def test_plan_after_a_bust_in_a_ten_thousand_entry_event_breaks_one_table():
+    """At the largest scale (its time is `bench/bench_floor.py`'s, not this test's)."""
     rng = random.Random(3)
     seating = seat_draw(range(10_000), 1112, 9, rng)
     occupied: dict[int, dict[int, int]] = {}
@@ -447,11 +447,8 @@ def test_plan_after_a_bust_in_a_ten_thousand_entry_event_is_fast():
         for n, occ in sorted(occupied.items())
     ]
     del occupied[1][min(occupied[1])]  # a bust
-    start = time.perf_counter()
     result = plan(tables, rng, max_table_size=9, break_order=draw_break_order(occupied, rng))
-    elapsed = time.perf_counter() - start
     assert len(result.broken_tables) == 1  # 9,999 players fit on 1,111 tables
-    assert elapsed < 0.25
 
 
 # --- properties: plans converge, no player is lost or doubled -------------------------------------

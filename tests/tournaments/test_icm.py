@@ -4,7 +4,6 @@ order in exact fractions, and the chip-chop deal."""
 from __future__ import annotations
 
 import random
-import time
 from decimal import Decimal
 from fractions import Fraction
 from itertools import permutations
@@ -115,16 +114,15 @@ def test_whole_currency_unit_rounding() -> None:
     assert got == (D("3839"), D("3275"), D("2886"))
 
 
-def test_ten_players_take_well_under_a_second() -> None:
+def test_ten_players_share_the_whole_pool_by_their_stacks() -> None:
+    """Ten players, the largest final-table deal (its time is `make bench`'s, not this test's)."""
     rng = random.Random(10)
     stacks = [rng.randint(10**7, 4 * 10**8) for _ in range(10)]
     prizes = prizes_of(
         "10000000", "6000000", "4000000", "3000000", "2300000",
         "1700000", "1300000", "1000000", "800000", "600000",
     )  # fmt: skip
-    began = time.perf_counter()
     got = icm_equities(stacks, prizes)
-    assert time.perf_counter() - began < 0.5
     assert sum(got) == sum(prizes)
     by_stack = sorted(range(10), key=lambda i: stacks[i])
     assert [got[i] for i in by_stack] == sorted(got)  # more chips, more equity

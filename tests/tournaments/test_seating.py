@@ -4,7 +4,6 @@ the final-table redraw (RP-9). Plain pytest, no database; every draw is seeded."
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 
 import pytest
@@ -128,13 +127,17 @@ def test_t7_an_entry_listed_twice_is_refused():
     assert info.value.code == "duplicate_entry"
 
 
-def test_t7_ten_thousand_entries_draw_well_under_a_second():
-    ids = list(range(10_000))
-    start = time.perf_counter()
-    seating = seat_draw(ids, 1112, 9, random.Random(5))
-    elapsed = time.perf_counter() - start
-    assert len(seating) == 10_000
-    assert elapsed < 1.0
+def test_t7_ten_thousand_entries_draw_on_even_tables():
+    """The largest field seated at once: every entry in a seat of its own, the tables within
+    one player of each other. How long it takes is measured in `bench/bench_floor.py`
+    (`make bench`), beside a reference, not timed here."""
+    seating = seat_draw(list(range(10_000)), 1112, 9, random.Random(5))
+    assert set(seating) == set(range(10_000))
+    assert len({(ref.table, ref.seat) for ref in seating.values()}) == 10_000
+    sizes = Counter(ref.table for ref in seating.values())
+    assert len(sizes) == 1112
+    assert max(sizes.values()) - min(sizes.values()) <= 1
+    assert all(1 <= ref.seat <= 9 for ref in seating.values())
 
 
 # --- T 8-A: late entries draw from the shortest tables ------------------------------------------
