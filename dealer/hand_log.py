@@ -11,11 +11,12 @@ rebuilt one way everywhere.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from dealer.codec import action_from_dict, state_snapshot
+from dealer.codec import HandSnapshot, action_from_dict, state_snapshot
 from dealer.engine import HandSetup, HandState, PlayerSetup, apply, start_hand
 from dealer.engine.actions import Action
+from dealer.engine.json_values import JsonObject
 from dealer.engine.rules import Rules
 from dealer.models import Hand, HandEvent
 from dealer.state_cache import unpack_state
@@ -50,7 +51,7 @@ def hand_setup(hand: Hand) -> HandSetup:
 T = TypeVar("T")
 
 # One entry of the log as a replay reads it: the event's kind and its engine actions (as stored).
-LogEntry = tuple[str, list[dict[str, Any]]]
+LogEntry = tuple[str, list[JsonObject]]
 
 
 def split_undone(entries: Sequence[T], is_undo: Callable[[T], bool]) -> tuple[list[T], list[T]]:
@@ -109,7 +110,7 @@ def hand_state(hand: Hand) -> HandState:
     return stored if stored is not None else hand_replay(hand)
 
 
-def hand_snapshot(hand: Hand, state: HandState) -> dict[str, Any]:
+def hand_snapshot(hand: Hand, state: HandState) -> HandSnapshot:
     """The state snapshot a hand stores with each version (`Hand.state`), and every answer to a
     write carries: the hand's positions and stakes, with the engine's state as the codec writes it
     (`dealer.codec.state_snapshot`)."""

@@ -14,7 +14,7 @@ a page's button and the write it makes agree.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -165,7 +165,7 @@ class DealerHandReader:
 # --- checks of the hand writes (read-only; `dealer.services` raises what they find) -----
 
 
-def can_write(user: Any, table: Table) -> bool:
+def can_write(user: Actor, table: Table) -> bool:
     """Directors may write to every hand; a dealer only to the tables assigned to them
     (`tournaments.roles.may_deal`)."""
     return may_deal(user, table)
@@ -297,7 +297,7 @@ def check_hand_chips(tournament: Tournament) -> list[str]:
 
 
 def procedure_remedy(
-    hand: Hand, trigger: str, player_seat: int | None, details: dict[str, Any] | None
+    hand: Hand, trigger: str, player_seat: int | None, details: Mapping[str, object] | None
 ) -> procedures.Remedy:
     """The procedure `trigger` for this hand now, from the engine (RULES.md 8); an unknown
     trigger or a seat not dealt in is refused (400)."""
@@ -322,7 +322,7 @@ def procedure_preview(
     hand: Hand,
     trigger: str,
     player_seat: int | None = None,
-    details: dict[str, Any] | None = None,
+    details: Mapping[str, object] | None = None,
 ) -> procedures.Remedy:
     """What the procedure says for this hand now (read-only): the steps before confirming, or
     the refusal the confirmation would meet (a floor misdeal after the threshold, ...)."""

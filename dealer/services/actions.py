@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django.db import transaction
 
@@ -18,7 +18,7 @@ from dealer.models import Hand, HandEvent
 from dealer.services.writes import Result, StaleTapError, hand_write
 
 
-def player_of_seat(hand: Hand, action: dict[str, Any]) -> dict[str, Any]:
+def player_of_seat(hand: Hand, action: Mapping[str, object]) -> dict[str, object]:
     """The action with its `seat` read as `player`, the index in `hand.seats` (from the left of
     the button); a seat or player not dealt in is refused (400)."""
     seats = [row["seat"] for row in hand.seats]
@@ -40,6 +40,8 @@ def player_of_seat(hand: Hand, action: dict[str, Any]) -> dict[str, Any]:
         action["amount"] = action.pop("pot")
     if "seats" in action:
         winners = action.pop("seats")
+        if not isinstance(winners, list | tuple):
+            raise RuleViolation("List the winners as seat numbers.", code="bad_action")
         for seat in winners:
             if seat not in seats:
                 raise FloorInvalid("not_in_hand", f"Seat {seat} is not dealt in this hand.")
@@ -60,7 +62,7 @@ def check_tap_seat(hand: Hand, state: HandState, expected_seat: int | None) -> N
 def hand_record_action(
     *,
     hand: Hand | int,
-    action: dict[str, Any],
+    action: Mapping[str, object],
     client_id: str,
     version: int,
     actor: Actor = None,
@@ -78,13 +80,13 @@ def hand_record_action(
     at another table is not found (checked in the statement that locks the hand)."""
 
     def make(
-        locked: Hand, state: HandState, payload: dict[str, Any]
-    ) -> tuple[HandState, dict[str, Any]]:
+        locked: Hand, state: HandState, payload: Mapping[str, object]
+    ) -> tuple[HandState, dict[str, object]]:
         dealt = [unentered_deal(state)] if payload.get("deal_unentered") else []
         for deal in dealt:
             state = apply(state, deal)
         check_tap_seat(locked, state, expected_seat)
-        engine_action = action_from_dict(player_of_seat(locked, payload["action"]))
+        engine_action = action_from_dict(player_of_seat(locked, action))
         if dealt and engine_action.kind not in BETTING_KINDS:
             raise FloorInvalid(
                 "deal_unentered_betting_only",
@@ -113,8 +115,8 @@ def hand_undo(
     """Cancel the latest entry still in force (a correction event: nothing is deleted)."""
 
     def make(
-        locked: Hand, state: HandState, payload: dict[str, Any]
-    ) -> tuple[HandState, dict[str, Any]]:
+        locked: Hand, state: HandState, payload: Mapping[str, object]
+    ) -> tuple[HandState, dict[str, object]]:
         groups = groups_in_force(log_entries(locked))
         if not groups:
             raise RuleViolation("Nothing to undo in this hand.", code="nothing_to_undo")

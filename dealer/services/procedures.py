@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django.db import transaction
 
@@ -21,7 +21,7 @@ def hand_run_procedure(
     hand: Hand | int,
     trigger: str,
     player_seat: int | None = None,
-    details: dict[str, Any] | None = None,
+    details: Mapping[str, object] | None = None,
     client_id: str,
     version: int,
     actor: Actor = None,
@@ -33,8 +33,8 @@ def hand_run_procedure(
     ran: list[Remedy] = []
 
     def make(
-        locked: Hand, state: HandState, payload: dict[str, Any]
-    ) -> tuple[HandState, dict[str, Any]]:
+        locked: Hand, state: HandState, payload: Mapping[str, object]
+    ) -> tuple[HandState, dict[str, object]]:
         remedy = procedure_remedy(locked, trigger, player_seat, details)
         ran.append(remedy)
         for action in remedy.actions:
@@ -69,7 +69,7 @@ def hand_run_procedure(
     return result, log
 
 
-def _record(remedy: Remedy, trigger: str, player_seat: int | None) -> dict[str, Any]:
+def _record(remedy: Remedy, trigger: str, player_seat: int | None) -> dict[str, object]:
     """What the hand's log keeps of the procedure run."""
     return {
         "trigger": trigger,

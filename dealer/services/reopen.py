@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django.db import transaction
 from django.utils import timezone
@@ -37,8 +37,8 @@ def hand_reopen(
             raise refusal
 
     def make(
-        locked: Hand, state: HandState, payload: dict[str, Any]
-    ) -> tuple[HandState, dict[str, Any]]:
+        locked: Hand, state: HandState, payload: Mapping[str, object]
+    ) -> tuple[HandState, dict[str, object]]:
         if locked.plan:
             cash_hand_reopen(hand=locked, reason=reason, actor=actor)
         else:

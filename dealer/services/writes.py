@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from django.utils import timezone
 
 from common.actors import Actor, signed_in
 from common.errors import FloorConflict, FloorError, FloorForbidden
+from dealer.codec import HandSnapshot, SeatRow
 from dealer.engine import HandState
 from dealer.engine.state import Phase
 from dealer.hand_log import hand_snapshot, hand_state
@@ -33,7 +33,7 @@ class StaleVersionError(FloorConflict):
         )
         self.hand = hand
 
-    def answer_fields(self) -> dict[str, Any]:
+    def answer_fields(self) -> dict[str, object]:
         """The hand's current state, so that the tablet redraws without another request."""
         return {"state": self.hand.state}
 
@@ -42,7 +42,7 @@ class StaleTapError(StaleVersionError):
     """A tap drawn for one player reached a hand where another is to act (or nobody is):
     refused like a stale version, with the hand's current state, and nothing recorded."""
 
-    def __init__(self, hand: Hand, *, drawn_for: int, to_act: dict[str, Any] | None) -> None:
+    def __init__(self, hand: Hand, *, drawn_for: int, to_act: SeatRow | None) -> None:
         now = "no one is to act"
         if to_act is not None:
             now = f"{to_act['name']} (seat {to_act['seat']}) is to act"
@@ -58,7 +58,7 @@ class StaleTapError(StaleVersionError):
 @dataclass(frozen=True, slots=True)
 class Result:
     hand: Hand
-    answer: dict[str, Any]
+    answer: HandSnapshot
     # The entry this write appended (None for a resent write's first answer): the tablet's
     # answer to a tap shows its line of the log without reading the log again.
     event: HandEvent | None = None
@@ -79,7 +79,9 @@ def answer_of(hand: Hand, client_id: str) -> HandEvent | None:
     return HandEvent.objects.filter(hand=hand, client_id=client_id).only("response").first()
 
 
-Make = Callable[[Hand, HandState, dict[str, Any]], tuple[HandState, dict[str, Any]]]
+# A write's own step: the locked hand, its state and the payload in; the new state and the
+# payload to store out (JSON: the event's JSONField keeps it).
+Make = Callable[[Hand, HandState, Mapping[str, object]], tuple[HandState, dict[str, object]]]
 
 
 def check_in_progress(hand: Hand) -> None:
@@ -95,7 +97,7 @@ def hand_write(
     version: int,
     actor: Actor,
     kind: str,
-    payload: dict[str, Any],
+    payload: dict[str, object],
     make: Make,
     check: Callable[[Hand], None] = check_in_progress,
     resend_any_version: bool = False,
@@ -147,7 +149,7 @@ def resend_or_refuse(hand: Hand, *, client_id: str, version: int) -> Result | No
 
 
 def append(
-    hand: Hand, *, kind: str, payload: dict[str, Any], client_id: str, actor: Actor
+    hand: Hand, *, kind: str, payload: dict[str, object], client_id: str, actor: Actor
 ) -> Result:
     """Store the hand (its new version, state and snapshot already set) with the write's event,
     the snapshot its answer. Another write that raced in on another connection wins: then the

@@ -20,7 +20,7 @@ import json
 import uuid
 from collections.abc import Callable, Mapping
 from functools import cache, partial, wraps
-from typing import Concatenate, ParamSpec, Protocol, TypedDict, TypeVar, cast
+from typing import Concatenate, ParamSpec, Protocol, TypedDict, TypeVar
 
 from django.conf import settings
 from django.contrib import messages
@@ -578,9 +578,8 @@ def engine_action(hand: Hand | None, data: Mapping[str, object]) -> dict[str, ob
 
 def write_answer(result: Result) -> HandSnapshot:
     """A hand write's answer as the tablet reads it: `hand_snapshot`'s value, or the first
-    answer to a resent write (the same shape, stored). `Result.answer` is typed as a plain dict
-    in `dealer.services` until it names `HandSnapshot` itself."""
-    return cast("HandSnapshot", result.answer)
+    answer to a resent write (the same shape, stored)."""
+    return result.answer
 
 
 T = TypeVar("T")

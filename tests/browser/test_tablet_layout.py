@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import re
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +90,7 @@ def ten_seat_tables() -> tuple[list[Table], Any]:
     return tables, dealer
 
 
-def write(hand: Hand, state: dict[str, Any], dealer: Any, **action: Any) -> dict[str, Any]:
+def write(hand: Hand, state: Mapping[str, Any], dealer: Any, **action: Any) -> Mapping[str, Any]:
     result = hand_record_action(
         hand=hand.pk,
         action=action,

@@ -270,7 +270,9 @@ def test_bug_a_wrong_award_at_a_cash_table_is_corrected_by_reopening_the_hand(
     hand, state = undone.hand, undone.answer
     # The right ending: the small blind calls, the flop comes, a bet takes it.
     while state["phase"] == "betting" and state["street"] == "preflop":
-        kind = "check" if state["legal"]["can_check"] else "call"
+        legal = state["legal"]
+        assert legal is not None
+        kind = "check" if legal["can_check"] else "call"
         hand, state = act(hand, state, kind=kind, seat=state["actor_seat"])
     hand, state = act(hand, state, kind="deal_board", cards=["Ah", "9c", "4d"])
     hand, state = act(hand, state, kind="bet", amount=2, seat=state["actor_seat"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -53,7 +54,7 @@ def raked_table(number: int, dealer: Any = None, seats: int = 4) -> Table:
     return table
 
 
-def act(hand: Hand, state: dict[str, Any], **action: Any) -> tuple[Hand, dict[str, Any]]:
+def act(hand: Hand, state: Mapping[str, Any], **action: Any) -> tuple[Hand, Mapping[str, Any]]:
     result = hand_record_action(
         hand=hand, action=action, client_id=uuid.uuid4().hex, version=state["version"]
     )

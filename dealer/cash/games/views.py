@@ -9,8 +9,9 @@ player's own; the place polls `list-place-state`, which answers 304 while nothin
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypedDict, TypeVar
 
+from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
@@ -25,6 +26,7 @@ from dealer.cash.games import forms as f
 from dealer.cash.games import lookups, waitlist
 from dealer.cash.games import services as games
 from dealer.cash.games.selectors import (
+    PlaceView,
     cash_game_get,
     cash_game_list,
     cash_game_view,
@@ -42,6 +44,8 @@ from tournaments.views.form_tokens import attempt, form_write, page_write, refus
 
 POLL_SECONDS = 10
 CODE_MAX = lookups.CODE_MAX
+
+FormT = TypeVar("FormT", bound=forms.Form)
 
 
 # --- the floor's pages ---------------------------------------------------------------------------
@@ -88,30 +92,31 @@ def _carry_out(request: HttpRequest, pk: int, run: Callable[[], str]) -> HttpRes
     return redirect("cash-game", pk=pk)
 
 
-def _form(request: HttpRequest, form_class: type[Any]) -> dict[str, Any] | None:
+def _form(request: HttpRequest, form_class: type[FormT]) -> FormT | None:
+    """The form, valid; else None, its first error shown as a message."""
     form = form_class(request.POST)
     if form.is_valid():
-        return dict(form.cleaned_data)
+        return form
     errors = next(iter(form.errors.values()))
     messages.error(request, str(errors[0]))
     return None
 
 
 def _game_write(
-    request: HttpRequest, pk: int, form: Any, write: Callable[[CashGame, dict[str, Any]], str]
+    request: HttpRequest, pk: int, form_class: type[FormT], write: Callable[[CashGame, FormT], str]
 ) -> HttpResponse:
     """A write to a game from its page, which the answer goes back to."""
-    game, values = cash_game_get(pk), _form(request, form)
-    if values is None:
+    game, form = cash_game_get(pk), _form(request, form_class)
+    if form is None:
         return redirect("cash-game", pk=pk)
-    return _carry_out(request, pk, lambda: write(game, values))
+    return _carry_out(request, pk, lambda: write(game, form))
 
 
 @director_required
 @require_POST
 def game_change(request: HttpRequest, pk: int) -> HttpResponse:
-    def write(game: CashGame, values: dict[str, Any]) -> str:
-        if values["action"] == "open":
+    def write(game: CashGame, form: f.ChangeForm) -> str:
+        if form.cleaned_data["action"] == "open":
             games.cash_game_open(game=game, actor=request.user)
             return f"{game.name} is open."
         games.cash_game_close(game=game, actor=request.user)
@@ -123,8 +128,8 @@ def game_change(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def game_stakes(request: HttpRequest, pk: int) -> HttpResponse:
-    def write(game: CashGame, values: dict[str, Any]) -> str:
-        done = games.cash_game_stakes_change(game=game, actor=request.user, **values)
+    def write(game: CashGame, form: f.StakesForm) -> str:
+        done = games.cash_game_stakes_change(game=game, actor=request.user, **form.cleaned_data)
         return f"{done.name} plays {done.small_blind}/{done.big_blind} now, at every table."
 
     return _game_write(request, pk, f.StakesForm, write)
@@ -133,9 +138,10 @@ def game_stakes(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def game_break(request: HttpRequest, pk: int) -> HttpResponse:
-    game, values = cash_game_get(pk), _form(request, f.BreakForm)
-    if values is None:
+    game, form = cash_game_get(pk), _form(request, f.BreakForm)
+    if form is None:
         return redirect("cash-game", pk=pk)
+    values = form.cleaned_data
     target = cash_game_get(values["to_game"]) if values.get("to_game") else None
 
     def run() -> str:
@@ -149,7 +155,8 @@ def game_break(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def game_table_attach(request: HttpRequest, pk: int) -> HttpResponse:
-    def write(game: CashGame, values: dict[str, Any]) -> str:
+    def write(game: CashGame, form: f.AttachForm) -> str:
+        values = form.cleaned_data
         table = cash_table_get(values["table"])
         games.cash_game_table_attach(
             game=game, table=table, confirm=values.get("confirm", False), actor=request.user
@@ -162,8 +169,8 @@ def game_table_attach(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def game_list_add(request: HttpRequest, pk: int) -> HttpResponse:
-    def write(game: CashGame, values: dict[str, Any]) -> str:
-        name = values["player_name"]
+    def write(game: CashGame, form: f.NameForm) -> str:
+        name = form.cleaned_data["player_name"]
         entry = waitlist.game_waitlist_join(game=game, player_name=name, actor=request.user)
         return f"{entry.player.name} is on the list (code {entry.code})."
 
@@ -188,9 +195,10 @@ def game_call_next(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def game_entry_change(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
     entry = game_entry_get(cash_game_get(pk), entry_pk)
-    values = _form(request, f.EntryForm)
-    if values is None:
+    form = _form(request, f.EntryForm)
+    if form is None:
         return redirect("cash-game", pk=pk)
+    values = form.cleaned_data
     name, user = entry.player.name, request.user
 
     def run() -> str:
@@ -208,21 +216,21 @@ def game_entry_change(request: HttpRequest, pk: int, entry_pk: int) -> HttpRespo
 
 
 def _table_write(
-    request: HttpRequest, pk: int, form: Any, write: Callable[[Table, dict[str, Any]], str]
+    request: HttpRequest, pk: int, form_class: type[FormT], write: Callable[[Table, FormT], str]
 ) -> HttpResponse:
     """A write to one of a game's tables from the game page, which the answer goes back to."""
-    table, values = cash_table_get(pk), _form(request, form)
+    table, form = cash_table_get(pk), _form(request, form_class)
     back = table.cash_game_id
-    if values is None or back is None:
+    if form is None or back is None:
         return redirect("cash-game", pk=back) if back else redirect("cash-table", pk=pk)
-    return _carry_out(request, back, lambda: write(table, values))
+    return _carry_out(request, back, lambda: write(table, form))
 
 
 @director_required
 @require_POST
 def table_stakes(request: HttpRequest, pk: int) -> HttpResponse:
-    def write(table: Table, values: dict[str, Any]) -> str:
-        done = games.cash_table_stakes_change(table=table, actor=request.user, **values)
+    def write(table: Table, form: f.StakesForm) -> str:
+        done = games.cash_table_stakes_change(table=table, actor=request.user, **form.cleaned_data)
         return f"{done} plays {done.small_blind}/{done.big_blind} from the next hand."
 
     return _table_write(request, pk, f.StakesForm, write)
@@ -231,7 +239,8 @@ def table_stakes(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def table_must_move(request: HttpRequest, pk: int) -> HttpResponse:
-    def write(table: Table, values: dict[str, Any]) -> str:
+    def write(table: Table, form: f.MustMoveForm) -> str:
+        values = form.cleaned_data
         main = cash_table_get(values["main"]) if values.get("main") else None
         games.cash_table_must_move_set(table=table, main=main, actor=request.user)
         return f"{table} feeds {main}." if main else f"{table} is no longer a must-move table."
@@ -244,7 +253,7 @@ def table_must_move(request: HttpRequest, pk: int) -> HttpResponse:
 def table_close(request: HttpRequest, pk: int) -> HttpResponse:
     """Close one of the game's tables: its players move with their stacks (`games.relocate`)."""
 
-    def write(table: Table, values: dict[str, Any]) -> str:
+    def write(table: Table, form: f.CloseForm) -> str:
         moved = games.cash_table_close(table=table, actor=request.user)
         seated = ", ".join(f"{s.player.name} to {s.table} seat {s.seat}" for s in moved.seated)
         listed = ", ".join(e.player.name for e in moved.listed)
@@ -296,7 +305,12 @@ def join_list(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "public/join_list.html", {"game": game, "form": form}, status=status)
 
 
-def _place_context(request: HttpRequest, code: str) -> dict[str, Any]:
+class PlaceContext(TypedDict):
+    place: PlaceView
+    poll_seconds: int
+
+
+def _place_context(request: HttpRequest, code: str) -> PlaceContext:
     """The place, looked up for this client (`lookups.place_lookup`: rate-limited)."""
     waitlist.waitlist_expire_on_read()
     return {"place": lookups.place_lookup(request, code), "poll_seconds": POLL_SECONDS}
@@ -341,8 +355,8 @@ def list_place(request: HttpRequest, code: str) -> HttpResponse:
     except lookups.LookupRefusedError as refused:
         return _lookup_refused(request, code, refused.wait, poll=False)
     except Http404:
-        context = {"code": code.strip().upper()[:CODE_MAX], "missing": True}
-        return render(request, "public/list_lookup.html", context, status=404)
+        missing = {"code": code.strip().upper()[:CODE_MAX], "missing": True}
+        return render(request, "public/list_lookup.html", missing, status=404)
     return render(request, "public/list_place.html", context)
 
 
