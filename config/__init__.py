@@ -2,7 +2,6 @@
 
 import os
 import sys
-from typing import Any
 
 from celery.signals import beat_init, worker_init
 from django.core.exceptions import ImproperlyConfigured
@@ -14,7 +13,7 @@ __all__ = ("celery_app",)
 
 @worker_init.connect(weak=False)
 @beat_init.connect(weak=False)
-def _refuse_unsafe_start(**_: Any) -> None:
+def _refuse_unsafe_start(**_: object) -> None:
     """A Celery worker or beat is a production process: the same refusal as gunicorn's. Celery
     logs and ignores a signal handler's errors, so the refusal ends the process itself."""
     from config.production import refuse_unsafe_start

@@ -34,7 +34,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from knox import auth as knox_auth
 from knox.crypto import hash_token
-from knox.models import get_token_model
+from knox.models import AuthToken, get_token_model
 from knox.settings import CONSTANTS, knox_settings
 from rest_framework import exceptions
 from rest_framework.throttling import SimpleRateThrottle
@@ -90,7 +90,7 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
     knox's read of all the user's other tokens on every request: expired tokens are deleted when
     they are next sent, and when their user signs in again."""
 
-    def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
+    def authenticate_credentials(self, token: bytes) -> tuple[User, AuthToken]:
         try:
             key = token.decode("utf-8")
             digest = hash_token(key)

@@ -92,7 +92,7 @@ class Keep:
 
 
 def conditional(
-    request: Any,
+    request: HttpRequest,
     etag: str,
     build: Callable[[], R],
     *,

@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 import time
 from datetime import datetime
-from typing import Any
 
 from celery import shared_task
 from celery.signals import before_task_publish, heartbeat_sent
@@ -63,14 +62,14 @@ def heartbeat_task() -> None:
 
 
 @before_task_publish.connect(weak=False)
-def _beat_sends_heartbeat(sender: str | None = None, **_: Any) -> None:
+def _beat_sends_heartbeat(sender: str | None = None, **_: object) -> None:
     # Only the beat sends this task (CELERY_BEAT_SCHEDULE).
     if sender == TASK:
         record("beat")
 
 
 @heartbeat_sent.connect(weak=False)
-def _worker_is_alive(**_: Any) -> None:
+def _worker_is_alive(**_: object) -> None:
     global _last_worker_write
     now = time.monotonic()
     if now - _last_worker_write >= WORKER_WRITE_SECONDS:

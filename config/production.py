@@ -12,8 +12,10 @@ value the service signs; with DEBUG on any error page shows the settings.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from django.apps import AppConfig
 from django.core.checks import Error, Tags, register
 from django.core.exceptions import ImproperlyConfigured
 
@@ -55,7 +57,9 @@ def refuse_unsafe_start() -> None:
 
 
 @register(Tags.security, deploy=True)
-def check_production_settings(app_configs: Any = None, **kwargs: Any) -> list[Error]:
+def check_production_settings(
+    app_configs: Sequence[AppConfig] | None = None, **kwargs: object
+) -> list[Error]:
     from django.conf import settings
 
     return [

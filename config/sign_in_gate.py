@@ -11,8 +11,6 @@ docs/operations.md, "Sign-in lockout policy".
 
 from __future__ import annotations
 
-from typing import Any
-
 from axes.backends import AxesStandaloneBackend
 from axes.exceptions import AxesBackendPermissionDenied
 from django.http import HttpRequest
@@ -32,7 +30,7 @@ class SignInGateBackend(AxesStandaloneBackend):
         request: HttpRequest | None,
         username: str | None = None,
         password: str | None = None,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> None:
         # django-axes: refused (AxesBackendPermissionDenied) when locked on this client.
         super().authenticate(request, username=username, password=password, **kwargs)

@@ -17,7 +17,6 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
 
 from django.conf import settings
 from django.db.models import QuerySet
@@ -72,12 +71,12 @@ def _where(hand: Hand, table: Table) -> str:
     return f"Hand {hand.number} at table {table.number}"
 
 
-def _fields(hand: Hand, table: Table, event: _Event) -> dict[str, Any]:
+def _fields(hand: Hand, table: Table, event: _Event) -> dict[str, object]:
     """PHH's optional fields we know (phh-std, "Optional fields"), and our hand id (`_hand_id`,
     a user-defined field) to find the hand in the API. `time` is the hand's start in the
     server's time zone (`time_zone`, settings.TIME_ZONE), as PHH wants a local time."""
     started = timezone.localtime(hand.created_at)
-    fields: dict[str, Any] = {}
+    fields: dict[str, object] = {}
     if event.name:
         fields["event"] = event.name
     fields.update(

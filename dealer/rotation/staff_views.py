@@ -4,7 +4,7 @@ words. The API twins are in `dealer.rotation.staff_api`."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -61,6 +61,8 @@ def deactivate(request: HttpRequest, pk: int) -> HttpResponse:
                 staff.staff_deactivate, user_id=pk, at=request_time.now())  # fmt: skip
 
 
-def _run(request: HttpRequest, done: str, service: Any, **values: Any) -> HttpResponse:
+def _run(
+    request: HttpRequest, done: str, service: Callable[..., object], **values: object
+) -> HttpResponse:
     page_write(request, lambda: service(actor=request.user, **values), done)
     return redirect("staff")

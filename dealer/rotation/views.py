@@ -4,7 +4,7 @@ sign-in at the push. Each write is one service call; a refusal is shown in the s
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -76,7 +76,9 @@ def rotation_start(request: HttpRequest) -> HttpResponse:
                 at=request_time.now())  # fmt: skip
 
 
-def _run(request: HttpRequest, done: str, service: Any, **values: Any) -> HttpResponse:
+def _run(
+    request: HttpRequest, done: str, service: Callable[..., object], **values: object
+) -> HttpResponse:
     page_write(request, lambda: service(actor=request.user, **values), done)
     return redirect("floor-dealers")
 

@@ -10,15 +10,22 @@ development) take the ORM path. The columns come from the models, so new fields 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TypeAlias, TypeVar
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Field, Model
+from django.db.models.expressions import Col
 
 from common.errors import FloorNotFound
 from dealer.models import Hand, HandEvent
 from tournaments.models import Table
+
+# A concrete column's field, whatever Python type it holds.
+ConcreteField: TypeAlias = "Field[object, object]"
+M = TypeVar("M", bound=Model)
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,12 +33,12 @@ class _Columns:
     """Some of a model's columns as a statement selects them, with the converters the ORM would
     apply to their values (JSON is decoded, for one)."""
 
-    fields: list[Any]
-    columns: list[Any]
-    converters: list[list[Any]]
+    fields: list[ConcreteField]
+    columns: list[Col]
+    converters: list[list[Callable[..., object]]]
 
     @classmethod
-    def of(cls, model: Any, alias: str, exclude: tuple[str, ...] = ()) -> _Columns:
+    def of(cls, model: type[Model], alias: str, exclude: tuple[str, ...] = ()) -> _Columns:
         fields = [f for f in model._meta.concrete_fields if f.name not in exclude]
         columns = [f.get_col(alias) for f in fields]
         converters = [
@@ -42,7 +49,7 @@ class _Columns:
     def select(self, alias: str) -> str:
         return ", ".join(f"{alias}.{connection.ops.quote_name(f.column)}" for f in self.fields)
 
-    def instance(self, model: Any, values: Any) -> Any:
+    def instance(self, model: type[M], values: Sequence[object]) -> M:
         values = list(values)
         for index, (column, converters) in enumerate(
             zip(self.columns, self.converters, strict=True)
@@ -111,10 +118,10 @@ _HAND_SAVED = ("version", "status", "ended_at", "engine_state")
 
 
 @cache
-def _store_sql() -> tuple[str, list[Any], list[Any]]:
+def _store_sql() -> tuple[str, list[ConcreteField], list[ConcreteField]]:
     quote = connection.ops.quote_name
     event_fields = [f for f in HandEvent._meta.concrete_fields if not f.primary_key]
-    hand_fields: list[Any] = [Hand._meta.get_field(name) for name in _HAND_SAVED]
+    hand_fields = [f for f in Hand._meta.concrete_fields if f.name in _HAND_SAVED]
     hand_table = quote(Hand._meta.db_table)
     sql = (
         f"WITH event AS (INSERT INTO {quote(HandEvent._meta.db_table)} "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from django.db import transaction
 from django.utils import timezone
@@ -18,7 +18,7 @@ from dealer.models import Hand
 from dealer.rotation.selectors import push_refusal
 from dealer.selectors import start_refusal
 from dealer.state_cache import pack_state
-from tournaments import balancing
+from tournaments import balancing, clock
 from tournaments.models import Entry, Table
 from tournaments.selectors.clock import clock_view
 from tournaments.selectors.tables import table_next_hand
@@ -28,7 +28,7 @@ from tournaments.services.locks import lock_tournament
 from tournaments.services.tables import tables_draw_missing_buttons
 
 
-def stakes_record(setup: HandSetup, *, ante: int) -> dict[str, Any]:
+def stakes_record(setup: HandSetup, *, ante: int) -> dict[str, int | None]:
     """What `Hand.stakes` keeps of the set-up (read back by `hand_setup`)."""
     return {
         "small_blind": setup.small_blind,
@@ -193,9 +193,21 @@ def _positions(table: Table, entries: dict[int, Entry]) -> balancing.NextHand:
     return positions
 
 
+class DealtSeat(TypedDict):
+    """A tournament player dealt in, as `Hand.seats` keeps it (read back by `hand_setup`)."""
+
+    seat: int
+    entry: int
+    name: str
+    stack: int
+    blind: int
+    ante: int
+    dead: int
+
+
 def _setup(
-    rules: Rules, level: Any, entries: dict[int, Entry], positions: balancing.NextHand
-) -> tuple[HandSetup, list[dict[str, Any]]]:
+    rules: Rules, level: clock.Level, entries: dict[int, Entry], positions: balancing.NextHand
+) -> tuple[HandSetup, list[DealtSeat]]:
     seats_total = positions.seats
     button = positions.button or positions.big_blind
     assert button is not None
@@ -205,7 +217,7 @@ def _setup(
     clockwise = [seat for _, seat in sorted(order)]
     heads_up = len(clockwise) == 2
     players: list[PlayerSetup] = []
-    seats: list[dict[str, Any]] = []
+    seats: list[DealtSeat] = []
     bring_in = 0
     for index, seat in enumerate(clockwise):
         entry = entries[seat]

@@ -11,7 +11,7 @@ the game as it is now (`game_selectors.cash_game_view`); a refusal is the servic
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions
@@ -42,7 +42,7 @@ from dealer.cash.seats.serializers import CashTableOutputSerializer
 TAGS = ["cash games"]
 
 
-def write_responses(*, status: int = 200, ok: Any = s.GameOutputSerializer) -> Any:
+def write_responses(*, status: int = 200, ok: object = s.GameOutputSerializer) -> dict[int, object]:
     return {
         **responses(ok, 400, 403, 404, status=status),
         409: OpenApiResponse(
@@ -66,7 +66,7 @@ class GameApi(FloorApi):
     """Directors write (each write answered once per `client_id`, `common.api.once`);
     directors and dealers read."""
 
-    def get_permissions(self) -> Sequence[Any]:
+    def get_permissions(self) -> list[BasePermission]:
         if self.request.method in ("GET", "HEAD", "OPTIONS"):
             return [IsDirectorOrDealer()]
         return [IsDirector()]

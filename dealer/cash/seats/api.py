@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import BasePermission
@@ -48,7 +47,9 @@ from tournaments.models import Table
 TAGS = ["cash"]
 
 
-def write_responses(*, status: int = 200, ok: Any = s.CashTableOutputSerializer) -> Any:
+def write_responses(
+    *, status: int = 200, ok: object = s.CashTableOutputSerializer
+) -> dict[int, object]:
     return {
         **responses(ok, 400, 403, 404, status=status),
         409: OpenApiResponse(
@@ -83,11 +84,11 @@ def table_answer(pk: int, *, status: int = 200) -> Response:
 
 
 class CashTablesApi(CashApi):
-    def get_permissions(self) -> Sequence[Any]:
+    def get_permissions(self) -> list[BasePermission]:
         """Dealers read the list; only the floor opens tables, as on the cash tables page."""
         if self.request.method == "POST":
             return [IsDirector()]
-        return super().get_permissions()
+        return [permission() for permission in self.permission_classes]
 
     @extend_schema(
         tags=TAGS, responses=responses(s.CashTableSummaryOutputSerializer(many=True), 403)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict
-from typing import Any
 
 from common.errors import FloorConflict
 from dealer.cash.models import CashSeat
@@ -101,7 +100,7 @@ def plan_signature(plan: engine_cash.CashPlan) -> str:
     return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def plan_record(plan: engine_cash.CashPlan, straddle: bool) -> dict[str, Any]:
+def plan_record(plan: engine_cash.CashPlan, straddle: bool) -> dict[str, object]:
     """What the hand keeps of its plan: what was shown, and what it does to the seats."""
     return {
         "signature": plan_signature(plan),

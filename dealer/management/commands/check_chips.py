@@ -29,7 +29,7 @@ class Command(BaseCommand):
         parser.add_argument("--tournament", type=int, help="check this tournament only (its id)")
         parser.add_argument("--cash", action="store_true", help="check the cash floor only")
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: object, **options: Any) -> None:
         chosen = Tournament.objects.order_by("pk")
         if options["tournament"]:
             chosen = chosen.filter(pk=options["tournament"])

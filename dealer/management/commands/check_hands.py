@@ -3,8 +3,6 @@ stored engine state."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.management.base import BaseCommand, CommandError
 
 from dealer.models import Hand
@@ -17,7 +15,7 @@ class Command(BaseCommand):
         "and the stored engine state."
     )
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: object, **options: object) -> None:
         problems = check_hands()
         for problem in problems:
             self.stderr.write(problem)

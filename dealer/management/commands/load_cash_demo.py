@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import uuid
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
@@ -41,7 +40,7 @@ PLAYERS = (
 class Command(BaseCommand):
     help = "Load a demo cash table (1/2 no limit, six players, a returning player owing blinds)."
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: object, **options: object) -> None:
         if Table.objects.filter(tournament=None, number=NUMBER).exists():
             return
         table = self._load()

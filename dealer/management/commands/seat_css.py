@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -19,6 +18,6 @@ class Command(BaseCommand):
         "one class per seat of each table size, so the tablet needs no inline style."
     )
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: object, **options: object) -> None:
         SEATS_CSS.write_text(seat_css(), encoding="utf-8")
         self.stdout.write(f"Wrote {SEATS_CSS}")
