@@ -10,11 +10,22 @@ Every task decides whether its work is still due, so a retry after the work was 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from django.db import InterfaceError, OperationalError
 
-OUTAGE_RETRY: dict[str, Any] = {
+
+class RetryOptions(TypedDict):
+    """Celery's retry options of a task, as `shared_task` takes them."""
+
+    autoretry_for: tuple[type[Exception], ...]
+    retry_backoff: int
+    retry_backoff_max: int
+    retry_jitter: bool
+    max_retries: int
+
+
+OUTAGE_RETRY: RetryOptions = {
     "autoretry_for": (OperationalError, InterfaceError),
     "retry_backoff": 2,
     "retry_backoff_max": 20,

@@ -7,16 +7,19 @@ before any schema is built.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+
+if TYPE_CHECKING:
+    from drf_spectacular.openapi import AutoSchema
 
 
 class TokenScheme(OpenApiAuthenticationExtension):
     target_class = "config.authentication.TokenAuthentication"
     name = "tokenAuth"
 
-    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
         return {
             "type": "apiKey",
             "in": "header",

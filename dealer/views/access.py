@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Concatenate, ParamSpec
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -22,15 +22,16 @@ from common.roles import may_see_tables
 from dealer.selectors import can_write
 from tournaments.models import Table
 
-View = Callable[..., HttpResponseBase]
+P = ParamSpec("P")
+View = Callable[Concatenate[HttpRequest, P], HttpResponseBase]
 
 
-def dealer_required(view: View) -> View:
+def dealer_required(view: View[P]) -> View[P]:
     """The dealer's pages are for dealers and directors: anonymous users go to the sign-in page,
     other signed-in users are refused."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+    def wrapped(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponseBase:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not may_see_tables(request.user):

@@ -4,8 +4,6 @@ tablet."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -39,7 +37,7 @@ def table_list(request: HttpRequest) -> HttpResponse:
             "engine_state"
         )
     }
-    rows: list[dict[str, Any]] = [
+    rows: list[dict[str, object]] = [
         {"table": t, "hand": in_progress.get(t.pk), "mine": t.dealer_id == request.user.pk}
         for t in tables
     ]

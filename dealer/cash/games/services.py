@@ -9,8 +9,9 @@ concerned refuses the change (409 `hand_in_progress`). Every change is recorded 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from django.db import transaction
 from django.db.models import Min
@@ -25,6 +26,7 @@ from dealer.cash.models import CashGame, CashSeat, WaitingListEntry
 from dealer.cash.seats import services as cash_services
 from dealer.cash.seats.plan import cash_table_rules
 from dealer.engine.errors import ConfigError
+from dealer.engine.rules import OptionValue
 from dealer.models import Hand
 from tournaments.models import Table
 from tournaments.services.audit import audit_record
@@ -56,7 +58,7 @@ def cash_game_create(
     big_blind: int,
     hold_seconds: int = 180,
     rule_profile: str = "casino_cash",
-    rule_overrides: dict[str, Any] | None = None,
+    rule_overrides: Mapping[str, OptionValue] | None = None,
     actor: Actor = None,
 ) -> CashGame:
     """A game and stakes the room spreads, with the rules and rake its tables deal by, open for
@@ -161,7 +163,9 @@ def cash_game_close(
     return game
 
 
-def _apply_stakes(table: Table, *, small_blind: int, big_blind: int, **more: Any) -> None:
+def _apply_stakes(
+    table: Table, *, small_blind: int, big_blind: int, **more: int | str | None
+) -> None:
     """Set a table's blinds (and buy-ins, game, structure if given), checked as the engine and
     the table's buy-in range need them."""
     table.small_blind, table.big_blind = small_blind, big_blind

@@ -7,7 +7,9 @@ from typing import Any
 
 from django import forms
 
+from dealer.cash.seats.services import CashTableSettings
 from dealer.engine.rule_text import OPTION_WORDS
+from dealer.engine.rules import OptionValue
 from tournaments.forms import sixplus_field, sixplus_overrides
 
 MAX_CHIPS = 2**31 - 1  # chips (a buy-in, a stack, a limit) fit their column on every database
@@ -96,25 +98,30 @@ class CashTableForm(forms.Form):
         for key in (*self.OPTION_KEYS, "straddle_allowed"):
             self.fields[key].label = OPTION_WORDS[key].title
 
-    def values(self) -> dict[str, Any]:
+    def values(self) -> CashTableSettings:
         """The service's arguments: the game, and the rule options chosen as overrides (the
         engine refuses the 6+ ranking options for hold'em, in its own words)."""
         data = self.cleaned_data
-        overrides: dict[str, Any] = {key: data[key] for key in self.OPTION_KEYS if data.get(key)}
+        overrides: dict[str, OptionValue] = {
+            key: data[key] for key in self.OPTION_KEYS if data.get(key)
+        }
         if data.get("straddle_allowed"):
             overrides["straddle_allowed"] = data["straddle_allowed"] == "yes"
         overrides.update(sixplus_overrides(data))
-        fields = ("number", "name", "rule_profile", "game", "structure", "small_blind")
-        values = {key: data[key] for key in fields}
-        values.update(
-            big_blind=data["big_blind"],
-            ante=data.get("ante") or 0,
-            min_buy_in=data["min_buy_in"],
-            max_buy_in=data["max_buy_in"],
-            seat_count=data["seat_count"],
-            rule_overrides=overrides,
-        )
-        return values
+        return {
+            "number": data["number"],
+            "name": data["name"],
+            "rule_profile": data["rule_profile"],
+            "game": data["game"],
+            "structure": data["structure"],
+            "small_blind": data["small_blind"],
+            "big_blind": data["big_blind"],
+            "ante": data.get("ante") or 0,
+            "min_buy_in": data["min_buy_in"],
+            "max_buy_in": data["max_buy_in"],
+            "seat_count": data["seat_count"],
+            "rule_overrides": overrides,
+        }
 
 
 class CashSeatForm(forms.Form):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -41,7 +41,7 @@ from tournaments.views.form_tokens import form_write, page_read, page_write, ref
 from tournaments.views.rules import Page, rules_editor
 
 
-def next_hand_context(table: Table) -> dict[str, Any]:
+def next_hand_context(table: Table) -> dict[str, object]:
     """The next hand's plan for the tablet (or why no hand can start), with its signature."""
     plan, refusal = page_read(lambda: cash_selectors.cash_next_hand(table))
     if plan is None:
@@ -128,7 +128,7 @@ def _carry_out(request: HttpRequest, pk: int, run: Callable[[], str]) -> HttpRes
     return redirect("cash-table", pk=pk)
 
 
-def _checked(request: HttpRequest, form: Any) -> bool:
+def _checked(request: HttpRequest, form: forms.Form) -> bool:
     """Whether the form is valid; if not, its first error shows on the seats page."""
     if form.is_valid():
         return True

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import F, Q, Sum
+from django.db.models import F, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -107,7 +107,7 @@ DROP = (Kind.DROP, Kind.DROP_REVERSED)
 BOOKS = Q(before_ledger=False)
 
 
-def _sums(rows: Any) -> dict[str, int]:
+def _sums(rows: QuerySet[CashChips]) -> dict[str, int]:
     """The ledger's `rows` summed by kind (deltas as written)."""
     return dict(rows.values("kind").annotate(total=Sum("delta")).values_list("kind", "total"))
 
@@ -159,7 +159,7 @@ class CageReport:
         return not self.mismatches
 
 
-def parse_day(value: Any, name: str) -> dt.date | None:
+def parse_day(value: object, name: str) -> dt.date | None:
     """A `YYYY-MM-DD` day from a query string; None when not given (400 `bad_date` if bad)."""
     if value in (None, ""):
         return None
