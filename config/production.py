@@ -13,9 +13,9 @@ value the service signs; with DEBUG on any error page shows the settings.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from django.apps import AppConfig
+from django.conf import LazySettings
 from django.core.checks import Error, Tags, register
 from django.core.exceptions import ImproperlyConfigured
 
@@ -23,7 +23,7 @@ MIN_SECRET_KEY_LENGTH = 50
 MIN_SECRET_KEY_CHARACTERS = 5
 
 
-def unsafe_settings(settings: Any) -> list[str]:
+def unsafe_settings(settings: LazySettings) -> list[str]:
     """Why these settings must not serve real players (empty when they may)."""
     reasons = []
     if settings.DEBUG:

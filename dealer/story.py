@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
@@ -176,19 +176,35 @@ def _name(name: str, number: int) -> str:
     return f"{name} #{number}" if number > 1 else name
 
 
+class _Placed(NamedTuple):
+    """An entry with its finishing place."""
+
+    pk: int
+    name: str
+    number: int
+    status: str
+    place: int
+    busted_at: datetime | None
+
+
 def _eliminations(tournament: Tournament) -> list[StoryEntry]:
-    placed = list(
+    rows = (
         Entry.objects.filter(tournament=tournament, finishing_place__isnull=False)
         .order_by("finishing_place", "pk")
         .values_list("pk", "player__name", "number", "status", "finishing_place", "busted_at")
     )
+    placed = [
+        _Placed(pk, name, number, status, place, busted_at)
+        for pk, name, number, status, place, busted_at in rows
+        if place is not None  # never: the filter says so, the column's type does not
+    ]
     if not placed:
         return []
     paid = payouts_get(tournament, places=False)
     by = tournament_bounties(tournament).eliminated_by
     out: list[StoryEntry] = []
     for pk, name, number, status, place, busted_at in placed:
-        if status != Entry.Status.BUSTED or busted_at is None or place is None:
+        if status != Entry.Status.BUSTED or busted_at is None:
             continue
         who = _name(name, number)
         prize = paid.prize_of(pk)
@@ -215,7 +231,7 @@ def _eliminations(tournament: Tournament) -> list[StoryEntry]:
     return out
 
 
-def _final_table(tournament: Tournament, placed: Sequence[Any]) -> list[StoryEntry]:
+def _final_table(tournament: Tournament, placed: Sequence[_Placed]) -> list[StoryEntry]:
     """The field down to one table's seats, when it started bigger: at the bust that took it
     there (the last player out above the final table's places)."""
     if tournament.kind == Tournament.Kind.FLIGHT:
@@ -226,10 +242,11 @@ def _final_table(tournament: Tournament, placed: Sequence[Any]) -> list[StoryEnt
     )
     if field_size.count() <= seats:
         return []
-    bubble = [row for row in placed if row[4] > seats and row[5] is not None]
+    bubble = [row for row in placed if row.place > seats and row.busted_at is not None]
     if not bubble:
         return []
-    at = min(row[5] for row in bubble if row[4] == min(r[4] for r in bubble))
+    first = min(row.place for row in bubble)
+    at = min(row.busted_at for row in bubble if row.place == first and row.busted_at is not None)
     # One query with OR, not a UNION: SQLite refuses a UNION of ordered querysets (the model's
     # default ordering), which `make run` serves from.
     at_final = field_size.filter(Q(finishing_place__lte=seats) | Q(status=Entry.Status.ACTIVE))
@@ -249,10 +266,10 @@ def _final_table(tournament: Tournament, placed: Sequence[Any]) -> list[StoryEnt
 
 
 def _winner(
-    tournament: Tournament, placed: Sequence[Any], prize_of: Callable[[int], Decimal | None]
+    tournament: Tournament, placed: Sequence[_Placed], prize_of: Callable[[int], Decimal | None]
 ) -> list[StoryEntry]:
-    winners = [row for row in placed if row[4] == 1 and row[3] == Entry.Status.ACTIVE]
-    ends = [row[5] for row in placed if row[5] is not None]
+    winners = [row for row in placed if row.place == 1 and row.status == Entry.Status.ACTIVE]
+    ends = [row.busted_at for row in placed if row.busted_at is not None]
     if len(winners) != 1 or not ends or tournament.deal:
         return []
     pk, name, number = winners[0][:3]

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from common.actors import Actor, signed_in
@@ -196,6 +197,16 @@ def _last_end(rows: list[CashChips]) -> list[CashChips]:
     return last
 
 
+class _CarriedRow(TypedDict):
+    """What both rows of a stack carried off the list share."""
+
+    table_id: int
+    sitting: int
+    player_id: int
+    actor: User | None
+    created_at: datetime
+
+
 def cash_chips_carried_off(*, entry: WaitingListEntry, actor: Actor = None) -> None:
     """A player waiting with the stack of a closed or broken table leaves the list: the stack is
     cashed out, on the ledger of the seat it left (back from the list, then out: that seat's
@@ -204,7 +215,7 @@ def cash_chips_carried_off(*, entry: WaitingListEntry, actor: Actor = None) -> N
     if not chips or entry.carried_sitting is None or entry.carried_from_id is None:
         return
     now = timezone.now()
-    common: dict[str, Any] = {
+    common: _CarriedRow = {
         "table_id": entry.carried_from_id,
         "sitting": entry.carried_sitting,
         "player_id": entry.player_id,
