@@ -35,7 +35,7 @@ LEVEL_FIELDS = (
 def levels_as_clock(rows: Iterable[LevelFields | Mapping[str, object]]) -> tuple[clock.Level, ...]:
     """Schedule rows (model rows, or dicts from a form or the API) as the clock's `Level`s."""
 
-    # A dict's values go to `Level` unchecked (`clock.check_levels` judges them after): `Any`.
+    # A dict's values go to `Level` unchecked: `clock.check_levels` judges them after.
     def fields(row: LevelFields | Mapping[str, object]) -> dict[str, Any]:
         if isinstance(row, Mapping):
             return {name: row[name] for name in LEVEL_FIELDS if name in row}
