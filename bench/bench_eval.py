@@ -16,7 +16,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from dealer.engine.cards import DeckKind, deck, format_cards
 from dealer.engine.ranking import Ranker
@@ -34,7 +34,25 @@ def _time(evaluate: Callable[[], object], count: int, repeats: int) -> list[floa
     return rates
 
 
-def run(n: int = 20000, seed: int = 1, pokerkit_limit: int | None = None) -> dict[str, Any]:
+class EvalResults(TypedDict):
+    """`run`'s figures: evaluations per second (None: the library is not installed)."""
+
+    hands: int
+    seed: int
+    repeats: int
+    ours_cold: float
+    ours: float
+    treys: float | None
+    pokerkit: float | None
+    pokerkit_hands: int | None
+    ours_over_treys: NotRequired[float | None]
+    ours_over_pokerkit: NotRequired[float | None]
+
+
+Figure = Literal["ours", "ours_cold", "treys", "pokerkit", "ours_over_treys", "ours_over_pokerkit"]
+
+
+def run(n: int = 20000, seed: int = 1, pokerkit_limit: int | None = None) -> EvalResults:
     """Time ours, treys and pokerkit on the same ``n`` random 7-card hands.
 
     ``pokerkit_limit`` times pokerkit on only that many of the hands (all of them by default).
@@ -55,7 +73,7 @@ def run(n: int = 20000, seed: int = 1, pokerkit_limit: int | None = None) -> dic
     # The cache is per process, so this first pass is only truly cold in a fresh process (as
     # under `python -m bench.bench_eval`); it shows what a new server pays until it warms up.
     cold = _time(ours, n, 1)[0]
-    results: dict[str, Any] = {
+    results: EvalResults = {
         "hands": n,
         "seed": seed,
         "repeats": REPEATS,
@@ -103,12 +121,14 @@ def run(n: int = 20000, seed: int = 1, pokerkit_limit: int | None = None) -> dic
     return results
 
 
-def _format_rows(results: dict[str, Any]) -> Sequence[str]:
-    def rate(key: str) -> str:
-        return "not installed" if results[key] is None else f"{results[key]:>12,.0f}"
+def _format_rows(results: EvalResults) -> Sequence[str]:
+    def rate(key: Figure) -> str:
+        value = results.get(key)
+        return "not installed" if value is None else f"{value:>12,.0f}"
 
-    def ratio(key: str) -> str:
-        return "-" if results[key] is None else f"{results[key]:.1f}x"
+    def ratio(key: Figure) -> str:
+        value = results.get(key)
+        return "-" if value is None else f"{value:.1f}x"
 
     return [
         f"7-card evaluation, {results['hands']:,} random hands (seed {results['seed']}), "

@@ -22,7 +22,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TypedDict
 
 from tournaments.balancing import Plan, TableState, draw_break_order, plan
 from tournaments.seating import SeatRef, seat_draw
@@ -94,9 +94,25 @@ def _plan_case(
     return statistics.median(times), result
 
 
+class FloorResults(TypedDict):
+    """`run`'s medians (ms) and what the two plans did."""
+
+    entries: int
+    tables: int
+    seats: int
+    repeats: int
+    seat_draw_ms: float
+    plan_break_ms: float
+    plan_break_moves: int
+    plan_break_tables: tuple[int, ...]
+    plan_balance_ms: float
+    plan_balance_moves: int
+    plan_balance_describe: tuple[str, ...]
+
+
 def run(
     entries: int = ENTRIES, tables: int = TABLES, repeats: int = REPEATS, seed: int = 1
-) -> dict[str, Any]:
+) -> FloorResults:
     """Time the seat draw and two plans after a bust: medians in ms, and what the plans did."""
     rng = random.Random(seed)
     ids = list(range(1, entries + 1))

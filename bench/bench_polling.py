@@ -52,7 +52,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TypedDict
 from urllib.parse import urlsplit, urlunsplit
 
 from bench.bench_actions import _free_port, _wait_until_up
@@ -251,6 +251,42 @@ def _commit() -> str:
 # --- the cases -----------------------------------------------------------------------------------
 
 
+class Figures(TypedDict):
+    """One round of one case: the rate, the latencies, the CPU per request, the statuses."""
+
+    per_second: float
+    p50_ms: float
+    p99_ms: float
+    server_cpu_ms: float
+    database_cpu_ms: float
+    client_cpu_ms: float
+    statuses: Counter[int]
+
+
+class Summary(TypedDict):
+    """A case over its rounds: the medians of `Figures`, the statuses summed, each round's rate."""
+
+    per_second: float
+    p50_ms: float
+    p99_ms: float
+    server_cpu_ms: float
+    database_cpu_ms: float
+    client_cpu_ms: float
+    statuses: dict[int, int]
+    rounds: list[float]
+
+
+class RunResult(TypedDict):
+    code: str
+    server_code: str
+    commit: str
+    setup_seconds: float
+    load: tuple[tuple[float, float, float], tuple[float, float, float]]
+    notes: list[str]
+    missing: list[tuple[int, str]]
+    cases: list[Case]
+
+
 @dataclass
 class Case:
     """One endpoint asked one way. `follow`: a 200 with a new ETag becomes the If-None-Match of
@@ -264,7 +300,7 @@ class Case:
     etag: str | None = None
     follow: bool = False
     request: bytes = b""
-    results: list[dict[str, Any]] = field(default_factory=list)
+    results: list[Figures] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.build()
@@ -376,7 +412,7 @@ class Pending:
     data: bytearray = field(default_factory=bytearray)
 
 
-def drive(port: int, case: Case, connections: int, seconds: float, server: int) -> dict[str, Any]:
+def drive(port: int, case: Case, connections: int, seconds: float, server: int) -> Figures:
     """`connections` requests in flight at all times for `seconds`, from one thread; each on
     a new connection, answered in full when the server closes it."""
     selector = selectors.DefaultSelector()
@@ -450,34 +486,29 @@ def _rounds(port: int, cases: list[Case], args: argparse.Namespace, server: int)
 # --- the report ----------------------------------------------------------------------------------
 
 
-def summary(case: Case) -> dict[str, Any]:
+def summary(case: Case) -> Summary:
     """Medians over the rounds; the answers' statuses summed."""
-    medians = {
-        name: statistics.median(result[name] for result in case.results)
-        for name in (
-            "per_second",
-            "p50_ms",
-            "p99_ms",
-            "server_cpu_ms",
-            "database_cpu_ms",
-            "client_cpu_ms",
-        )
-    }
+    results = case.results
     statuses: Counter[int] = Counter()
-    for result in case.results:
+    for result in results:
         statuses.update(result["statuses"])
     return {
-        **medians,
+        "per_second": statistics.median(r["per_second"] for r in results),
+        "p50_ms": statistics.median(r["p50_ms"] for r in results),
+        "p99_ms": statistics.median(r["p99_ms"] for r in results),
+        "server_cpu_ms": statistics.median(r["server_cpu_ms"] for r in results),
+        "database_cpu_ms": statistics.median(r["database_cpu_ms"] for r in results),
+        "client_cpu_ms": statistics.median(r["client_cpu_ms"] for r in results),
         "statuses": dict(statuses),
-        "rounds": [r["per_second"] for r in case.results],
+        "rounds": [r["per_second"] for r in results],
     }
 
 
-def _server_cpu(figures: dict[str, Any]) -> float:
+def _server_cpu(figures: Summary) -> float:
     return float(figures["server_cpu_ms"] + figures["database_cpu_ms"])
 
 
-def _line(case: Case, figures: dict[str, Any], reference: dict[str, Any]) -> str:
+def _line(case: Case, figures: Summary, reference: Summary) -> str:
     """One case: its rate and its ratio to the 404's; its CPU per request, and the 404's CPU
     per request over it (the rate two cores would reach if only the server used them)."""
     answers = ", ".join(
@@ -495,7 +526,7 @@ def _line(case: Case, figures: dict[str, Any], reference: dict[str, Any]) -> str
     )
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
+def run(args: argparse.Namespace) -> RunResult:
     started = time.perf_counter()
     _setup_django()
     from django.db import connection

@@ -19,8 +19,11 @@ import statistics
 import time
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
+
+if TYPE_CHECKING:
+    from tournaments.models import Tournament
 
 ENTRIES = 10_000
 SEATS = 9
@@ -71,7 +74,7 @@ def _median_ms(
     return statistics.median(samples)
 
 
-def _event() -> Any:
+def _event() -> Tournament:
     from django.db import connection, transaction
     from django.utils import timezone
 

@@ -14,8 +14,6 @@ also builds, being the most common refusal.
 
 from __future__ import annotations
 
-from typing import Any
-
 from dealer.engine.errors import Conflict, DomainError, Forbidden, Invalid, NotFound, kind_of
 
 
@@ -24,7 +22,7 @@ class FloorError(DomainError):
     (`config.exceptions.status_of`) gives it its status from its kind, and `answer_fields` are
     what the API's answer carries besides the code and the sentence."""
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> FloorError:
+    def __new__(cls, *args: object, **kwargs: object) -> FloorError:
         return super().__new__(FloorConflict if cls is FloorError else cls, *args)
 
     def answer_fields(self) -> dict[str, object]:

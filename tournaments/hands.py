@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
+
+from dealer.engine.rules import OptionValue
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -31,7 +33,7 @@ class HandRules:
     """A hand in progress: its number and the rules it was dealt with (options by name)."""
 
     number: int
-    rules: dict[str, Any]
+    rules: dict[str, OptionValue]
 
 
 class HandReader(Protocol):

@@ -4,7 +4,6 @@ It only reads what the page sent; `tournaments.services.prices` decides."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
 from django import forms
 
@@ -25,7 +24,7 @@ class RepriceForm(forms.Form):
     )
 
     @staticmethod
-    def initial_from(tournament: Tournament) -> dict[str, Any]:
+    def initial_from(tournament: Tournament) -> dict[str, object]:
         return {name: getattr(tournament, name) for name in PRICE_FIELDS}
 
     def prices(self) -> dict[str, Decimal]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
 
 from django import forms
 
@@ -55,7 +54,7 @@ class GenerateForm(forms.Form):
     smallest_chip = forms.IntegerField(min_value=1, initial=1, label="Smallest chip")
 
     @staticmethod
-    def initial_from(key: str | None) -> tuple[Template | None, dict[str, Any]]:
+    def initial_from(key: str | None) -> tuple[Template | None, dict[str, object]]:
         """The template named `?template=` and its inputs as the form's initial values."""
         template = template_get(key) if key else None
         if template is None:

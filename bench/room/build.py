@@ -22,9 +22,14 @@ import argparse
 import json
 import os
 import random
+from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict, Unpack
+
+if TYPE_CHECKING:
+    from tournaments.models import Tournament
+    from tournaments.services.events import TournamentSettings
 
 SEATS = 9
 DESK_ENTRIES = 1000
@@ -35,7 +40,43 @@ LEVELS = [
 ]
 
 
-def _tournament(name: str, entries: int, stack: int, rng: random.Random, **values: Any) -> Any:
+class RoomTablet(TypedDict):
+    """A table's tablet: its table, and its dealer's API token and session."""
+
+    table: int
+    token: str
+    cookie: str
+    csrf: str
+
+
+class RoomDesk(TypedDict):
+    """The desk's event, the seated entries it busts (entry, chips) and the director's session."""
+
+    tournament: int
+    busts: Sequence[Sequence[int]]  # pairs: tuples here, lists once read back from the file
+    cookie: str
+    csrf: str
+
+
+class Room(TypedDict):
+    """`room.json`: what the room's clients need to know of it."""
+
+    tournament: int
+    paths: dict[str, str]
+    players: list[str]
+    tablets: list[RoomTablet]
+    desk: RoomDesk
+    waiting_codes: list[str]
+
+
+def _tournament(
+    name: str,
+    entries: int,
+    stack: int,
+    rng: random.Random,
+    /,
+    **values: Unpack[TournamentSettings],
+) -> Tournament:
     """A running tournament of `entries` players: stacks through the chip ledger (in slices: its
     one UPDATE grows with the square of the entries), seats drawn, the clock started."""
     from django.db import transaction
@@ -52,13 +93,15 @@ def _tournament(name: str, entries: int, stack: int, rng: random.Random, **value
     from tournaments.services.ledger import chips_moves
     from tournaments.services.tables import tournament_draw_seats
 
-    tournament = tournament_create(
-        schedule=schedule_create(name=f"{name} levels", levels=LEVELS),
-        name=name,
-        buy_in=Decimal("1000"),
-        seats_per_table=SEATS,
-        starting_stack=stack,
+    settings: TournamentSettings = {
+        "name": name,
+        "buy_in": Decimal("1000"),
+        "seats_per_table": SEATS,
+        "starting_stack": stack,
         **values,
+    }
+    tournament = tournament_create(
+        schedule=schedule_create(name=f"{name} levels", levels=LEVELS), **settings
     )
     tournament = tournament_open_registration(tournament=tournament)
     names = [f"{name[:4]} Player {i:05d}" for i in range(entries)]
@@ -76,7 +119,7 @@ def _tournament(name: str, entries: int, stack: int, rng: random.Random, **value
     return clock_start(tournament=tournament, now=timezone.now())
 
 
-def _seats_freed(tournament: Any, count: int) -> list[tuple[int, int]]:
+def _seats_freed(tournament: Tournament, count: int) -> list[tuple[int, int]]:
     """`count` entries of the tournament out (seats for the desk's late entries); the others,
     seated, with their stacks: the ones the desk busts."""
     from django.utils import timezone
@@ -94,7 +137,7 @@ def _seats_freed(tournament: Any, count: int) -> list[tuple[int, int]]:
     return seated[count:]
 
 
-def _dealers(tournament: Any) -> list[dict[str, Any]]:
+def _dealers(tournament: Tournament) -> list[RoomTablet]:
     """Every table's dealer, assigned, with a hand started, and the tablet's credentials."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
@@ -106,7 +149,7 @@ def _dealers(tournament: Any) -> list[dict[str, Any]]:
     from tournaments.services.tables import table_assign_dealer
 
     group = Group.objects.get_or_create(name=DEALER_GROUP)[0]
-    tablets = []
+    tablets: list[RoomTablet] = []
     for table in Table.objects.filter(tournament=tournament).order_by("number"):
         dealer = get_user_model().objects.create_user(f"room-dealer-{table.number}")
         dealer.groups.add(group)
@@ -146,7 +189,7 @@ def _waiting_list(waiting: int) -> list[str]:
     ]
 
 
-def room_build(*, tables: int, waiting: int, seed: int = 1) -> dict[str, Any]:
+def room_build(*, tables: int, waiting: int, seed: int = 1) -> Room:
     """The room (see the module's docstring) and what its clients need to know of it."""
     from django.db import connection
     from django.urls import reverse
@@ -157,7 +200,8 @@ def room_build(*, tables: int, waiting: int, seed: int = 1) -> dict[str, Any]:
     day = _tournament("Room day", tables * SEATS, 1_000_000, rng)
     desk = _tournament("Desk flight", DESK_ENTRIES, 20_000, rng, late_registration_level=1)
     busts = _seats_freed(desk, DESK_FREED)
-    room = {
+    director = _director()
+    room: Room = {
         "tournament": day.pk,
         "paths": {
             "standings": reverse("public-standings", args=[day.pk]),
@@ -171,7 +215,12 @@ def room_build(*, tables: int, waiting: int, seed: int = 1) -> dict[str, Any]:
             Entry.objects.filter(tournament=day).values_list("player__name", flat=True)
         ),
         "tablets": _dealers(day),
-        "desk": {"tournament": desk.pk, "busts": busts, **_director()},
+        "desk": {
+            "tournament": desk.pk,
+            "busts": busts,
+            "cookie": director["cookie"],
+            "csrf": director["csrf"],
+        },
         "waiting_codes": _waiting_list(waiting),
     }
     with connection.cursor() as cursor:

@@ -23,10 +23,15 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from types import TracebackType
 from urllib.parse import urlencode, urlsplit
 
 from bench.bench_actions import DECK, Tablet
+from bench.room.build import Room
+
+Form = dict[str, object]  # a page's form fields, as posted
+ExcInfo = tuple[type[BaseException], BaseException, TracebackType]
+Measured = tuple[float, int, dict[str, str]]  # CPU (ms), SQL statements, the answer's headers
 
 ROUNDS = 30
 
@@ -43,17 +48,24 @@ class App:
         self.requests = 0
         connection.execute_wrappers.append(self._count)
 
-    def _count(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+    def _count(
+        self,
+        execute: Callable[[str, object, bool, dict[str, object]], object],
+        sql: str,
+        params: object,
+        many: bool,
+        context: dict[str, object],
+    ) -> object:
         self.statements += 1
         return execute(sql, params, many, context)
 
     def __call__(
-        self, method: str, path: str, headers: dict[str, str], form: dict[str, Any] | None = None
+        self, method: str, path: str, headers: dict[str, str], form: Form | None = None
     ) -> tuple[int, dict[str, str], bytes]:
         self.requests += 1
         body = urlencode(form, doseq=True).encode() if form is not None else b""
         parts = urlsplit(path)
-        environ: dict[str, Any] = {
+        environ: dict[str, object] = {
             "REQUEST_METHOD": method,
             "PATH_INFO": parts.path,
             "QUERY_STRING": parts.query,
@@ -78,10 +90,14 @@ class App:
             environ["CONTENT_TYPE"] = "application/x-www-form-urlencoded"
         for name, value in headers.items():
             environ["HTTP_" + name.upper().replace("-", "_")] = value
-        answer: list[Any] = []
+        answer: list[tuple[int, dict[str, str]]] = []
 
-        def start_response(line: str, pairs: Any, exc_info: Any = None) -> Any:
-            answer[:] = [int(line.split()[0]), dict(pairs)]
+        def start_response(
+            line: str,
+            pairs: list[tuple[str, str]],
+            exc_info: ExcInfo | tuple[None, None, None] | None = None,
+        ) -> Callable[[bytes], None]:
+            answer[:] = [(int(line.split()[0]), dict(pairs))]
             return lambda data: None
 
         chunks = self.app(environ, start_response)
@@ -89,7 +105,8 @@ class App:
             content = b"".join(chunks)
         finally:
             getattr(chunks, "close", lambda: None)()
-        return answer[0], answer[1], content
+        status, headers_sent = answer[0]
+        return status, headers_sent, content
 
 
 def _measure(app: App, request: Callable[[], tuple[int, dict[str, str], bytes]], expect: int):
@@ -103,11 +120,11 @@ def _measure(app: App, request: Callable[[], tuple[int, dict[str, str], bytes]],
     return cpu, app.statements - statements, headers
 
 
-def _median(rows: list[tuple[float, int, Any]]) -> tuple[float, float]:
+def _median(rows: list[Measured]) -> tuple[float, float]:
     return statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows)
 
 
-def tablet_costs(app: App, room: dict[str, Any], rounds: int) -> dict[str, tuple[float, float]]:
+def tablet_costs(app: App, room: Room, rounds: int) -> dict[str, tuple[float, float]]:
     """Taps on the tablet page at the room's tables in turn, and the tablet's polls."""
     from dealer.models import Hand
 
@@ -122,7 +139,7 @@ def tablet_costs(app: App, room: dict[str, Any], rounds: int) -> dict[str, tuple
         assert hand is not None
         brain.state = hand.state
         if brain.state["phase"] in ("complete", "void"):
-            form: dict[str, Any] = {"last_hand": hand.pk}
+            form: Form = {"last_hand": hand.pk}
             path = f"/deal/table/{table}/start/"
             brain.deck = brain.rng.sample(DECK, len(DECK))
         else:
@@ -152,7 +169,7 @@ def tablet_costs(app: App, room: dict[str, Any], rounds: int) -> dict[str, tuple
     }
 
 
-def _public_cases(room: dict[str, Any]) -> list[tuple[str, str, dict[str, str]]]:
+def _public_cases(room: Room) -> list[tuple[str, str, dict[str, str]]]:
     paths, browser = room["paths"], {"Accept-Encoding": "gzip, deflate, br"}
     htmx, data = {**browser, "HX-Request": "true"}, {**browser, "Accept": "application/json"}
     return [
@@ -164,7 +181,7 @@ def _public_cases(room: dict[str, Any]) -> list[tuple[str, str, dict[str, str]]]
     ]
 
 
-def public_costs(app: App, room: dict[str, Any], rounds: int) -> dict[str, tuple[float, float]]:
+def public_costs(app: App, room: Room, rounds: int) -> dict[str, tuple[float, float]]:
     """Each public poll: 304, 200 from the cache, 200 built after a change; the page's load."""
     from django.db import transaction
 
@@ -193,7 +210,7 @@ def public_costs(app: App, room: dict[str, Any], rounds: int) -> dict[str, tuple
     return out
 
 
-def room_costs(room: dict[str, Any]) -> dict[str, tuple[float, float]]:
+def room_costs(room: Room) -> dict[str, tuple[float, float]]:
     app = App()
     # Each kind a few times first: imports, template compiles, the connection.
     tablet_costs(app, room, 3)

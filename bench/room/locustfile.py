@@ -40,11 +40,12 @@ import time
 import uuid
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 from urllib.parse import urlencode
 
 import gevent  # type: ignore[import-untyped]  # locust's event loop: no type information
 from locust import FastHttpUser, between, constant_pacing, events, task
+from locust.contrib.fasthttp import ResponseContextManager
 
 from bench.bench_actions import DECK, Tablet
 
@@ -80,11 +81,33 @@ _codes = itertools.count()
 _busts = itertools.count()
 
 
-def _form(fields: dict[str, Any]) -> str:
+Form = dict[str, object]  # a page's form fields, as posted
+
+
+class RequestFigures(TypedDict):
+    """One request name's figures in the measured window."""
+
+    count: int
+    failures: int
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+    statuses: dict[str, int]
+    examples: list[str]
+
+
+class RoomSummary(TypedDict):
+    """`ROOM_RESULT`: the window's length and each request name's figures."""
+
+    seconds: float
+    requests: dict[str, RequestFigures]
+
+
+def _form(fields: Form) -> str:
     return urlencode(fields, doseq=True)
 
 
-def _expect(response: Any, *statuses: int) -> None:
+def _expect(response: ResponseContextManager, *statuses: int) -> None:
     """Marks the answer failed unless its status is one of `statuses`, with the sentence it
     gave (a page's message or notice, an API error's detail) or the start of its body."""
     if response.status_code not in statuses:
@@ -171,7 +194,7 @@ class Dealer(FastHttpUser):
         state = self.brain.state
         if state.get("phase") in ("complete", "void"):
             path = f"/deal/table/{self.table}/start/"
-            fields: dict[str, Any] = {"last_hand": state["hand"]}
+            fields: Form = {"last_hand": state["hand"]}
             self.brain.deck = self.brain.rng.sample(DECK, len(DECK))
         else:
             path = f"/deal/table/{self.table}/action/"
@@ -182,16 +205,17 @@ class Dealer(FastHttpUser):
         ) as answer:
             _expect(answer, 200)
             self.etag = answer.headers.get("ETag") or self.etag
-        self._read_state(fields.get("hand"))
+        hand = fields.get("hand")  # an action's hand; a start reads the table's new one
+        self._read_state(hand if isinstance(hand, int) else None)
 
-    def _action_fields(self) -> dict[str, Any]:
+    def _action_fields(self) -> Form:
         """The tablet page's form for the next action (as `bench/bench_write_cpu.py` posts it)."""
         brain = self.brain
         if not brain.deck:
             brain.deck = brain.rng.sample(DECK, len(DECK))
         action = brain.next_action()
         kind = action["kind"]
-        fields: dict[str, Any] = {
+        fields: Form = {
             "client_id": uuid.uuid4().hex,
             "hand": brain.state["hand"],
             "version": brain.state["version"],
@@ -216,7 +240,7 @@ class Desk(FastHttpUser):
         self.flight = desk["tournament"]
         self.day = ROOM["tournament"]
 
-    def _post(self, path: str, fields: dict[str, Any], name: str, status: int) -> None:
+    def _post(self, path: str, fields: Form, name: str, status: int) -> None:
         headers = {**self.headers, "Content-Type": FORM}
         if status == 200:
             headers["HX-Request"] = "true"
@@ -358,7 +382,7 @@ def _measure_from_now() -> None:
 
 
 @events.spawning_complete.add_listener
-def _measure_soon(user_count: int, **_: Any) -> None:
+def _measure_soon(user_count: int, **_: object) -> None:
     """Everyone has started; `ROOM_WARMUP` seconds later (10: every phone has loaded its page
     and polled once) the measure starts: what came before is the warm-up."""
     gevent.spawn_later(float(os.environ.get("ROOM_WARMUP", "10")), _measure_from_now)
@@ -366,7 +390,7 @@ def _measure_soon(user_count: int, **_: Any) -> None:
 
 @events.request.add_listener
 def _record(
-    name: str, response_time: float, exception: Any, response: Any = None, **_: Any
+    name: str, response_time: float, exception: object, response: object = None, **_: object
 ) -> None:
     if not _window["start"]:
         return
@@ -378,10 +402,10 @@ def _record(
             _failures[name].append(str(exception)[:300])
 
 
-def summary() -> dict[str, Any]:
+def summary() -> RoomSummary:
     """Per request name: how many, failures, p50/p99/max in ms, statuses; the window's length."""
     seconds = time.time() - _window["start"] if _window["start"] else 0.0
-    names = {}
+    names: dict[str, RequestFigures] = {}
     for name, times in _times.items():
         ordered = sorted(times)
         cuts = statistics.quantiles(ordered, n=100, method="inclusive") if len(ordered) > 1 else []
@@ -398,7 +422,7 @@ def summary() -> dict[str, Any]:
 
 
 @events.quitting.add_listener
-def _write_summary(**_: Any) -> None:
+def _write_summary(**_: object) -> None:
     path = os.environ.get("ROOM_RESULT")
     if path:
         Path(path).write_text(json.dumps(summary()))

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import socket
 import sys
-from typing import Any
 
 import gevent  # type: ignore[import-untyped]  # locust's event loop: no type information
 from gevent.server import StreamServer  # type: ignore[import-untyped]
 from gevent.socket import create_connection  # type: ignore[import-untyped]
 
 
-def _pipe(source: Any, target: Any) -> None:
+def _pipe(source: socket.socket, target: socket.socket) -> None:
     try:
         while data := source.recv(65536):
             target.sendall(data)
@@ -35,7 +35,7 @@ def _pipe(source: Any, target: Any) -> None:
 def proxy_serve(port: int, backends: list[tuple[str, int]]) -> None:
     turn = itertools.cycle(backends)
 
-    def handle(client: Any, _address: Any) -> None:
+    def handle(client: socket.socket, _address: tuple[str, int]) -> None:
         try:
             upstream = create_connection(next(turn))
         except OSError:

@@ -44,10 +44,16 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 from urllib.parse import urlsplit, urlunsplit
 
 from bench.bench_actions import _free_port
+
+if TYPE_CHECKING:
+    import redis
+
+    # Types only: importing the locust file would start gevent's patching in this process.
+    from bench.room.locustfile import RequestFigures, RoomSummary
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH_DB = "floordesk_bench_room"
@@ -83,7 +89,7 @@ def _connections() -> int:
     return int(row[0]) if row else 0
 
 
-def _redis() -> Any:
+def _redis() -> redis.Redis:
     import redis
 
     return redis.Redis.from_url(_redis_url())
@@ -142,7 +148,9 @@ def compose_commands(workdir: Path) -> dict[str, list[str]]:
     return commands
 
 
-def _start(name: str, command: list[str], env: dict[str, str], workdir: Path) -> Any:
+def _start(
+    name: str, command: list[str], env: dict[str, str], workdir: Path
+) -> subprocess.Popen[bytes]:
     log = (workdir / f"{name}.log").open("wb")
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
@@ -279,9 +287,34 @@ def clients(tables: int, args: argparse.Namespace) -> dict[str, int]:
     }
 
 
+class TapFigures(TypedDict):
+    count: int
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+
+
+class Step(TypedDict):
+    """One size's run: its clients, the rates, the taps' times, the failures and the cores."""
+
+    tables: int
+    clients: dict[str, int]
+    seconds: float
+    requests_per_second: float
+    tap: TapFigures
+    failures: dict[str, int]
+    examples: dict[str, list[str]]
+    cores: dict[str, float]
+    redis_commands_per_second: float
+    postgres_connections: int
+    load_average: list[float]
+    by_name: dict[str, RequestFigures]
+    passed: bool
+
+
 def room_step(
     tables: int, args: argparse.Namespace, stack: Stack, env: dict[str, str], workdir: Path
-) -> dict[str, Any]:
+) -> Step:
     """Locust at this size: every client started, `args.warmup` s more, then `args.seconds`
     measured (CPU sampled over the same stretch)."""
     counts = clients(tables, args)
@@ -312,9 +345,10 @@ def room_step(
     after, elapsed = cpu_sample(stack, locust.pid), time.monotonic() - started
     redis_after = _redis().info("stats")["total_commands_processed"]
     locust.wait(timeout=run_time + 60)
-    summary = json.loads(result_file.read_text())
+    summary: RoomSummary = json.loads(result_file.read_text())
     requests = summary["requests"]
-    tap = requests.get(TAP, {"count": 0, "p50_ms": 0, "p99_ms": float("inf"), "max_ms": 0})
+    none: TapFigures = {"count": 0, "p50_ms": 0, "p99_ms": float("inf"), "max_ms": 0}
+    tap = requests.get(TAP, none)
     failures = {name: r["failures"] for name, r in requests.items() if r["failures"]}
     window = summary["seconds"] or 1.0
     return {
@@ -322,7 +356,12 @@ def room_step(
         "clients": counts,
         "seconds": window,
         "requests_per_second": sum(r["count"] for r in requests.values()) / window,
-        "tap": {k: tap[k] for k in ("count", "p50_ms", "p99_ms", "max_ms")},
+        "tap": {
+            "count": tap["count"],
+            "p50_ms": tap["p50_ms"],
+            "p99_ms": tap["p99_ms"],
+            "max_ms": tap["max_ms"],
+        },
         "failures": failures,
         "examples": {name: requests[name]["examples"] for name in failures},
         "cores": {part: (after[part] - before[part]) / elapsed for part in after},
@@ -334,7 +373,7 @@ def room_step(
     }
 
 
-def _print(step: dict[str, Any], verbose: bool) -> None:
+def _print(step: Step, verbose: bool) -> None:
     tap, cores = step["tap"], step["cores"]
     counts = step["clients"]
     print(
@@ -382,7 +421,7 @@ def _drain(stack: Stack) -> None:
             return
 
 
-def room_run(sizes: list[int], args: argparse.Namespace) -> list[dict[str, Any]]:
+def room_run(sizes: list[int], args: argparse.Namespace) -> list[Step]:
     """Builds the room for the largest size, starts the stack, steps through the sizes."""
     with tempfile.TemporaryDirectory(prefix="room-") as folder:
         workdir = Path(folder)

@@ -17,12 +17,12 @@ import functools
 import json
 import re
 from collections.abc import Callable
-from typing import Any
 
 from django.db import IntegrityError, transaction
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from common.errors import FloorConflict, FloorInvalid
 from common.models import ApiWrite
@@ -75,7 +75,7 @@ def answer_once(write: Callable[..., Response]) -> Callable[..., Response]:
     """`write` answered once per `client_id` (without one, every call is a new write)."""
 
     @functools.wraps(write)
-    def wrapped(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def wrapped(view: APIView, request: Request, *args: object, **kwargs: object) -> Response:
         client_id = client_id_of(request)
         if client_id is None:
             return write(view, request, *args, **kwargs)
@@ -116,7 +116,7 @@ class AnsweredOnce:
 
     answers_once = True
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         if not cls.answers_once:
             return

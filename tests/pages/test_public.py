@@ -4,6 +4,7 @@ clock and its JSON, whose ETag stays the same between level changes."""
 from __future__ import annotations
 
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.test import Client
@@ -192,9 +193,12 @@ def test_the_last_level_runs_into_overtime(client: Client, monkeypatch: pytest.M
 
 
 def test_a_big_field_phone_polls_the_top_places_and_those_being_decided_not_all() -> None:
+    from tournaments.selectors.standings import PayoutPlace
     from tournaments.views.public import PAYOUT_ROWS, payout_rows
 
-    places = [{"place": n, "prize": 100, "players": []} for n in range(1, 201)]
+    places: list[PayoutPlace] = [
+        {"place": n, "prize": Decimal(100), "players": [], "seat": ""} for n in range(1, 201)
+    ]
 
     rows = payout_rows(places, players_left=150)
 

@@ -69,7 +69,7 @@ from tests.factories import DirectorFactory, make, seated_tournament
 from tournaments.models import AuditEvent, ChipMove, Entry, Table, Tournament
 from tournaments.selectors import tournament_payouts, tournament_standings
 from tournaments.selectors.books import chips_check
-from tournaments.selectors.prizes import deal_offer, payouts_get, prize_table
+from tournaments.selectors.prizes import DealMethod, deal_offer, payouts_get, prize_table
 from tournaments.selectors.windows import addon_refusal, rebuy_refusal
 from tournaments.services.busts import Bust, entries_bust, entries_unbust
 from tournaments.services.clocks import clock_hand_for_hand_hand, tournament_set_hand_for_hand
@@ -487,7 +487,7 @@ class FloorAndTablets(RuleBasedStateMachine):
 
     @precondition(lambda self: 2 <= self.players_left() <= 4)
     @rule(method=st.sampled_from(["icm", "chip_chop"]))
-    def deal_accept(self, method: str) -> None:
+    def deal_accept(self, method: DealMethod) -> None:
         """The players left take the deal on offer: the one reader of prizes (`payouts_get`)
         then pays each of them the deal's amount, and the prizes add up to the prize pool. The
         deal finishes the tournament, so the machine takes it back (a savepoint) and plays on."""

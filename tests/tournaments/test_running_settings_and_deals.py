@@ -17,7 +17,7 @@ from tests.factories import level_rows, seated_tournament
 from tournaments.models import AuditEvent, Entry, Table, Tournament
 from tournaments.selectors import deal_offer
 from tournaments.selectors.clock import LEVEL_FIELDS
-from tournaments.selectors.prizes import prize_table
+from tournaments.selectors.prizes import DealMethod, prize_table
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.deals import tournament_accept_deal
 from tournaments.services.entries import entry_set_chips
@@ -208,7 +208,7 @@ def test_finish_with_one_player_left_gives_first_place() -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize("method", ["icm", "chip_chop"])
 def test_a_deal_writes_places_by_chips_and_prizes_adding_up_to_the_prizes_in_play(
-    method: str,
+    method: DealMethod,
 ) -> None:
     # 10 entries of 100, five paid; 3 left share the first three prizes in units of 5.
     tournament = seated_tournament(

@@ -18,6 +18,7 @@ from tournaments.labels import ordinal
 from tournaments.models import AuditEvent, Screen, Tournament
 from tournaments.selectors import clock_feed, tournament_standings
 from tournaments.selectors.screens import final_result, payout_pages, screen_board
+from tournaments.selectors.standings import PayoutPlace
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.entries import entry_set_chips
 from tournaments.services.events import tournament_finish
@@ -108,7 +109,10 @@ def test_at_most_ten_leaders_are_shown() -> None:
 
 
 def test_payouts_are_cut_into_pages_of_ten_first_place_first() -> None:
-    places = [{"place": n, "prize": Decimal(1000 - 10 * n), "players": []} for n in range(1, 26)]
+    places: list[PayoutPlace] = [
+        {"place": n, "prize": Decimal(1000 - 10 * n), "players": [], "seat": ""}
+        for n in range(1, 26)
+    ]
     places[24]["players"] = [{"name": "Gus Olsen", "prize": Decimal(750)}]
 
     pages = payout_pages(places)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -44,7 +44,16 @@ class AuditPageOutputSerializer(serializers.Serializer):
     )
 
 
-def _events(filters: dict[str, Any]) -> list[AuditEvent]:
+class AuditFilters(TypedDict, total=False):
+    """`AuditFilterSerializer`'s checked input: a filter sent is there, one not sent is not."""
+
+    tournament: int
+    action: str
+    before: int
+    limit: int
+
+
+def _events(filters: AuditFilters) -> list[AuditEvent]:
     events = AuditEvent.objects.select_related("actor").order_by("-pk")
     if "tournament" in filters:
         events = events.filter(tournament_id=filters["tournament"])
@@ -66,7 +75,7 @@ class AuditLogApi(FloorApi):
         query = AuditFilterSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         limit = query.validated_data["limit"]
-        events = _events(dict(query.validated_data))
+        events = _events(query.validated_data)
         more = len(events) > limit
         page = {"results": events[:limit], "next_before": events[limit - 1].pk if more else None}
         return Response(AuditPageOutputSerializer(page).data)

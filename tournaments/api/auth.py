@@ -12,7 +12,7 @@ an account failing from many clients is slowed down for the clients that failed 
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from django.contrib.auth import authenticate, user_logged_in
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -21,6 +21,7 @@ from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
+from rest_framework.views import APIView
 
 from common.api.base import FloorApi, LazyAuthentication
 from common.api.errors import ErrorSerializer, responses
@@ -75,7 +76,7 @@ class TokenOutputSerializer(serializers.Serializer):
 class SignedInWithToken(BasePermission):
     message = "Sign out with the token to revoke: `Authorization: Token <key>`."
 
-    def has_permission(self, request: Request, view: Any) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return request.method != "DELETE" or request.auth is not None
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -48,7 +46,7 @@ class BustsApi(FloorApi):
         """Record the players out on one hand, as a list: places and prizes follow (equal
         starting stacks share a place; in hand-for-hand everyone out on the hand does)."""
         tournament = get_tournament(request, pk)
-        data: serializers.ListSerializer[Any] = serializers.ListSerializer(
+        data: serializers.ListSerializer[object] = serializers.ListSerializer(
             child=BustInputSerializer(), data=request.data, max_length=MAX_BUSTS
         )
         data.is_valid(raise_exception=True)

@@ -16,7 +16,7 @@ answer, so that a kept 200 is as right at its second as a built one.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from django.http import HttpResponse
 from django.http.response import HttpResponseBase
@@ -166,7 +166,13 @@ class ClockApi(LazyAuthentication, FloorApi):
         return conditional(request, tag.etag, fixed, version=version, until=tag.until, keep=keep)
 
 
-_CONTROL: dict[str, Any] = {
+class _Schema(TypedDict):
+    tags: list[str]
+    request: None
+    responses: dict[int, object]
+
+
+_CONTROL: _Schema = {
     "tags": TAGS,
     "request": None,
     "responses": responses(ClockOutputSerializer, 403, 404, 409),

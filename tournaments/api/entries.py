@@ -3,7 +3,7 @@ operation), unregister, rebuy, add-on, chip counts."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -117,7 +117,15 @@ class EntryChipsInputSerializer(serializers.Serializer):
     )
 
 
-def _entries(tournament: Tournament, filters: dict[str, Any]) -> QuerySet[Entry]:
+class EntryFilters(TypedDict, total=False):
+    """`EntryFilterSerializer`'s checked input: a filter sent is there, one not sent is not."""
+
+    status: str
+    q: str
+    table: int
+
+
+def _entries(tournament: Tournament, filters: EntryFilters) -> QuerySet[Entry]:
     entries = Entry.objects.filter(tournament=tournament).select_related(
         "player", "table", "live_hand__table", "move_to_table"
     )
@@ -141,7 +149,7 @@ class EntriesApi(FloorApi):
         tournament = get_tournament(request, pk)
         filters = EntryFilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        entries = _entries(tournament, dict(filters.validated_data))
+        entries = _entries(tournament, filters.validated_data)
         return Response(EntryOutputSerializer(entries, many=True).data)
 
     @extend_schema(

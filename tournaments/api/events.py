@@ -48,7 +48,7 @@ class PercentagesField(serializers.ListField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(max_length=1000, **kwargs)
 
-    def to_internal_value(self, data: Any) -> list[int | float]:
+    def to_internal_value(self, data: list[object]) -> list[int | float]:
         values = super().to_internal_value(data)
         return [int(v) if v == v.to_integral_value() else float(v) for v in values]
 
@@ -125,7 +125,7 @@ class TournamentUpdateInputSerializer(TournamentSettingsInputSerializer):
     """Settings to change, and optionally the tournament's whole schedule (`levels`): once
     started, only the levels after the one in play may differ (`level_played`)."""
 
-    levels: serializers.ListSerializer[Any] = serializers.ListSerializer(
+    levels: serializers.ListSerializer[object] = serializers.ListSerializer(
         child=LevelInputSerializer(), max_length=MAX_LEVELS, required=False
     )
 

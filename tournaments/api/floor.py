@@ -4,8 +4,6 @@ same services as the tables page (`tournaments.services.floor`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.urls import URLPattern, path
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -37,7 +35,7 @@ class EntryMoveInputSerializer(serializers.Serializer):
     )
     seat = serializers.IntegerField(min_value=1, max_value=MAX_SEATS)
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
         if ("table" in attrs) == ("table_number" in attrs):
             raise serializers.ValidationError("Send the table's id (table) or its number.")
         return attrs
@@ -54,7 +52,7 @@ class EntryMoveApi(FloorApi):
         moves when it ends: the answer's `moves_to` says where, the seat is held meanwhile."""
         data = EntryMoveInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        table: Any = data.validated_data.get("table")
+        table: Table | None = data.validated_data.get("table")
         if table is None:
             tournament_id = Entry.objects.filter(pk=pk).values_list("tournament_id", flat=True)
             number = data.validated_data["table_number"]

@@ -6,9 +6,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any
 
 from django.http import Http404, HttpResponse
 from django.http.response import HttpResponseBase
@@ -230,8 +229,11 @@ class CSVRenderer(BaseRenderer):
     charset = "utf-8"
 
     def render(
-        self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None
-    ) -> Any:
+        self,
+        data: Iterable[Iterable[object]] | None,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, object] | None = None,
+    ) -> bytes:
         buffer = io.StringIO()
         csv.writer(buffer, lineterminator="\r\n").writerows(data or ())
         return buffer.getvalue().encode(self.charset)
@@ -249,7 +251,9 @@ class CsvExportApi(FloorApi):
 
     renderer_classes = (CSVRenderer, JSONRenderer)
 
-    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+    def perform_content_negotiation(
+        self, request: Request, force: bool = False
+    ) -> tuple[BaseRenderer, str]:
         # DRF answers an unknown `?format=` 404, as for a format suffix in the path: here it
         # is a query parameter, and a wrong value is a field error.
         try:

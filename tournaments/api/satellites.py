@@ -3,8 +3,6 @@ winners in the target event (the desk's "Register the winners" button is its twi
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.urls import URLPattern, path
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -16,7 +14,7 @@ from common.api.errors import responses
 from common.api.limits import amount_field
 from config import request_time
 from tournaments.api.lookups import get_tournament
-from tournaments.selectors.satellites import satellite_view
+from tournaments.selectors.satellites import SatelliteView, SeatWinner, satellite_view
 from tournaments.services.satellites import satellite_register_winners
 
 TAGS = ["satellites"]
@@ -37,7 +35,7 @@ class SeatWinnerOutputSerializer(serializers.Serializer):
         allow_null=True, help_text="the player's entry in the target, if any"
     )
 
-    def get_registered(self, winner: Any) -> bool:
+    def get_registered(self, winner: SeatWinner) -> bool:
         return bool(winner.state == "registered")
 
 
@@ -60,7 +58,7 @@ class SatelliteOutputSerializer(serializers.Serializer):
     )
     winners = SeatWinnerOutputSerializer(many=True)
 
-    def get_registered(self, view: Any) -> bool:
+    def get_registered(self, view: SatelliteView) -> bool:
         return bool(view.winners) and not view.waiting
 
 

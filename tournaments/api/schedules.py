@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -59,14 +57,14 @@ class LevelOutputSerializer(LevelFieldsSerializer):
 
 
 class ScheduleLevelsInputSerializer(serializers.Serializer):
-    levels: serializers.ListSerializer[Any] = serializers.ListSerializer(
+    levels: serializers.ListSerializer[object] = serializers.ListSerializer(
         child=LevelInputSerializer(), max_length=MAX_LEVELS
     )
 
 
 class ScheduleInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
-    levels: serializers.ListSerializer[Any] = serializers.ListSerializer(
+    levels: serializers.ListSerializer[object] = serializers.ListSerializer(
         child=LevelInputSerializer(), max_length=MAX_LEVELS
     )
 

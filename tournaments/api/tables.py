@@ -3,8 +3,6 @@ confirmation (T 7, 10-B, 11-A, 11-D, RP-9)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -20,6 +18,7 @@ from tournaments.api.lookups import get_tournament
 from tournaments.balancing import Move, Plan
 from tournaments.models import Entry, Table, Tournament
 from tournaments.selectors import table_plan
+from tournaments.selectors.tables import SeatView
 from tournaments.services.floor import table_add
 from tournaments.services.tables import (
     table_assign_dealer,
@@ -45,7 +44,7 @@ class SeatOutputSerializer(serializers.Serializer):
     waits = serializers.CharField(help_text="why the next hand will not deal this player in")
     locked = serializers.BooleanField(help_text="an open seat the floor keeps empty")
 
-    def to_representation(self, instance: Any) -> Any:
+    def to_representation(self, instance: SeatView) -> dict[str, object]:
         data = super().to_representation(instance)
         if instance.entry_id is None:  # an open seat: no player, no chips
             data["player_name"] = data["chips"] = None
@@ -112,7 +111,8 @@ class PlanOutputSerializer(serializers.Serializer):
     lines = serializers.ListField(child=serializers.CharField(), source="describe")
 
 
-def _tables(tournament: Tournament) -> Any:
+def _tables(tournament: Tournament) -> object:
+    # The rows as the API sends them (a list: the stubs type a serializer's `data` a dict).
     return TableOutputSerializer(table_plan(tournament, broken=True), many=True).data
 
 

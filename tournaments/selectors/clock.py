@@ -10,11 +10,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from tournaments import balancing, clock
 from tournaments.labels import blinds_label
-from tournaments.models import Tournament
+from tournaments.models import LevelFields, Tournament
 from tournaments.selectors.standings import tournament_standings
 from tournaments.selectors.versions import cached, tournament_full, version_tag
 
@@ -32,10 +32,11 @@ LEVEL_FIELDS = (
 )
 
 
-def levels_as_clock(rows: Iterable[Any]) -> tuple[clock.Level, ...]:
+def levels_as_clock(rows: Iterable[LevelFields | Mapping[str, object]]) -> tuple[clock.Level, ...]:
     """Schedule rows (model rows, or dicts from a form or the API) as the clock's `Level`s."""
 
-    def fields(row: Any) -> dict[str, Any]:
+    # A dict's values go to `Level` unchecked: `clock.check_levels` judges them after.
+    def fields(row: LevelFields | Mapping[str, object]) -> dict[str, Any]:
         if isinstance(row, Mapping):
             return {name: row[name] for name in LEVEL_FIELDS if name in row}
         return {name: getattr(row, name) for name in LEVEL_FIELDS}
@@ -76,9 +77,71 @@ def _amount(value: Decimal | None) -> str | None:
     return None if value is None else f"{value:.2f}"
 
 
-def _clock_level(level: Any) -> dict[str, Any] | None:
-    if level is None:
-        return None
+class LevelAnswer(TypedDict):
+    """A schedule row as the clock feed writes it."""
+
+    small_blind: int
+    big_blind: int
+    ante: int
+    bb_ante: bool
+    smallest_chip: int
+    duration: int
+    is_break: bool
+    note: str
+
+
+class FieldSummary(TypedDict):
+    """The field's totals the clock shows (amounts as strings)."""
+
+    players_left: int
+    entries: int
+    average_stack: int
+    places_paid: int
+    prize_pool: str | None
+    next_payout: str | None
+    min_cash: str | None
+
+
+class ClockStable(FieldSummary):
+    """The clock feed's fields that stay the same until a write or the end of the level."""
+
+    tournament: int
+    name: str
+    tournament_status: str
+    finished: bool
+    status: str
+    level_index: int
+    level_number: int | None
+    label: str
+    level: LevelAnswer
+    next_level: LevelAnswer | None
+    is_last_level: bool
+    blinds: str
+    next_blinds: str
+    started_at: str | None
+    ends_at: str | None
+    next_break_at: str | None
+    remaining_seconds: int | None
+    hand_for_hand: bool
+    hand_for_hand_hand: int | None
+    break_note: str
+    floor_message: str
+
+
+class ClockVolatile(TypedDict):
+    """The clock feed's fields that move every second."""
+
+    server_time: str | None
+    seconds_left: int
+    overtime_seconds: int
+    seconds_to_next_break: int | None
+
+
+class ClockAnswer(ClockStable, ClockVolatile):
+    """The whole clock feed."""
+
+
+def _clock_level(level: clock.Level) -> LevelAnswer:
     return {
         "small_blind": level.small_blind,
         "big_blind": level.big_blind,
@@ -91,7 +154,7 @@ def _clock_level(level: Any) -> dict[str, Any] | None:
     }
 
 
-def level_text(level: Any) -> str:
+def level_text(level: clock.Level | None) -> str:
     """ "100 / 200, ante 200 (BB ante)", or "Break, 15 min"; "" for no level."""
     if level is None:
         return ""
@@ -100,7 +163,7 @@ def level_text(level: Any) -> str:
     return blinds_label(level.small_blind, level.big_blind, ante=level.ante, bb_ante=level.bb_ante)
 
 
-def _field_summary(tournament: Tournament) -> dict[str, Any]:
+def _field_summary(tournament: Tournament) -> FieldSummary:
     standings = tournament_standings(tournament_full(tournament), limit=0)
     return {
         "players_left": standings.players_left,
@@ -121,10 +184,10 @@ class ClockFeed:
     the tag. The browser counts down from `ends_at` by itself."""
 
     etag: str
-    stable: dict[str, Any]
-    volatile: dict[str, Any]
+    stable: ClockStable
+    volatile: ClockVolatile
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> ClockAnswer:
         return {**self.stable, **self.volatile}
 
 
@@ -139,7 +202,7 @@ def clock_feed(tournament: Tournament, now: datetime, *, tag: ClockTag | None = 
     if running and view.ends_at and view.seconds_to_next_break is not None:
         between = view.seconds_to_next_break - view.seconds_left
         next_break_at = view.ends_at + timedelta(seconds=between)
-    stable = {
+    stable: ClockStable = {
         "tournament": tournament.pk,
         "name": tournament.name,
         "tournament_status": tournament.status,
@@ -149,7 +212,7 @@ def clock_feed(tournament: Tournament, now: datetime, *, tag: ClockTag | None = 
         "level_number": view.level_number,
         "label": view.label,
         "level": _clock_level(view.level),
-        "next_level": _clock_level(view.next_level),
+        "next_level": None if view.next_level is None else _clock_level(view.next_level),
         "is_last_level": view.next_level is None,
         "blinds": level_text(view.level),
         "next_blinds": level_text(view.next_level),
@@ -166,7 +229,7 @@ def clock_feed(tournament: Tournament, now: datetime, *, tag: ClockTag | None = 
     return ClockFeed(etag=_etag(tournament, view), stable=stable, volatile=_volatile(view, now))
 
 
-def _volatile(view: clock.ClockView, now: datetime) -> dict[str, Any]:
+def _volatile(view: clock.ClockView, now: datetime) -> ClockVolatile:
     """The feed's fields that move every second (left out of the ETag)."""
     return {
         "server_time": _iso(now),

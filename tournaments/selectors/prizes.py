@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Literal, TypedDict
 
 from django.db.models import Count, Q, QuerySet, Sum
 
@@ -140,7 +140,20 @@ def payouts_get(tournament: Tournament, *, places: bool = True, players: bool = 
     )
 
 
-def deal_offer(tournament: Tournament) -> list[dict[str, Any]]:
+DealMethod = Literal["icm", "chip_chop"]  # a deal's way to share the prizes: a `DealRow` key
+
+
+class DealRow(TypedDict):
+    """A player left, with what each deal would pay them."""
+
+    entry_id: int
+    name: str
+    chips: int
+    icm: Decimal
+    chip_chop: Decimal
+
+
+def deal_offer(tournament: Tournament) -> list[DealRow]:
     """An ICM deal (Malmuth-Harville) and a chip chop for the players left, at most 10, biggest
     stack first, from their counted stacks: the amounts a deal pays, rounded to the payout unit
     and adding up to the prizes of the places still to be won. The desk shows it, the API

@@ -11,14 +11,18 @@ tablets' hands, and a bust, a prize or the end of the event move it too.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from django.db.models import QuerySet
 
 from common.errors import FloorError
 from tournaments.models import Screen, Tournament
 from tournaments.selectors.prizes import payouts_get
-from tournaments.selectors.standings import tournament_payouts, tournament_standings
+from tournaments.selectors.standings import (
+    PayoutPlace,
+    tournament_payouts,
+    tournament_standings,
+)
 from tournaments.selectors.versions import cached, tournament_full, version_tag
 
 LEADERS = 10  # chip leaders on a board
@@ -58,7 +62,7 @@ class ResultLine(TypedDict):
     prize: str | None
 
 
-def payout_pages(places: list[dict[str, Any]], rows: int = PAGE_ROWS) -> list[list[PayoutLine]]:
+def payout_pages(places: list[PayoutPlace], rows: int = PAGE_ROWS) -> list[list[PayoutLine]]:
     """The paid places cut into pages of `rows`, first place first, each place with its prize
     and who finished there (names only): a screen shows one page (or a few side by side) and
     turns to the next every few seconds."""
@@ -95,9 +99,16 @@ def final_result(tournament: Tournament, places: int = RESULT_PLACES) -> list[Re
     ]
 
 
-# dict[str, Any]: tournaments/views/screens.py regroups `payout_pages` in a variable of its own
-# type (a TypedDict here would need that view changed: its owner's).
-def _board(tournament: Tournament) -> dict[str, Any]:
+class Board(TypedDict):
+    """A screen's board (JSON-ready)."""
+
+    tournament: int
+    leaders: list[Leader]
+    payout_pages: list[list[PayoutLine]]
+    result: list[ResultLine]
+
+
+def _board(tournament: Tournament) -> Board:
     tournament = tournament_full(tournament)
     try:
         places = tournament_payouts(tournament)
@@ -111,7 +122,7 @@ def _board(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def screen_board(tournament: Tournament) -> dict[str, Any]:
+def screen_board(tournament: Tournament) -> Board:
     """The board every layout shows beside the clock (JSON-ready: amounts as strings), built
     once per tournament version."""
     return cached(tournament, "board", lambda: _board(tournament))

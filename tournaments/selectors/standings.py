@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import TypedDict
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 
 from tournaments.models import Entry, Tournament
 from tournaments.names import fold
@@ -67,7 +67,7 @@ class Standings:
         return self.counted_chips != self.total_chips
 
 
-def tournament_list(*, public: bool = False, archived: bool = False) -> Any:
+def tournament_list(*, public: bool = False, archived: bool = False) -> QuerySet[Tournament]:
     """The tournaments of the lists (the public's without the planned ones); the archived ones
     (`services.archive`) only with `archived`."""
     rows = tournaments_seen(planned=not public)
@@ -146,13 +146,27 @@ def _bounty_fields(bounties: Bounties | None, entry_id: int) -> dict[str, Decima
     return {"bounty_won": entry.won, "head": entry.head if bounties.progressive else None}
 
 
-def tournament_payouts(tournament: Tournament) -> list[dict[str, Any]]:
+class PlacedPlayer(TypedDict):
+    name: str
+    prize: Decimal | None
+
+
+class PayoutPlace(TypedDict):
+    """A paid place as `tournament_payouts` answers it."""
+
+    place: int
+    prize: Decimal
+    players: list[PlacedPlayer]
+    seat: str  # the event whose seat the place wins (a satellite), else ""
+
+
+def tournament_payouts(tournament: Tournament) -> list[PayoutPlace]:
     """Each paid place with its prize and, once decided, who finished there, as `payouts_get`
     answers them (an accepted deal's amounts for the places it settled); in a satellite, `seat`
     names the event a place's prize is a seat in (else "")."""
     paid = payouts_get(tournament)
     seats, target = seat_places(tournament, paid.places)
-    finished: dict[int, list[dict[str, Any]]] = {}
+    finished: dict[int, list[PlacedPlayer]] = {}
     for placed in paid.placed:
         finished.setdefault(placed.place, []).append({"name": placed.name, "prize": placed.prize})
     return [
@@ -166,7 +180,7 @@ def tournament_payouts(tournament: Tournament) -> list[dict[str, Any]]:
     ]
 
 
-def results_rows(tournament: Tournament) -> list[tuple[Any, ...]]:
+def results_rows(tournament: Tournament) -> list[tuple[object, ...]]:
     """The results so far, as the one export gives them: place, name, entry number and prize of
     every entry that played, and in an event with bounties its `bounties.bounty_columns`; the
     players still in first (no place yet), by chips, then everyone out, by place."""
@@ -187,7 +201,19 @@ def results_rows(tournament: Tournament) -> list[tuple[Any, ...]]:
     ]
 
 
-def seat_lookup(tournament: Tournament, query: str) -> list[dict[str, Any]]:
+class SeatMatch(TypedDict):
+    """A player `seat_lookup` found: where they sit, or the place and prize once out."""
+
+    entry_id: int
+    name: str
+    table: int | None
+    seat: int | None
+    status: str
+    place: int | None
+    prize: Decimal | None
+
+
+def seat_lookup(tournament: Tournament, query: str) -> list[SeatMatch]:
     """Players whose name contains the query, with their table and seat, or the place they
     finished in once out and what it won (`payouts_get`: the one answer of each player's
     prize; None when nothing). Compared folded (`names.fold`: "jose" finds "José") against
@@ -203,7 +229,7 @@ def seat_lookup(tournament: Tournament, query: str) -> list[dict[str, Any]]:
         .order_by("player__name", "-number")
         .values_list(*fields)[:20]
     )
-    rows: list[dict[str, Any]] = [
+    rows: list[SeatMatch] = [
         {
             "entry_id": pk,
             "name": name,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TypedDict
 
 from django.db import connection
 from django.db.models import Count
@@ -36,6 +36,15 @@ class SeatView:
     locked: bool = False  # an open seat the floor keeps empty
 
 
+class ButtonDrawView(TypedDict):
+    """A table's high-card draw for the button, as stored."""
+
+    seats: list[int]  # in the order the cards were dealt
+    cards: str
+    tiebreak: str
+    winner_seat: int
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableView:
     number: int
@@ -52,7 +61,7 @@ class TableView:
     big_blind_seat: int | None = None
     is_broken: bool = False
     dealer_name: str | None = None
-    button_draw: dict[str, Any] | None = None  # the latest high-card draw for the button
+    button_draw: ButtonDrawView | None = None  # the latest high-card draw for the button
     locked_seats: tuple[int, ...] = ()  # the seats the floor keeps empty
 
 
@@ -98,7 +107,7 @@ def table_plan(
                 pk=pk, name=name, chips=chips, hand_number=hand, moves_to=moves_to
             )
     offers = hand_reader().reopen_offers([table.pk for table in tables])
-    draws: dict[int, dict[str, Any]] = {}
+    draws: dict[int, ButtonDrawView] = {}
     for draw in ButtonDraw.objects.filter(table__in=tables).order_by("pk"):
         draws[draw.table_id] = {
             "seats": draw.seats,
@@ -113,12 +122,12 @@ def table_plan(
 
 
 def _table_view(
-    table: Any,
+    table: Table,
     taken: dict[int, _Seated],
     held: dict[tuple[int, int], str],
-    halted: Any,
+    halted: tuple[int, ...],
     reopen: ReopenOffer | None,
-    draw: dict[str, Any] | None,
+    draw: ButtonDrawView | None,
 ) -> TableView:
     hands = {s.hand_number for s in taken.values() if s.hand_number is not None}
     # Between hands only: during one, "in hand" says who was dealt in.

@@ -11,14 +11,14 @@ from django.db import transaction
 from common.actors import Actor
 from common.errors import FloorError, FloorInvalid
 from tournaments.models import Entry, Tournament
-from tournaments.selectors.prizes import deal_offer
+from tournaments.selectors.prizes import DealMethod, deal_offer
 from tournaments.services.audit import audit_record
 from tournaments.services.events import tournament_close
 from tournaments.services.locks import lock_tournament
 from tournaments.services.places import places_from_deal
 
 # How a deal shares the prizes in play: the key of the amount in `deal_offer`'s rows.
-DEAL_METHODS = {"icm": "icm", "chip_chop": "chip_chop"}
+DEAL_METHODS: dict[str, DealMethod] = {"icm": "icm", "chip_chop": "chip_chop"}
 
 
 def _check_deal_due(tournament: Tournament, method: str, left: list[Entry]) -> None:
@@ -89,7 +89,7 @@ def tournament_accept_deal(
         }
         for place, (row, (_, amount)) in enumerate(zip(rows, amounts, strict=True), start=1)
     ]
-    total = sum((Decimal(share["amount"]) for share in shares), Decimal(0))
+    total = sum((amount for _, amount in amounts), Decimal(0))
     tournament.deal = {"method": method, "total": str(total), "players": shares}
     tournament_close(tournament)
     audit_record(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -29,7 +29,7 @@ from tournaments.services.seats import seat_assign, seat_clear
 OPEN_STATUSES = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING, Tournament.Status.PAUSED)
 
 
-def playing_levels_done(tournament: Tournament, now: Any) -> int:
+def playing_levels_done(tournament: Tournament, now: datetime) -> int:
     """The playing level now on the clock (1-based), counting a break as the level before it."""
     levels = levels_as_clock(tournament.levels.all())
     state = clock_state(tournament)
@@ -37,7 +37,7 @@ def playing_levels_done(tournament: Tournament, now: Any) -> int:
     return sum(1 for level in levels[: index + 1] if not level.is_break)
 
 
-def registration_open(tournament: Tournament, now: Any) -> bool:
+def registration_open(tournament: Tournament, now: datetime) -> bool:
     """Registration is open before the start, then until the end of the late-registration level
     (and the break right after it)."""
     if tournament.status == Tournament.Status.REGISTERING:
@@ -51,7 +51,7 @@ def registration_open(tournament: Tournament, now: Any) -> bool:
 def entry_register(
     *,
     tournament: Tournament,
-    now: Any,
+    now: datetime,
     player_name: str = "",
     player: int | None = None,
     new_player: bool = False,
@@ -100,7 +100,7 @@ def _next_entry_number(tournament: Tournament, player: Player) -> int:
 
 
 def _entry_new(
-    tournament: Tournament, player: Player, now: Any, actor: Actor, rng: random.Random | None
+    tournament: Tournament, player: Player, now: datetime, actor: Actor, rng: random.Random | None
 ) -> Entry:
     number = _next_entry_number(tournament, player)
     entry = Entry(
@@ -222,7 +222,7 @@ def entry_unregister(*, entry: Entry | int, actor: Actor = None) -> Entry:
 
 
 @transaction.atomic
-def entry_rebuy(*, entry: Entry | int, now: Any, actor: Actor = None) -> Entry:
+def entry_rebuy(*, entry: Entry | int, now: datetime, actor: Actor = None) -> Entry:
     """A rebuy adds the rebuy chips, during the rebuy period, to a stack at or below the start."""
     entry = _active_entry(entry)
     tournament = entry.tournament
@@ -257,7 +257,7 @@ def entry_rebuy(*, entry: Entry | int, now: Any, actor: Actor = None) -> Entry:
 
 
 @transaction.atomic
-def entry_addon(*, entry: Entry | int, actor: Actor = None, now: Any = None) -> Entry:
+def entry_addon(*, entry: Entry | int, actor: Actor = None, now: datetime | None = None) -> Entry:
     """One add-on per entry, in its window (`selectors.windows.addon_window`)."""
     entry = _active_entry(entry)
     tournament = entry.tournament
@@ -308,7 +308,7 @@ def entry_set_chips(
     entry: Entry | int,
     chips: int,
     actor: Actor = None,
-    now: Any = None,
+    now: datetime | None = None,
     kind: str = ChipMove.Kind.COUNT,
     note: str = "",
 ) -> Entry:

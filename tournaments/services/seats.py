@@ -12,10 +12,14 @@ answers who sits where and what is free.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db.models import Func, IntegerField, JSONField, TextField, Value
 from django.db.models.functions import Cast
+
+if TYPE_CHECKING:
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.models.sql.compiler import SQLCompiler
 
 from tournaments.models import Entry, Table
 
@@ -79,17 +83,23 @@ class _Drawn(Func):
         super().__init__(Value(rows, output_field=JSONField()), Cast("pk", TextField()))
         self.index = index
 
-    def _parts(self, compiler: Any, connection: Any) -> tuple[str, str, list[Any]]:
+    def _parts(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper
+    ) -> tuple[str, str, list[str | int]]:
         rows, pk = self.get_source_expressions()
         rows_sql, rows_params = compiler.compile(rows)
         pk_sql, pk_params = compiler.compile(pk)
         return rows_sql, pk_sql, [*rows_params, *pk_params]
 
-    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, list[Any]]:
+    def as_postgresql(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper, **extra: object
+    ) -> tuple[str, list[str | int]]:
         rows, pk, params = self._parts(compiler, connection)
         return f"CAST(jsonb_extract_path_text({rows}, {pk}, '{self.index:d}') AS integer)", params
 
-    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, list[Any]]:
+    def as_sqlite(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper, **extra: object
+    ) -> tuple[str, list[str | int]]:
         rows, pk, params = self._parts(compiler, connection)
         return f"""json_extract({rows}, '$."' || {pk} || '"[{self.index:d}]')""", params
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 
 from common.actors import Actor
 from common.errors import FloorError, FloorInvalid, from_value_error
@@ -31,7 +30,7 @@ from tournaments.services.seats import (
 )
 
 
-def _active(tournament: Tournament) -> Any:
+def _active(tournament: Tournament) -> QuerySet[Entry]:
     return Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
 
 

@@ -4,8 +4,6 @@ read model is `selectors.bounties`; nothing is shown for an event without bounti
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 
 from tournaments.models import Entry, Tournament
@@ -18,7 +16,7 @@ HEAD_ROWS = 200
 
 
 @register.inclusion_tag("desk/_bounties.html")
-def bounties_card(tournament: Tournament) -> dict[str, Any]:
+def bounties_card(tournament: Tournament) -> dict[str, object]:
     bounties = event_bounties(tournament)
     if bounties is None:
         return {"bounties": None}

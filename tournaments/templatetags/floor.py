@@ -8,7 +8,6 @@ stakes as a dict).
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
 from django import template
 from django.utils.safestring import mark_safe
@@ -18,7 +17,8 @@ from tournaments.labels import blinds_label, ordinal
 register = template.Library()
 
 
-def _value(source: Any, name: str) -> Any:
+def _value(source: object, name: str) -> int | str | None:
+    # An amount (or the `bb_ante` flag, a bool: an int) of a level, a table or a stakes dict.
     return source.get(name) if isinstance(source, dict) else getattr(source, name, None)
 
 
@@ -31,7 +31,7 @@ def chips(amount: int | Decimal | str | None) -> str:
 
 
 @register.filter
-def blinds(source: Any) -> str:
+def blinds(source: object) -> str:
     if source is None:
         return ""
     return blinds_label(

@@ -4,8 +4,6 @@ read model is `selectors.satellites.satellite_view`; nothing shown for another e
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 
 from common.errors import FloorError
@@ -16,7 +14,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("desk/_satellite.html", takes_context=True)
-def satellite_card(context: Any, tournament: Tournament) -> dict[str, Any]:
+def satellite_card(context: template.Context, tournament: Tournament) -> dict[str, object]:
     try:
         view = satellite_view(tournament) if tournament.satellite_target_id else None
     except FloorError:

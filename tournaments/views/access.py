@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -26,7 +25,7 @@ def director_required(view: View) -> View:
     signed-in users are refused."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not is_director(request.user):

@@ -14,7 +14,7 @@ record once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict, Unpack
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -99,7 +99,16 @@ class BustRow:
     query: str = ""
 
 
-def _row(tournament: Tournament, chosen: Entry | None, query: str, **typed: Any) -> BustRow:
+class _Typed(TypedDict, total=False):
+    """What the director typed in a row: the stack and the eliminators picked."""
+
+    stack: int | str
+    eliminators: list[int]
+
+
+def _row(
+    tournament: Tournament, chosen: Entry | None, query: str, **typed: Unpack[_Typed]
+) -> BustRow:
     choices = list(selectors.bust_choices(tournament, query))
     if chosen is None:
         return BustRow(choices=choices, query=query, **typed)

@@ -7,15 +7,23 @@ that the script polls.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from django.urls import reverse
 
 from tournaments.models import Tournament
 from tournaments.selectors import clock_feed, clock_seconds_shown
+from tournaments.selectors.clock import ClockAnswer
 
 
-def clock_context(tournament: Tournament, now: datetime) -> dict[str, Any]:
+class ClockContext(TypedDict):
+    clock: ClockAnswer
+    clock_time: str
+    server_now_ms: int
+    clock_url: str
+
+
+def clock_context(tournament: Tournament, now: datetime) -> ClockContext:
     feed = clock_feed(tournament, now)
     return {
         "clock": feed.as_dict(),

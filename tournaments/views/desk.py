@@ -11,7 +11,6 @@ page shows); the list says who is in a hand.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -42,7 +41,7 @@ def entries_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_get(pk)
     form = RegisterForm(request.POST or None)
     partial = _htmx_form(request)
-    likely: list[dict[str, Any]] = []  # the known players a new name may be (two buttons)
+    likely: list[dict[str, object]] = []  # the known players a new name may be (two buttons)
     status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
         sent = form_write(
@@ -97,7 +96,7 @@ def _htmx_form(request: HttpRequest) -> bool:
     )
 
 
-def _list_context(tournament: Tournament) -> dict[str, Any]:
+def _list_context(tournament: Tournament) -> dict[str, object]:
     """What the list's rows and the counts draw from (the page's and the htmx answers')."""
     now = request_time.now()
     # None with a payout table that cannot be used: the Payouts tab says why.
@@ -117,7 +116,7 @@ def _register_card(
     tournament: Tournament,
     form: RegisterForm,
     *,
-    likely: list[dict[str, Any]] | None = None,
+    likely: list[dict[str, object]] | None = None,
     warning: str = "",
     status: int = 200,
 ) -> HttpResponse:

@@ -4,7 +4,6 @@ settings, opening registration and finishing."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -106,7 +105,7 @@ def settings_page(request: HttpRequest, pk: int) -> HttpResponse:
     "Add break" post the form and get it back with one more row, as the schedule editor does."""
     tournament = tournament_get(pk)
     now = request_time.now()
-    data: Mapping[str, Any] | None = request.POST if request.method == "POST" else None
+    data: Mapping[str, str] | None = request.POST if request.method == "POST" else None
     adding = data.get("add") if data else None
     form = TournamentForm(
         data,

@@ -26,7 +26,7 @@ Each returns the result, or the refusal (already shown) for the view to choose w
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from django import forms
 from django.contrib import messages
@@ -42,7 +42,6 @@ FIELD = "form_token"
 
 Result = TypeVar("Result")
 Form = TypeVar("Form", bound=forms.BaseForm)
-Done = str | Callable[[Any], str] | None
 
 
 def submit_once(request: HttpRequest, call: Callable[[], Result]) -> Result:
@@ -76,7 +75,9 @@ def _sent(request: HttpRequest, call: Callable[[], Result], once: bool) -> Resul
     return attempt((lambda: submit_once(request, call)) if once else call)
 
 
-def _say_done(request: HttpRequest, done: Done, result: object) -> None:
+def _say_done(
+    request: HttpRequest, done: str | Callable[[Result], str] | None, result: Result
+) -> None:
     if done is not None:
         messages.success(request, done(result) if callable(done) else done)
 

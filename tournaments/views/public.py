@@ -11,7 +11,6 @@ The big clock polls the API's clock feed (`api-clock`), the one every display us
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
@@ -31,6 +30,7 @@ from tournaments.selectors import (
     tournament_standings,
     version_tag,
 )
+from tournaments.selectors.standings import PayoutPlace
 from tournaments.selectors.structure import late_registration, structure_sheet
 from tournaments.selectors.versions import version_mark
 from tournaments.views.access import public_tournament_get
@@ -43,7 +43,7 @@ PAYOUT_ROWS = 10
 POLL_SECONDS = 10
 
 
-def _state(tournament: Tournament, *, all_places: bool = True) -> dict[str, Any]:
+def _state(tournament: Tournament, *, all_places: bool = True) -> dict[str, object]:
     """What the polled part of the standings page shows (with `all_places` False, the top
     places and the ones being decided now, not the whole table of a big field)."""
     # A payout table that cannot be used yet (its refusal is the desk's to show) is no places.
@@ -58,7 +58,7 @@ def _state(tournament: Tournament, *, all_places: bool = True) -> dict[str, Any]
     }
 
 
-def payout_rows(places: list[dict[str, Any]], players_left: int) -> list[dict[str, Any] | None]:
+def payout_rows(places: list[PayoutPlace], players_left: int) -> list[PayoutPlace | None]:
     """The payout rows a phone polls at a big event: the top `PAYOUT_ROWS` places, then the
     places around the next one to be paid (the next player out finishes `players_left`th), a
     None where rows are left out. A field with few paid places shows them all."""
@@ -66,7 +66,7 @@ def payout_rows(places: list[dict[str, Any]], players_left: int) -> list[dict[st
         return list(places)
     near = [p for p in places if players_left - PAYOUT_ROWS < p["place"] <= players_left + 5]
     shown = {p["place"] for p in places[:PAYOUT_ROWS]} | {p["place"] for p in near}
-    rows: list[dict[str, Any] | None] = []
+    rows: list[PayoutPlace | None] = []
     for place in places:
         if place["place"] in shown:
             rows.append(place)
@@ -91,7 +91,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "public/standings.html", context, status=400 if refusal else 200)
 
 
-def _phone_facts(tournament: Tournament) -> dict[str, Any]:
+def _phone_facts(tournament: Tournament) -> dict[str, object]:
     """What the top of a phone page shows: the clock (level, blinds and ante apart, time left,
     the next level, the time to the break: the one clock feed) and the event's facts (late
     registration, buy-in, start)."""

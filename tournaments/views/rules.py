@@ -8,9 +8,10 @@ included, and nothing stored until *Save rules*.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from django.contrib import messages
+from django.forms import BoundField
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -38,15 +39,28 @@ class Page:
 
     template: str
     url: str
-    context: dict[str, Any]
+    context: dict[str, object]
 
 
-def _rows(view: RulesView, form: RulesForm, refusal: Refusal | None) -> list[dict[str, Any]]:
+OptionField = tuple[OptionRow, BoundField | None]
+
+
+class GroupRows(TypedDict):
+    """A group of options as the template draws it."""
+
+    key: str
+    title: str
+    rows: list[OptionField]
+    others: list[OptionField]
+    open: bool
+
+
+def _rows(view: RulesView, form: RulesForm, refusal: Refusal | None) -> list[GroupRows]:
     """The groups for the template: each option with its form field (None for the fixed
     ones), the options that apply first and the others apart (shown open when one of them is
     refused)."""
 
-    def pair(option: OptionRow) -> tuple[OptionRow, Any]:
+    def pair(option: OptionRow) -> OptionField:
         return option, form[option.key] if option.key in form.fields else None
 
     def refused(option: OptionRow) -> bool:

@@ -6,8 +6,7 @@ hands the rows to the service, which checks them and names the row at fault ("Le
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.forms import BaseFormSet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
@@ -77,7 +76,7 @@ def _save(
     request: HttpRequest,
     schedule: BlindSchedule | None,
     name_form: ScheduleNameForm,
-    levels: list[dict[str, Any]],
+    levels: list[dict[str, int | bool | str]],
 ) -> BlindSchedule:
     if schedule is None:
         name = name_form.cleaned_data["name"].strip()
@@ -85,13 +84,13 @@ def _save(
     return schedule_replace_levels(schedule=schedule, levels=levels, actor=request.user)
 
 
-def _initial_rows(schedule: BlindSchedule | None) -> list[dict[str, Any]]:
+def _initial_rows(schedule: BlindSchedule | None) -> list[dict[str, int | bool | str]]:
     if schedule is None:
         return []
     return [LevelForm.initial_from(level) for level in schedule.levels.all()]
 
 
-def level_labels(formset: Any) -> list[str]:
+def level_labels(formset: BaseFormSet[LevelForm]) -> list[str]:
     """ "Level 1", "Level 2", "Break", ...: playing levels count from 1, as the errors do."""
     labels, number = [], 0
     for form in formset.forms:
@@ -107,7 +106,7 @@ def _render_editor(
     request: HttpRequest,
     schedule: BlindSchedule | None,
     name_form: ScheduleNameForm,
-    formset: Any,
+    formset: BaseFormSet[LevelForm],
     *,
     validate: bool,
 ) -> HttpResponse:

@@ -65,8 +65,8 @@ def screen_render(
     rows = ROWS_SHOWN.get(layout, 0)
     pages = board["payout_pages"]
     if rows:
-        pages = [line for page in pages for line in page]
-        pages = [pages[start : start + rows] for start in range(0, len(pages), rows)]
+        lines = [line for page in pages for line in page]
+        pages = [lines[start : start + rows] for start in range(0, len(lines), rows)]
     blinds, _, ante = clock["clock"]["blinds"].partition(", ")
     context = {
         "tournament": tournament,

@@ -10,7 +10,7 @@ admin's sign-in too); the API answers for itself.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TypedDict
 
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
@@ -23,9 +23,9 @@ from config import request_time
 from config.authentication import sign_in_wait
 from config.sign_in_gate import SLOWED
 from tournaments import selectors
-from tournaments.selectors.access import sign_in_refused
+from tournaments.selectors.access import DeviceRow, sign_in_refused
 from tournaments.services.access import device_revoke, lockout_unlock, user_devices_revoke
-from tournaments.views.access import director_required
+from tournaments.views.access import View, director_required
 from tournaments.views.form_tokens import page_write
 
 TOO_MANY = 429
@@ -42,12 +42,12 @@ def too_many_sign_ins(request: HttpRequest, wait: float) -> HttpResponse:
     return response
 
 
-def throttled_sign_in(view: Any) -> Any:
+def throttled_sign_in(view: View) -> View:
     """A sign-in page's POSTs counted against the client's rate before any password is hashed:
     the floor's sign-in page and the admin's."""
 
     @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         if request.method == "POST":
             wait = sign_in_wait(request)
             if wait is not None:
@@ -68,11 +68,16 @@ class SignInView(LoginView):
         return url if url.startswith("/") and not url.startswith("//") else ""
 
 
+class _UserDevices(TypedDict):
+    username: str
+    devices: list[DeviceRow]
+
+
 @director_required
 def access_page(request: HttpRequest) -> HttpResponse:
     now = request_time.now()
     devices = selectors.device_list(now=now)
-    users: dict[int, dict[str, Any]] = {}
+    users: dict[int, _UserDevices] = {}
     for device in devices:
         users.setdefault(device.user_id, {"username": device.username, "devices": []})
         users[device.user_id]["devices"].append(device)
@@ -118,7 +123,7 @@ def lockout_unlock_page(request: HttpRequest, lockout_id: str) -> HttpResponse:
 
 
 def lockout_response(
-    request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: object = None
 ) -> HttpResponse:
     """What a sign-in refused by the gate (`config.sign_in_gate`: locked on this client, or
     slowed down) answers: 429, with the one sentence (`sign_in_refused`) and when to retry."""

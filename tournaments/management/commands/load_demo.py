@@ -8,9 +8,8 @@ Idempotent: when the demo tournament exists it only prints the logins again.
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
-from typing import Any
 
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
@@ -18,11 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.roles import DEALER_GROUP
-from tournaments.models import BlindSchedule, Entry, Tournament
+from tournaments.models import BlindSchedule, Entry, Series, Tournament
 from tournaments.services.busts import Bust, entries_bust
 from tournaments.services.clocks import clock_start
 from tournaments.services.entries import entry_register, entry_set_chips
 from tournaments.services.events import (
+    LevelRow,
     schedule_create,
     tournament_create,
     tournament_open_registration,
@@ -55,7 +55,7 @@ FIRST = (
     "Omar",
 )
 LAST = ("Alvarez", "Brooks", "Chen", "Dubois", "Eriksen", "Fischer", "Garcia")
-SCHEDULE: list[dict[str, Any]] = [
+SCHEDULE: list[LevelRow] = [
     {"small_blind": 100, "big_blind": 200, "duration": 1800},
     {"small_blind": 200, "big_blind": 400, "duration": 1800},
     {"small_blind": 300, "big_blind": 600, "ante": 600, "bb_ante": True, "duration": 1800},
@@ -70,7 +70,7 @@ SCHEDULE: list[dict[str, Any]] = [
 class Command(BaseCommand):
     help = "Load a running demo tournament (45 players, 5 tables) and demo logins."
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: object, **options: object) -> None:
         created = self._load() if not Tournament.objects.filter(name=DEMO_NAME).exists() else None
         tournament = Tournament.objects.get(name=DEMO_NAME)
         if created:
@@ -127,7 +127,7 @@ class Command(BaseCommand):
         return True
 
 
-def _main_event(schedule: BlindSchedule, series: Any) -> None:
+def _main_event(schedule: BlindSchedule, series: Series) -> None:
     """A two-flight main event (Day 1A open for registration) and a satellite into Day 1A."""
     event = event_create(
         schedule=schedule,
@@ -154,7 +154,7 @@ def _main_event(schedule: BlindSchedule, series: Any) -> None:
     tournament_open_registration(tournament=satellite)
 
 
-def _forty_minutes_of_play(tournament: Tournament, rng: random.Random, now: Any) -> None:
+def _forty_minutes_of_play(tournament: Tournament, rng: random.Random, now: datetime) -> None:
     """Counts as at the first break (the chips issued, shared out at random: they add up to the
     same total), then three players out, each one's chips counted to a tablemate first, so that
     the ledger balances with nothing unaccounted."""
