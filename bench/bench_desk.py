@@ -38,11 +38,13 @@ import uuid
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import partial
 from typing import TYPE_CHECKING, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
+
+from bench.statements import StatementCount
 
 if TYPE_CHECKING:  # Django is set up by the bench itself, after its database is made
     from django.test import Client
@@ -145,18 +147,11 @@ class Desk:
     """A director's test client, counting the SQL statements its requests run."""
 
     client: Client
-    statements: int = 0
+    counted: StatementCount = field(default_factory=StatementCount)
 
-    def count(
-        self,
-        execute: Callable[[str, object, bool, dict[str, object]], object],
-        sql: str,
-        params: object,
-        many: bool,
-        context: dict[str, object],
-    ) -> object:
-        self.statements += 1
-        return execute(sql, params, many, context)
+    @property
+    def statements(self) -> int:
+        return self.counted.statements
 
     def timed(self, call: Callable[[], Answer]) -> tuple[float, int, int, float, Answer]:
         """Milliseconds, statements, bytes and CPU milliseconds (of this process: Django's
@@ -251,7 +246,7 @@ def run(requests: int, passes: int, profile: bool) -> dict[int, dict[str, Figure
         client = Client(raise_request_exception=True)
         client.force_login(director)
         desk = Desk(client)
-        connection.execute_wrappers.append(desk.count)
+        connection.execute_wrappers.append(desk.counted)
         serial = iter(range(10**6))
         for pk in events.values():  # warm up: imports, templates, the plans' caches
             _pass(desk, pk, 2, serial)

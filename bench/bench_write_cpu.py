@@ -36,6 +36,7 @@ from typing import Any, TypedDict
 from urllib.parse import urlencode
 
 from bench.bench_actions import BENCH_DB, DECK, Tablet, _admin, _credentials, _event, _setup_django
+from bench.statements import StatementCount
 
 
 def _tablet_form(tablet: InProcessTablet, client_id: str) -> Form:
@@ -98,19 +99,12 @@ class Caller:
         from django.db import connection
 
         self.app = get_wsgi_application()
-        self.statements = 0
-        connection.execute_wrappers.append(self._count)
+        self.counted = StatementCount()
+        connection.execute_wrappers.append(self.counted)
 
-    def _count(
-        self,
-        execute: Callable[[str, object, bool, dict[str, object]], object],
-        sql: str,
-        params: object,
-        many: bool,
-        context: dict[str, object],
-    ) -> object:
-        self.statements += 1
-        return execute(sql, params, many, context)
+    @property
+    def statements(self) -> int:
+        return self.counted.statements
 
     def __call__(
         self, headers: dict[str, str], method: str, path: str, body: object = None

@@ -28,6 +28,7 @@ from urllib.parse import urlencode, urlsplit
 
 from bench.bench_actions import DECK, Tablet
 from bench.room.build import Room
+from bench.statements import StatementCount
 
 Form = dict[str, object]  # a page's form fields, as posted
 ExcInfo = tuple[type[BaseException], BaseException, TracebackType]
@@ -44,20 +45,13 @@ class App:
         from django.db import connection
 
         self.app = get_wsgi_application()
-        self.statements = 0
+        self.counted = StatementCount()
         self.requests = 0
-        connection.execute_wrappers.append(self._count)
+        connection.execute_wrappers.append(self.counted)
 
-    def _count(
-        self,
-        execute: Callable[[str, object, bool, dict[str, object]], object],
-        sql: str,
-        params: object,
-        many: bool,
-        context: dict[str, object],
-    ) -> object:
-        self.statements += 1
-        return execute(sql, params, many, context)
+    @property
+    def statements(self) -> int:
+        return self.counted.statements
 
     def __call__(
         self, method: str, path: str, headers: dict[str, str], form: Form | None = None
