@@ -251,8 +251,8 @@ def _commit() -> str:
 # --- the cases -----------------------------------------------------------------------------------
 
 
-class Figures(TypedDict):
-    """One round of one case: the rate, the latencies, the CPU per request, the statuses."""
+class Rates(TypedDict):
+    """The rate, the latencies and the CPU per request of a case."""
 
     per_second: float
     p50_ms: float
@@ -260,18 +260,17 @@ class Figures(TypedDict):
     server_cpu_ms: float
     database_cpu_ms: float
     client_cpu_ms: float
+
+
+class Figures(Rates):
+    """One round of one case, with its statuses."""
+
     statuses: Counter[int]
 
 
-class Summary(TypedDict):
+class Summary(Rates):
     """A case over its rounds: the medians of `Figures`, the statuses summed, each round's rate."""
 
-    per_second: float
-    p50_ms: float
-    p99_ms: float
-    server_cpu_ms: float
-    database_cpu_ms: float
-    client_cpu_ms: float
     statuses: dict[int, int]
     rounds: list[float]
 
