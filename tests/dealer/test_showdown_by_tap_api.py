@@ -10,10 +10,12 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from config import request_time
+from dealer.engine.errors import RuleViolation
 from dealer.engine.phh import parse_phh
 from dealer.engine.phh.play import outcome
 from dealer.hand_log import hand_replay
 from dealer.models import Hand
+from dealer.services import hand_record_action
 from dealer.views import present
 from tests.factories import HandClient, assign_dealer, seated_tournament
 from tournaments.models import Table
@@ -227,3 +229,20 @@ def test_phh_of_a_hand_pushed_by_tap_has_unknown_cards_and_the_winnings(dealer, 
         done["awards"][0]["amount"] if seat == winner else 0 for seat in seats
     ]
     assert outcome(history).status == "complete"  # the others mucked: the pot is the winner's
+
+
+def test_award_whose_seats_are_not_a_list_is_refused_by_the_service_too(table, tablet):
+    """A caller that skips the API's serializer (a task, a command) gets the same refusal, not
+    an error from iterating a number: the service reads the winners as a list of seats."""
+    to_showdown(tablet)
+    hand = Hand.objects.get(pk=tablet.state["hand"])
+    with pytest.raises(RuleViolation) as refused:
+        hand_record_action(
+            hand=hand,
+            action={"kind": "award", "pot": 0, "seats": 4},
+            client_id="award-not-a-list",
+            version=hand.version,
+            actor=table.dealer,
+        )
+    assert refused.value.code == "bad_action"
+    assert Hand.objects.get(pk=hand.pk).version == hand.version  # nothing recorded
