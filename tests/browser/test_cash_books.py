@@ -149,6 +149,8 @@ def test_a_floor_supervisors_evening_keeps_the_books(
     row = desk.locator(f"#seat-{eva.seat}")
     row.locator("input[name=amount]").first.fill("30")
     row.get_by_role("button", name="Top up").dblclick()
+    # Wait for the answer page itself: "networkidle" may hold already, before the post is sent.
+    said(desk, "Eva has 200 now.")
     desk.wait_for_load_state("networkidle")
     assert CashSeat.objects.get(pk=eva.pk).chips == 200
     assert CashChips.objects.filter(kind="top_up", sitting=eva.pk).count() == 1

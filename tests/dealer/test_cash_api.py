@@ -18,6 +18,7 @@ from dealer.cash.models import CashSeat
 from dealer.cash.seats import services as cash
 from dealer.models import Hand
 from dealer.services import hand_start
+from tests.dealer.test_cash_pages import waiting_names
 from tests.dealer.test_cash_services import play_out, seat_of, seated
 from tests.factories import DealerFactory, DirectorFactory, assign_dealer, seated_tournament
 from tournaments.models import AuditEvent, Table
@@ -576,7 +577,7 @@ def test_the_seats_page_and_the_api_detail_agree_seat_for_seat() -> None:
     assert (4, "P4", "2", "1") in shown
     waiting = [entry["player"] for entry in body["waiting_list"]]
     assert waiting == ["Wes", "Xia"]
-    assert html.index("Wes") < html.index("Xia")
+    assert waiting_names(html) == waiting
 
 
 def test_the_page_and_the_api_give_the_same_permission_answers() -> None:
