@@ -4,6 +4,7 @@ frozen time, a page client with its own set-up) defines its own fixture of the s
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.test import override_settings
@@ -39,6 +40,29 @@ def _set_up_at_test_speed() -> Iterator[None]:
     for instead; tests/operations/test_static_caching.py checks the production mode)."""
     with override_settings(PASSWORD_HASHERS=one_round_first(), WHITENOISE_AUTOREFRESH=True):
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _form_widgets_rendered_plainly(django_test_environment: None) -> Iterator[None]:
+    """Django's test set-up has every template rendered announce itself, and the test client
+    keeps a copy of each one's context (`response.context`, `response.templates`). A page of
+    forms renders one small template per field (`django/forms/widgets/...`): a quarter of the
+    form fuzzer's time went to copying those contexts, which no test reads. Widget templates
+    render as in production; every other template is still recorded."""
+    from django.template.base import Template
+
+    recorded = Template._render  # type: ignore[attr-defined]  # Django's, for the tests
+
+    def render(self: Template, context: Any) -> Any:
+        if (self.name or "").startswith("django/forms/"):
+            return self.nodelist.render(context)
+        return recorded(self, context)
+
+    Template._render = render  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        Template._render = recorded  # type: ignore[attr-defined]
 
 
 @pytest.fixture
