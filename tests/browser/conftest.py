@@ -34,6 +34,23 @@ CHROMIUM_ARGS = [
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+# The public pages' and phones' polls (10 to 15 s in the room): a browser test waiting for a
+# poll to bring news waited that long, idle, on a core the suite could have used. Two seconds
+# here; a test that times a poll sets its own (tests/browser/test_list_alerts.py). The tablet's
+# own poll (3 s) and the screens' clock stay as served.
+QUICK_POLLS = (
+    "dealer.cash.games.views.POLL_SECONDS",
+    "dealer.views.live.POLL_SECONDS",
+    "tournaments.views.public.POLL_SECONDS",
+)
+
+
+@pytest.fixture(autouse=True)
+def _quick_polls(monkeypatch: pytest.MonkeyPatch) -> None:
+    for target in QUICK_POLLS:
+        monkeypatch.setattr(target, 2)
+
+
 def _chromium() -> str | None:
     return (
         os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
