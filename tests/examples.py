@@ -5,7 +5,12 @@ hypothesis' `long` profile (`--hypothesis-profile=long`), whose default of 1,000
 against the usual 100 makes every such count ten times larger: the same assertions, over many
 more draws, for a run before a release or after a change to the engine or the ledger.
 
-tests/conftest.py registers the profile (`register_profiles`) before hypothesis' pytest plugin
+The `second-database` profile draws a quarter of the usual count: .ci/run runs the ledger's
+state machine once more on SQLite (the embedded default `make run` serves), beside the whole
+suite on PostgreSQL, for the queries and locks that differ between the two; a quarter of the
+examples reach every one of those statements, at a quarter of the core it kept busy.
+
+tests/conftest.py registers the profiles (`register_profiles`) before hypothesis' pytest plugin
 reads its option.
 """
 
@@ -15,11 +20,14 @@ from hypothesis import settings
 
 USUAL_EXAMPLES = 100  # hypothesis' default, and its `ci` profile's (CI=true loads that one)
 LONG_EXAMPLES = 1000
+SECOND_DATABASE_EXAMPLES = 25
 
 
 def register_profiles() -> None:
-    """The `long` profile: like the loaded one (`ci` on CI), with ten times the examples."""
+    """The `long` profile: like the loaded one (`ci` on CI), with ten times the examples; the
+    `second-database` profile, with a quarter."""
     settings.register_profile("long", max_examples=LONG_EXAMPLES)
+    settings.register_profile("second-database", max_examples=SECOND_DATABASE_EXAMPLES)
 
 
 def examples(usual: int) -> int:
