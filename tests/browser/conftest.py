@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from tests.required import REQUIRED
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+FAILURES = Path(__file__).resolve().parents[2] / "test-failures"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -49,6 +50,30 @@ QUICK_POLLS = (
 def _quick_polls(monkeypatch: pytest.MonkeyPatch) -> None:
     for target in QUICK_POLLS:
         monkeypatch.setattr(target, 2)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A browser test that fails reports what each of its tabs showed at that moment: the
+    address and the page's visible text in the failure's report (so CI's output holds it), and
+    the page's HTML and a screenshot in `test-failures/` (not kept in git)."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.when != "call" or not report.failed:
+        return
+    for name, value in getattr(item, "funcargs", {}).items():
+        if not (hasattr(value, "evaluate") and hasattr(value, "screenshot")):
+            continue  # not a Playwright page
+        stem = FAILURES / re.sub(r"[^\w.-]+", "_", f"{item.name}-{name}")[:150]
+        try:
+            text = value.evaluate("() => document.body ? document.body.innerText : ''")
+            FAILURES.mkdir(exist_ok=True)
+            stem.with_suffix(".html").write_text(value.content())
+            value.screenshot(path=str(stem.with_suffix(".png")), full_page=True)
+            shown = f"{value.url}\n{text[:4000]}"
+        except Exception as error:  # a closed or crashed page: say so, keep the failure
+            shown = f"(the page could not be read: {error})"
+        report.sections.append((f"the {name} tab when the test failed", shown))
 
 
 def _chromium() -> str | None:
