@@ -140,6 +140,17 @@ def screenshot(page: object, name: str, *, full_page: bool = True) -> Path:
     return path
 
 
+def wait_for_message(page: Any, sentence: str) -> None:
+    """Wait for `sentence` among the messages at the top of the page (a form's answer), its
+    case included. A bare `text=...` selector matches any element holding the words in any
+    case: a planned tournament's own hint ("Players can register once registration is open.")
+    met `text=Registration is open.` before the answer to "Open registration" had come, and the
+    test went on to a page still planned."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(".messages")).to_contain_text(sentence)
+
+
 def sign_in_director(page: Any, live_server: Any) -> None:
     """A director signs in on the login page and lands on the desk."""
     get_user_model().objects.create_user("director", password="director", is_staff=True)

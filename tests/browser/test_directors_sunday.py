@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from tests.browser.conftest import sign_in_director
+from tests.browser.conftest import sign_in_director, wait_for_message
 from tournaments.models import BlindSchedule, Entry, Player, Tournament
 from tournaments.names import fold
 from tournaments.services.busts import Bust, entries_bust
@@ -75,7 +75,7 @@ def register_all(page: Any, base: str, event: Tournament) -> None:
     the counts, and the page is never loaded again (a mark set on it stays)."""
     page.goto(f"{base}/desk/t/{event.pk}/")
     page.get_by_role("button", name="Open registration").click()
-    page.wait_for_selector("text=Registration is open.")
+    wait_for_message(page, "Registration is open.")
     page.goto(f"{base}/desk/t/{event.pk}/entries/")
     page.evaluate("window.sundayMark = 'same page'")
     for count, name in enumerate(NAMES, start=1):

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import sign_in_director
+from tests.browser.conftest import sign_in_director, wait_for_message
 from tournaments.services.events import schedule_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -112,7 +112,7 @@ def new_tournament(page: Any, live_server: Any, *, name: str, schedule: str, **f
 def open_registration(page: Any, base: str) -> None:
     page.goto(f"{base}/")
     page.get_by_role("button", name="Open registration").click()
-    page.wait_for_selector("text=Registration is open.")
+    wait_for_message(page, "Registration is open.")
 
 
 def register(page: Any, base: str, names: list[str]) -> None:
