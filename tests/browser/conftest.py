@@ -140,15 +140,16 @@ def screenshot(page: object, name: str, *, full_page: bool = True) -> Path:
     return path
 
 
-def wait_for_message(page: Any, sentence: str) -> None:
+def wait_for_message(page: Any, sentence: str, *, success: bool = False) -> None:
     """Wait for `sentence` among the messages at the top of the page (a form's answer), its
-    case included. A bare `text=...` selector matches any element holding the words in any
-    case: a planned tournament's own hint ("Players can register once registration is open.")
-    met `text=Registration is open.` before the answer to "Open registration" had come, and the
-    test went on to a page still planned."""
+    case included; with `success`, in a success message (the service's sentence after a
+    write), not a warning or an error. A bare `text=...` selector matches any element holding
+    the words in any case: a planned tournament's own hint ("Players can register once
+    registration is open.") met `text=Registration is open.` before the answer to "Open
+    registration" had come, and the test went on to a page still planned."""
     from playwright.sync_api import expect
 
-    expect(page.locator(".messages")).to_contain_text(sentence)
+    expect(page.locator(".message--success" if success else ".messages")).to_contain_text(sentence)
 
 
 def sign_in_director(page: Any, live_server: Any) -> None:

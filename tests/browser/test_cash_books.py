@@ -31,7 +31,7 @@ from dealer.cash.books import cash_chips_check
 from dealer.cash.games import services as games
 from dealer.cash.models import CashChips, CashSeat, WaitingListEntry
 from dealer.cash.seats import services as cash
-from tests.browser.conftest import screenshot, sign_in_director
+from tests.browser.conftest import screenshot, sign_in_director, wait_for_message
 from tests.browser.test_cash_evening import POLL, join_from_phone
 from tests.browser.test_tablet import tap
 from tests.factories import DealerFactory, make
@@ -101,10 +101,6 @@ def floor() -> tuple[Table, Table]:
     return made[0], made[1]
 
 
-def said(page: Any, sentence: str) -> None:
-    expect(page.locator(".messages")).to_contain_text(sentence)
-
-
 def test_a_floor_supervisors_evening_keeps_the_books(
     desk: Any, tablet: Any, phone: Any, live_server: Any
 ) -> None:
@@ -119,7 +115,7 @@ def test_a_floor_supervisors_evening_keeps_the_books(
     desk.get_by_test_id("move-1").locator("select").select_option(f"{twelve.pk}:4")
     screenshot(desk, "cash-seats-move", full_page=False)
     desk.get_by_test_id("move-1").get_by_role("button", name="Move with 402").click()
-    said(desk, "Ana moved to Table 12, seat 4, with 402.")
+    wait_for_message(desk, "Ana moved to Table 12, seat 4, with 402.")
     assert CashSeat.objects.get(table=twelve, seat=4).chips == 402
 
     # Quin joins the 1/2 list from her phone; "Call next" on the desk calls her and holds the
@@ -129,7 +125,7 @@ def test_a_floor_supervisors_evening_keeps_the_books(
     join_from_phone(phone, live_server.url, "Quin")
     desk.goto(f"{live_server.url}/cash/games/{game.pk}/")
     desk.get_by_role("button", name="Call next").click()
-    said(desk, "Quin: table")
+    wait_for_message(desk, "Quin: table")
     held = WaitingListEntry.objects.select_related("call_table").get(player__name="Quin")
     assert held.call_table is not None
     phone.wait_for_selector("[data-call]", timeout=POLL)
@@ -150,7 +146,7 @@ def test_a_floor_supervisors_evening_keeps_the_books(
     row.locator("input[name=amount]").first.fill("30")
     row.get_by_role("button", name="Top up").dblclick()
     # Wait for the answer page itself: "networkidle" may hold already, before the post is sent.
-    said(desk, "Eva has 200 now.")
+    wait_for_message(desk, "Eva has 200 now.")
     desk.wait_for_load_state("networkidle")
     assert CashSeat.objects.get(pk=eva.pk).chips == 200
     assert CashChips.objects.filter(kind="top_up", sitting=eva.pk).count() == 1
@@ -188,14 +184,14 @@ def test_a_floor_supervisors_evening_keeps_the_books(
     correct.locator("input[name=reason]").fill("a rack of 20 was counted twice")
     screenshot(desk, "cash-seat-correct", full_page=False)
     correct.get_by_role("button", name="Set the stack").click()
-    said(desk, "Hana has 480 now (corrected: a rack of 20 was counted twice).")
+    wait_for_message(desk, "Hana has 480 now (corrected: a rack of 20 was counted twice).")
     row = CashChips.objects.get(kind="correction", note="a rack of 20 was counted twice")
     assert (row.delta, row.actor.is_staff if row.actor else None) == (-20, True)
 
     # The supervisor closes table 12: its players move with their stacks.
     desk.goto(f"{live_server.url}/cash/games/{twelve.cash_game_id}/")
     desk.get_by_test_id("close-12").get_by_role("button").click()
-    said(desk, "Table 12 is closed.")
+    wait_for_message(desk, "Table 12 is closed.")
     screenshot(desk, "floor-games-close", full_page=False)
     assert not CashSeat.objects.filter(table=twelve).exists()
     # Table 11 had seats 4 to 6 open (seat 1 is held for Quin): Dmitri, Eva and Ana sit there.

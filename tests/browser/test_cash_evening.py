@@ -19,11 +19,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
 
 from dealer.cash.models import CashSeat, TimeCharge
 from dealer.models import Hand
-from tests.browser.conftest import screenshot, sign_in_director
+from tests.browser.conftest import screenshot, sign_in_director, wait_for_message
 from tests.browser.test_tablet import pick, tap
 from tests.factories import DealerFactory, make
 from tournaments.models import Table
@@ -57,11 +56,6 @@ def phones(browser: Any) -> Iterator[list[Any]]:
         context.close()
 
 
-def said(page: Any, sentence: str) -> None:
-    """The page's success message (the service's sentence after a write)."""
-    expect(page.locator(".message--success")).to_contain_text(sentence)
-
-
 def created(desk: Any, path: str) -> int:
     """The id in the address the form's redirect leads to (the form's `#new` stays on it)."""
     pattern = re.compile(path + r"(#new)?$")
@@ -86,7 +80,7 @@ def open_table(desk: Any, base: str, number: int) -> int:
     desk.fill("#id_max_buy_in", "200")
     desk.locator("#new").get_by_role("button", name="Open the table").click()
     table = created(desk, r"/cash/(\d+)/")
-    said(desk, "is open: seat the players.")
+    wait_for_message(desk, "is open: seat the players.", success=True)
     return table
 
 
@@ -104,14 +98,14 @@ def set_rake(desk: Any, base: str, table: int) -> None:
     desk.check("#id_rake_no_flop_no_drop")
     desk.wait_for_selector("#rule-rake_no_flop_no_drop[data-differs]")
     desk.click("[data-save-rules]")
-    said(desk, "Rules saved")
+    wait_for_message(desk, "Rules saved", success=True)
 
 
 def assign_dealer(desk: Any, base: str, table: int, dealer: str) -> None:
     desk.goto(f"{base}/cash/{table}/")
     desk.select_option(f"#dealer-{table}", label=dealer)
     desk.get_by_role("button", name="Assign").click()
-    said(desk, "dealer assigned")
+    wait_for_message(desk, "dealer assigned", success=True)
 
 
 def seat_walk_in(desk: Any, base: str, table: int, name: str, buy_in: int) -> None:
@@ -120,7 +114,7 @@ def seat_walk_in(desk: Any, base: str, table: int, name: str, buy_in: int) -> No
     form.locator("#id_player_name").fill(name)
     form.locator("#id_buy_in").fill(str(buy_in))
     form.get_by_role("button", name="Seat", exact=True).click()
-    said(desk, f"{name} sits in seat")
+    wait_for_message(desk, f"{name} sits in seat", success=True)
 
 
 def join_from_phone(phone: Any, base: str, name: str) -> str:
@@ -148,7 +142,7 @@ def seat_called(desk: Any, base: str, game: int, name: str, buy_in: int) -> None
     row = desk.locator(f"[data-entry='{name}']")
     row.locator("input[name=buy_in]").fill(str(buy_in))
     row.get_by_role("button", name="Seated").click()
-    said(desk, f"{name} sits at")
+    wait_for_message(desk, f"{name} sits at", success=True)
 
 
 def raise_to(tablet: Any, amount: int, *, word: str = "Raise") -> None:
@@ -208,13 +202,13 @@ def test_an_evening_of_cash_runs_from_the_desk_the_tablets_and_the_phones_and_th
     desk.fill("#id_hold_seconds", "300")
     desk.get_by_role("button", name="Create the game").click()
     game = created(desk, r"/cash/games/(\d+)/")
-    said(desk, "1/2 NL is open: deal it at a table.")
+    wait_for_message(desk, "1/2 NL is open: deal it at a table.", success=True)
     tables = {number: open_table(desk, base, number) for number in (1, 2)}
     for number in tables:
         desk.goto(f"{base}/cash/games/{game}/")
         desk.select_option("#attach-table", label=f"Table {number} (1/2 NL #{number})")
         desk.locator("#tables").get_by_role("button", name="Open the table").click()
-        said(desk, "deals 1/2 NL")
+        wait_for_message(desk, "deals 1/2 NL", success=True)
         assert desk.locator(f"#tables [data-table='{number}']").inner_text().split("\t")[:3] == [
             f"Table {number}",
             "0/4",
@@ -242,13 +236,13 @@ def test_an_evening_of_cash_runs_from_the_desk_the_tablets_and_the_phones_and_th
     desk.goto(f"{base}/cash/games/{game}/")
     desk.fill("#list-name", "Pia")
     desk.get_by_role("button", name="Add to the list").click()
-    said(desk, "Pia is on the list (code")
+    wait_for_message(desk, "Pia is on the list (code", success=True)
     assert desk.locator("[data-entry='Nora']").inner_text().split("\t")[:3] == ["1", "Nora", nora]
     assert live_game(quin, base) == ("3", "3")
 
     # 3. "Call next": Nora, to table 1's open seat; her phone shows the call at its next poll.
     desk.get_by_role("button", name="Call next").click()
-    said(desk, "Nora: table 1, seat 4.")
+    wait_for_message(desk, "Nora: table 1, seat 4.", success=True)
     phone.wait_for_selector("[data-call]", timeout=POLL)
     assert (
         phone.locator("[data-call]")
@@ -261,9 +255,9 @@ def test_an_evening_of_cash_runs_from_the_desk_the_tablets_and_the_phones_and_th
 
     # Omar is called to table 2; he does not come: the seat goes to Pia at once.
     desk.get_by_role("button", name="Call next").click()
-    said(desk, "Omar: table 2, seat 3.")
+    wait_for_message(desk, "Omar: table 2, seat 3.", success=True)
     desk.locator("[data-entry='Omar']").get_by_role("button", name="No-show").click()
-    said(desk, "Omar is a no-show: the seat goes to the next player.")
+    wait_for_message(desk, "Omar is a no-show: the seat goes to the next player.", success=True)
     assert (
         desk.locator("[data-entry='Pia']")
         .inner_text()
@@ -282,7 +276,7 @@ def test_an_evening_of_cash_runs_from_the_desk_the_tablets_and_the_phones_and_th
     # 4. The tablet at table 1: the desk draws for the button, Ann signs in and deals.
     desk.goto(f"{base}/cash/{tables[1]}/")
     desk.get_by_role("button", name="Draw for the button").click()
-    said(desk, "the button goes to seat")
+    wait_for_message(desk, "the button goes to seat", success=True)
     url = f"/deal/table/{tables[1]}/"
     tablet.goto(f"{base}/login/?next={url}")
     tablet.fill("input[name=username]", "ann")
@@ -374,9 +368,9 @@ def test_an_evening_of_cash_runs_from_the_desk_the_tablets_and_the_phones_and_th
     time_form = desk.get_by_test_id("time-1")
     time_form.locator("input[name=amount]").fill("5")
     time_form.get_by_role("button", name="Collect time").click()
-    said(desk, "Seat 1 paid 5 of time for")
+    wait_for_message(desk, "Seat 1 paid 5 of time for", success=True)
     desk.locator("#seat-2").get_by_role("button", name="Leave").click()
-    said(desk, "Eva left with 150. Quin is called to seat 2.")
+    wait_for_message(desk, "Eva left with 150. Quin is called to seat 2.", success=True)
     cashed_out = 150
     desk.goto(f"{base}/cash/games/{game}/")
     assert (
