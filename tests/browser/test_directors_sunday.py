@@ -19,7 +19,7 @@ import pytest
 from django.utils import timezone
 
 from tests.browser.conftest import sign_in_director, wait_for_message
-from tests.factories import TournamentFactory
+from tests.factories import TournamentFactory, make
 from tournaments.models import BlindSchedule, Entry, Player, Tournament
 from tournaments.names import fold
 from tournaments.services.busts import Bust, entries_bust
@@ -200,7 +200,7 @@ def test_a_name_sent_the_moment_the_count_is_drawn_is_registered_in_place(
     again. (htmx made a swapped form its own 20 ms after drawing it, its default settle delay;
     an Enter inside that window was a plain post, which CI's run caught once.)"""
     base = live_server.url
-    event = TournamentFactory(name="Fast hands")
+    event: Tournament = make(TournamentFactory, name="Fast hands")
     sign_in_director(desk, live_server)
     desk.goto(f"{base}/desk/t/{event.pk}/entries/")
     desk.evaluate("window.sundayMark = 'same page'")
