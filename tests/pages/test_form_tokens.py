@@ -53,6 +53,44 @@ def test_bug_rebuy_form_sent_twice_gives_one_rebuy(director: Client) -> None:
     assert "message--warning" in second.content.decode()
 
 
+def ann_rebuy_form() -> tuple[str, dict[str, str]]:
+    """Ann Lee short enough for a rebuy: the rebuy's address and a form with a fresh token."""
+    event = rebuy_event()
+    ann = entry_of(event, "Ann Lee")
+    entry_set_chips(entry=ann, chips=2000)
+    return reverse("entry-rebuy", args=[event.pk, ann.pk]), once()
+
+
+@pytest.mark.django_db
+def test_a_form_sent_twice_repeats_what_the_first_submission_recorded(director: Client) -> None:
+    """A double tap sends the form twice and the browser draws whichever answer comes last. The
+    second says it was already recorded and what the first one recorded, so the director
+    reads the outcome either way, as a resent tablet write gets its first answer."""
+    url, form = ann_rebuy_form()
+
+    director.post(url, form, follow=True)
+    second = director.post(url, form, follow=True).content.decode()
+
+    assert f"{SENT_TWICE} Rebuy for Ann Lee: 7,000 chips now." in second
+    assert "message--warning" in second
+
+
+@pytest.mark.django_db
+def test_a_form_sent_twice_by_someone_else_does_not_repeat_the_first_answer(
+    director: Client,
+) -> None:
+    """The first answer is repeated only to whoever sent the form: a token replayed by another
+    account (copied from a page) learns nothing of what the first submission recorded."""
+    url, form = ann_rebuy_form()
+    director.post(url, form, follow=True)
+
+    other = staff_client(Client(), username="other-director")
+    second = other.post(url, form, follow=True).content.decode()
+
+    assert SENT_TWICE in second
+    assert "7,000" not in second.split(SENT_TWICE, 1)[1].split("</", 1)[0]
+
+
 @pytest.mark.django_db
 def test_two_rebuy_forms_are_two_rebuys(director: Client) -> None:
     """The control case: two forms (two tokens) are two rebuys when the rules allow them."""

@@ -16,6 +16,9 @@ class FormToken(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     used_at = models.DateTimeField(auto_now_add=True)
+    # What the first submission's page said (its success sentence), repeated to a second
+    # submission by the same account; empty when the page said it otherwise.
+    answer = models.CharField(max_length=500, blank=True, default="")
 
     def __str__(self) -> str:
         return self.token

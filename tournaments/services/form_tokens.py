@@ -22,10 +22,12 @@ TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
 class FormSentTwiceError(FloorConflict):
-    """The form's token is used already: its first submission was recorded."""
+    """The form's token is used already: its first submission was recorded. `first_answer`
+    is what that submission's page said, repeated after the sentence (empty when unknown)."""
 
-    def __init__(self) -> None:
-        super().__init__("form_sent_twice", "Already recorded: that form was sent twice.")
+    def __init__(self, first_answer: str = "") -> None:
+        detail = "Already recorded: that form was sent twice."
+        super().__init__("form_sent_twice", f"{detail} {first_answer}" if first_answer else detail)
 
 
 def check_form_token(token: str) -> str:
@@ -49,4 +51,14 @@ def form_token_use(*, token: str, actor: Actor = None) -> FormToken:
         with transaction.atomic():
             return FormToken.objects.create(token=token, actor=user)
     except IntegrityError as error:
-        raise FormSentTwiceError() from error
+        # The first submission has committed (the insert waited on its row): its answer is
+        # repeated to the account that sent it, and to nobody else.
+        first = FormToken.objects.filter(token=token, actor=user).exclude(actor=None)
+        raise FormSentTwiceError(first.values_list("answer", flat=True).first() or "") from error
+
+
+def form_token_answer(*, used: FormToken, answer: str) -> None:
+    """Keep what the first submission's page says (in the transaction that used the token), to
+    repeat it to a second submission of the same form."""
+    used.answer = answer[: FormToken._meta.get_field("answer").max_length]
+    used.save(update_fields=["answer"])

@@ -8,7 +8,8 @@ service call with `once=True`, which uses the token and makes the call in one tr
     page_write(request, lambda: entry_rebuy(entry=entry, ...), "Rebuy recorded.", once=True)
 
 A second submission of the same form is refused with `FormSentTwiceError` ("Already recorded:
-that form was sent twice.") and changes nothing; a refusal of the service leaves the token
+that form was sent twice.", then what the first submission's page said, to the same account)
+and changes nothing; a refusal of the service leaves the token
 unused, so the form can be corrected and sent again.
 
 The shapes, each written here once:
@@ -26,7 +27,8 @@ Each returns the result, or the refusal (already shown) for the view to choose w
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from django import forms
 from django.contrib import messages
@@ -35,22 +37,35 @@ from django.http import HttpRequest
 
 from common.errors import FloorError
 from tournaments.forms import attach_refusal
-from tournaments.services.form_tokens import FormSentTwiceError, form_token_use
+from tournaments.services.form_tokens import (
+    FormSentTwiceError,
+    form_token_answer,
+    form_token_use,
+)
 from tournaments.views.access import report_refusal
 
 FIELD = "form_token"
 
 Result = TypeVar("Result")
+Made = TypeVar("Made")
 Form = TypeVar("Form", bound=forms.BaseForm)
 
 
-def submit_once(request: HttpRequest, call: Callable[[], Result]) -> Result:
-    """Use the posted form's token and make `call` (one service call) in one transaction.
-    Raises `FormSentTwiceError` for a second submission, a 400 `FloorError` for a form without a
-    token, and whatever `call` raises (then the token stays unused)."""
+def submit_once(
+    request: HttpRequest,
+    call: Callable[[], Result],
+    answer: Callable[[Result], str] | None = None,
+) -> Result:
+    """Use the posted form's token and make `call` (one service call) in one transaction; the
+    sentence `answer` makes of the result is kept with the token, for a second submission to
+    repeat. Raises `FormSentTwiceError` for a second submission, a 400 `FloorError` for a form
+    without a token, and whatever `call` raises (then the token stays unused)."""
     with transaction.atomic():
-        form_token_use(token=request.POST.get(FIELD, ""), actor=request.user)
-        return call()
+        used = form_token_use(token=request.POST.get(FIELD, ""), actor=request.user)
+        result = call()
+        if answer is not None:
+            form_token_answer(used=used, answer=answer(result))
+        return result
 
 
 def attempt(call: Callable[[], Result]) -> Result | FloorError:
@@ -71,15 +86,39 @@ def report_form_refusal(request: HttpRequest, error: FloorError) -> None:
         report_refusal(request, error)
 
 
-def _sent(request: HttpRequest, call: Callable[[], Result], once: bool) -> Result | FloorError:
-    return attempt((lambda: submit_once(request, call)) if once else call)
+@dataclass(frozen=True)
+class _Sent(Generic[Made]):
+    """A page write's outcome: the call's result or refusal, and its success sentence."""
+
+    result: Made | FloorError
+    sentence: str | None
 
 
-def _say_done(
-    request: HttpRequest, done: str | Callable[[Result], str] | None, result: Result
-) -> None:
-    if done is not None:
-        messages.success(request, done(result) if callable(done) else done)
+def _sent(
+    request: HttpRequest,
+    call: Callable[[], Made],
+    once: bool,
+    done: str | Callable[[Made], str] | None,
+) -> _Sent[Made]:
+    """The call's result or refusal, and the success sentence `done` makes of a result: made
+    once, inside the token's transaction (which keeps it) when `once`."""
+    if done is None:
+        return _Sent(attempt((lambda: submit_once(request, call)) if once else call), None)
+    said: list[str] = []
+
+    def sentence(result: Made) -> str:
+        said.append(done(result) if callable(done) else done)
+        return said[0]
+
+    sent = attempt((lambda: submit_once(request, call, sentence)) if once else call)
+    if isinstance(sent, FloorError):
+        return _Sent(sent, None)
+    return _Sent(sent, said[0] if said else sentence(sent))
+
+
+def _say_done(request: HttpRequest, sentence: str | None) -> None:
+    if sentence is not None:
+        messages.success(request, sentence)
 
 
 def page_write(
@@ -93,11 +132,12 @@ def page_write(
     refusal shown at the top of the next page in its own words (a form sent twice as a
     warning); else `done` (a sentence, or one made from the result; None when the view says
     more than one sentence itself) as a success. Returns the result, or the refusal."""
-    sent = _sent(request, call, once)
+    outcome = _sent(request, call, once, done)
+    sent, sentence = outcome.result, outcome.sentence
     if isinstance(sent, FloorError):
         report_form_refusal(request, sent)
     else:
-        _say_done(request, done, sent)
+        _say_done(request, sentence)
     return sent
 
 
@@ -116,14 +156,15 @@ def form_write(
     shown at the top of the next page, as a warning, and left off the form; `in_answer` (an
     htmx answer that says itself how it went) keeps it and `done` out of the messages.
     Returns the result, or the refusal (`refused_on_form` tells which kind)."""
-    sent = _sent(request, call, once)
+    outcome = _sent(request, call, once, done)
+    sent, sentence = outcome.result, outcome.sentence
     if isinstance(sent, FormSentTwiceError):
         if not in_answer:
             report_form_refusal(request, sent)
     elif isinstance(sent, FloorError):
         attach(form, sent)
     elif not in_answer:
-        _say_done(request, done, sent)
+        _say_done(request, sentence)
     return sent
 
 
