@@ -436,6 +436,7 @@ def settled(page: Any) -> None:
     )
 
 
+@pytest.mark.tap_guard
 def test_a_double_tap_records_one_action_and_taps_on_successive_players_two(
     tablet: Any, live_server: Any
 ) -> None:
@@ -481,6 +482,7 @@ def test_a_double_tap_records_one_action_and_taps_on_successive_players_two(
     assert str(order[1]) not in texts[0].split()[:2]
 
 
+@pytest.mark.tap_guard
 def test_the_start_button_and_a_refused_tap_redraw_without_a_second_action(
     tablet: Any, live_server: Any
 ) -> None:

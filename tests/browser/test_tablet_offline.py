@@ -148,6 +148,7 @@ def test_20_taps_with_the_network_down_from_tap_5_to_15_and_a_reload_end_with_th
     assert tablet.evaluate("() => Object.keys(localStorage).length") == 0
 
 
+@pytest.mark.tap_guard
 def test_while_offline_taps_show_as_pending_and_amounts_as_last_known_and_a_double_tap_queues_one(
     tablet: Any, live_server: Any
 ) -> None:
@@ -240,6 +241,7 @@ def test_a_replay_refused_because_another_device_changed_the_hand_stops_there_an
     assert HandEvent.objects.filter(hand=hand).count() == 2
 
 
+@pytest.mark.tap_guard
 def test_a_double_tap_on_a_procedure_sheet_button_is_taken_once(
     tablet: Any, live_server: Any
 ) -> None:
