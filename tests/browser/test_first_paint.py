@@ -73,6 +73,9 @@ def _load(browser: Any, url: str, *, slow_3g: bool = True) -> dict[str, float]:
     if slow_3g:
         cdp.send("Network.emulateNetworkConditions", SLOW_3G)
     page.goto(url, wait_until="load", timeout=120_000)
+    # The load event can come before the first paint is recorded (seen on a loaded machine
+    # with the line unthrottled): the figures are read once both paints are in.
+    page.wait_for_function("() => performance.getEntriesByType('paint').length >= 2")
     figures = page.evaluate(
         """() => {
           const paint = Object.fromEntries(performance.getEntriesByType('paint')
