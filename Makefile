@@ -51,8 +51,10 @@ run: install
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 # The suite runs in TEST_WORKERS processes at once (pytest-xdist; docs/operations.md, "Tests in
-# parallel"); `make test TEST_WORKERS=0` runs it in this one process, serially.
-TEST_WORKERS ?= 2
+# parallel"): on the 2-core machine, one runs the browser tests one after another, which mostly
+# wait on Chromium, while two keep the cores busy (the lanes: tests/workers.py). `make test
+# TEST_WORKERS=0` runs it in this one process, serially.
+TEST_WORKERS ?= 3
 # Each run caches under its own prefix (config/settings.py): Redis outlives a run.
 RUN_PREFIX = CACHE_KEY_PREFIX="$${CACHE_KEY_PREFIX:-floordesk-test-$$(date +%s)-$$$$}"
 # `make test` is lint, then the suite; `make -j2 -O test` (.ci/run) runs the two side by side,

@@ -31,6 +31,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         items.sort(key=lambda item: item.nodeid not in LONGEST)  # stable: the rest keep their order
 
 
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Lanes for the tests that wait (tests/workers.py, `LaneScheduling`)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from tests.workers import LaneScheduling
+
+    return LaneScheduling(config, log)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _set_up_at_test_speed() -> Iterator[None]:
     """Two costs every test paid without testing anything (docs/performance.md, "The suite's
