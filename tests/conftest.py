@@ -82,7 +82,8 @@ def _tables_emptied_by_delete() -> Iterator[None]:
     second a test, spent in PostgreSQL, for tables that hold a few rows. A DELETE of each
     table leaves them just as empty (the sequences are not reset either way), with the
     foreign keys checked at the commit, as Django makes them (DEFERRABLE INITIALLY DEFERRED).
-    A test that asks for its sequences reset still gets Django's TRUNCATE ... RESTART IDENTITY.
+    A flush that asks for its sequences reset, or for a cascade to tables outside the ones
+    named (a test case's `available_apps`), still gets Django's TRUNCATE.
     """
     from django.db.backends.postgresql.operations import DatabaseOperations
 
@@ -96,7 +97,7 @@ def _tables_emptied_by_delete() -> Iterator[None]:
         reset_sequences: bool = False,
         allow_cascade: bool = False,
     ) -> list[str]:
-        if reset_sequences or not tables:
+        if reset_sequences or allow_cascade or not tables:
             return truncate(
                 self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
             )

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import seated_tournament
-from tests.required import REQUIRED
+from tests.required import require_postgresql
 from tournaments.models import Entry
 
 
@@ -52,10 +52,7 @@ def test_a_flush_leaves_every_table_empty_and_the_ids_running_on() -> None:
 def test_every_foreign_key_is_checked_at_the_commit() -> None:
     """The DELETEs run in any order, so each foreign key must wait for the commit, as Django
     creates them on PostgreSQL."""
-    if connection.vendor != "postgresql":
-        if REQUIRED:
-            pytest.fail(f"REQUIRE_SERVICES=1 but the database is {connection.vendor}")
-        pytest.skip("the flush by DELETE is PostgreSQL's")
+    require_postgresql()  # the flush by DELETE is PostgreSQL's
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT conrelid::regclass::text, conname FROM pg_constraint"
