@@ -105,3 +105,38 @@ def test_dealer_table_view_adds_one_query_for_the_group(django_assert_max_num_qu
     client = _client(DealerFactory())
     with django_assert_max_num_queries(SESSION + 5):
         assert client.get(f"/api/tournaments/{tournament.pk}/tables/").status_code == 200
+
+
+def _player_and_entry_reads(captured) -> list[str]:
+    """The SELECTs of players and of entries a registration sent (its locks, writes and the
+    other checks aside)."""
+    return [
+        q["sql"]
+        for q in captured.captured_queries
+        if q["sql"].startswith("SELECT")
+        and "FOR UPDATE" not in q["sql"]
+        and ('FROM "tournaments_player"' in q["sql"] or 'FROM "tournaments_entry"' in q["sql"])
+    ]
+
+
+@pytest.mark.django_db
+def test_a_registration_reads_the_player_once_and_their_entries_once():
+    """At the desk, a name is looked up once for the three questions (this name in the
+    database's case, in Unicode's case, players whose name folds to it) and the player's
+    entries once for the three (one still playing, the entries used, the next number); then
+    whether anyone is out (places move up). A player registering again reads the same."""
+    from tournaments.services.entries import entry_register, entry_unregister
+
+    tournament = TournamentFactory()
+    with CaptureQueriesContext(connection) as new:
+        entry = entry_register(tournament=tournament, player_name="Lena Park", now=T0)
+    entry_unregister(entry=entry)
+    with CaptureQueriesContext(connection) as again:
+        again_entry = entry_register(tournament=tournament, player_name="lena park", now=T0)
+    assert again_entry.player_id == entry.player_id
+    assert again_entry.number == 2
+    for captured in (new, again):
+        reads = _player_and_entry_reads(captured)
+        players = [sql for sql in reads if 'FROM "tournaments_player"' in sql]
+        assert len(players) == 1, players
+        assert len(reads) == 3, reads  # the player, their entries, anyone out

@@ -6,7 +6,6 @@ import random
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from common.actors import Actor
@@ -81,22 +80,29 @@ def _next_entry_number(tournament: Tournament, player: Player) -> int:
     refusal = flight_entry_refusal(tournament, player)  # a multi-flight event's phases
     if refusal is not None:
         raise refusal
-    entries = tournament.entries.filter(player=player)
-    active = entries.filter(status=Entry.Status.ACTIVE).select_related("table").first()
+    # The player's entries here, in one read (a few rows): one still playing, how many were
+    # used, the last number.
+    entries = list(
+        tournament.entries.filter(player=player)
+        .order_by("number")
+        .values_list("status", "number", "table__number", "seat")
+    )
+    active = next((row for row in entries if row[0] == Entry.Status.ACTIVE), None)
     if active is not None:
-        where = f" (table {active.table.number} seat {active.seat})" if active.table else ""
+        _, _, table, seat = active
+        where = f" (table {table} seat {seat})" if table is not None else ""
         raise FloorError(
             "duplicate_registration",
             f"{player.name} is already registered in this tournament{where}.",
         )
-    count = entries.exclude(status=Entry.Status.UNREGISTERED).count()
+    count = sum(1 for row in entries if row[0] != Entry.Status.UNREGISTERED)
     if count >= tournament.max_entries_per_player:
         raise FloorError(
             "no_reentry",
             f"{player.name} has used every entry this tournament "
             f"allows ({tournament.max_entries_per_player}).",
         )
-    return (entries.aggregate(n=Max("number"))["n"] or 0) + 1
+    return max((row[1] for row in entries), default=0) + 1
 
 
 def _entry_new(

@@ -6,11 +6,12 @@ every name, so the director's search never misses a player."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, models, transaction
-from django.db.models import Max
+from django.db.models import BooleanField, ExpressionWrapper, Max, Q
 
 from common.actors import Actor
 from common.errors import FloorConflict, FloorInvalid, FloorNotFound
@@ -55,11 +56,20 @@ def player_get_or_create(*, name: str, ask: bool = False) -> Player:
     if number is not None:
         return _by_number(number)
     _check_name(name)
-    found = Player.objects.filter(name__iexact=name).first() or _same_name(name)
+    # One read for the three questions: the player of this name in the database's case
+    # (iexact), else in Unicode's (case folding, which SQLite's iexact lacks), else, with `ask`,
+    # the players whose name folds to this one (the `likely_same_player` candidates).
+    folded = fold(name)
+    near = list(
+        Player.objects.filter(Q(name__iexact=name) | Q(search_name=folded))
+        .annotate(same_case=ExpressionWrapper(Q(name__iexact=name), output_field=BooleanField()))
+        .order_by("name", "pk")
+    )
+    found = next((p for p in near if p.same_case), None) or _same_name(name, near)
     if found is not None:
         return found
     if ask:
-        _check_no_likely_player(name)
+        _check_no_likely_player([p for p in near if p.search_name == folded])
     try:
         with transaction.atomic():
             return Player.objects.create(name=name, search_name=fold(name))
@@ -80,18 +90,20 @@ def player_label(player: Player) -> str:
     return f"{player.name}{_number_of(player)}"
 
 
-def _same_name(name: str) -> Player | None:
+def _same_name(name: str, near: Sequence[Player]) -> Player | None:
     """The player of the name in any case, by Unicode's case folding ("ÑÚ" is "ñú"), which the
-    database's iexact does not do everywhere (SQLite folds ASCII only)."""
-    folded = name.casefold()
+    database's iexact does not do everywhere (SQLite folds ASCII only): among `near`, the
+    players whose name folds to this one."""
+    folded, searched = name.casefold(), fold(name)
     return next(
-        (p for p in Player.objects.filter(search_name=fold(name)) if p.name.casefold() == folded),
-        None,
+        (p for p in near if p.search_name == searched and p.name.casefold() == folded), None
     )
 
 
-def _check_no_likely_player(name: str) -> None:
-    likely = list(Player.objects.filter(search_name=fold(name)).order_by("name")[:LIKELY_MAX])
+def _check_no_likely_player(candidates: Sequence[Player]) -> None:
+    """Refuse a new name when players whose name folds to it are known (`candidates`, by
+    name): 409 `likely_same_player` naming the first few."""
+    likely = candidates[:LIKELY_MAX]
     if not likely:
         return
     labels = [player_label(p) for p in likely]
