@@ -77,9 +77,11 @@ def test_a_connection_past_descriptor_1023_is_checked_like_any_other() -> None:
     if hard != resource.RLIM_INFINITY and hard < 1200:
         pytest.skip("this machine allows too few open files")
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    # Closed first: a connection an earlier test left open would free its low descriptor once
+    # the 1,100 are held, and the new connection would take that one.
+    connection.close()
     held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
     try:
-        connection.close()
         pid = _backend_pid()
         assert connection.connection.fileno() > 1023
         _new_request()
