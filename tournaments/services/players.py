@@ -59,20 +59,21 @@ def player_get_or_create(*, name: str, ask: bool = False) -> Player:
     # One read for the three questions: the player of this name in the database's case
     # (iexact), else in Unicode's (case folding, which SQLite's iexact lacks), else, with `ask`,
     # the players whose name folds to this one (the `likely_same_player` candidates).
-    folded = fold(name)
+    search_name = fold(name)
     near = list(
-        Player.objects.filter(Q(name__iexact=name) | Q(search_name=folded))
+        Player.objects.filter(Q(name__iexact=name) | Q(search_name=search_name))
         .annotate(same_case=ExpressionWrapper(Q(name__iexact=name), output_field=BooleanField()))
         .order_by("name", "pk")
     )
-    found = next((p for p in near if p.same_case), None) or _same_name(name, near)
+    likely = [p for p in near if p.search_name == search_name]
+    found = next((p for p in near if p.same_case), None) or _same_name(name, likely)
     if found is not None:
         return found
     if ask:
-        _check_no_likely_player([p for p in near if p.search_name == folded])
+        _check_no_likely_player(likely)
     try:
         with transaction.atomic():
-            return Player.objects.create(name=name, search_name=fold(name))
+            return Player.objects.create(name=name, search_name=search_name)
     except IntegrityError:  # created meanwhile by another desk
         return Player.objects.get(name__iexact=name)
 
@@ -90,14 +91,12 @@ def player_label(player: Player) -> str:
     return f"{player.name}{_number_of(player)}"
 
 
-def _same_name(name: str, near: Sequence[Player]) -> Player | None:
+def _same_name(name: str, likely: Sequence[Player]) -> Player | None:
     """The player of the name in any case, by Unicode's case folding ("ÑÚ" is "ñú"), which the
-    database's iexact does not do everywhere (SQLite folds ASCII only): among `near`, the
+    database's iexact does not do everywhere (SQLite folds ASCII only): among `likely`, the
     players whose name folds to this one."""
-    folded, searched = name.casefold(), fold(name)
-    return next(
-        (p for p in near if p.search_name == searched and p.name.casefold() == folded), None
-    )
+    cased = name.casefold()
+    return next((p for p in likely if p.name.casefold() == cased), None)
 
 
 def _check_no_likely_player(candidates: Sequence[Player]) -> None:
