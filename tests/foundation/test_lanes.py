@@ -27,11 +27,12 @@ def test_one(n):
     here = os.environ["PYTEST_XDIST_WORKER"]
     out = pathlib.Path(os.environ["LANE_OUT"])
     (out / (__name__ + str(n))).write_text(here)
-    deadline = time.monotonic() + 20
-    while __name__ == "test_api" and n == 0 and time.monotonic() < deadline:
-        if any(p.read_text() not in ("", here) for p in out.glob("test_api*")):
-            break
-        time.sleep(0.02)
+    if __name__ == "test_api" and n == 0:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not any(
+            p.read_text() not in ("", here) for p in out.glob("test_api*")
+        ):
+            time.sleep(0.02)
 """
 CONFTEST = """
 def pytest_xdist_make_scheduler(config, log):
