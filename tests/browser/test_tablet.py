@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -407,11 +408,15 @@ def call_button_centre(
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-def two_clicks(page: Any, at: tuple[float, float], *, apart_ms: int) -> float:
+def two_clicks(
+    page: Any, at: tuple[float, float], *, apart_ms: int, after_drawn_ms: int = 0
+) -> None:
     """Two clicks at one place `apart_ms` apart, as a finger taps: the first one's answer (the
     next player's bar) is drawn before the second click, which is what a dealer's double tap
     met when the answer came within those milliseconds. On a slow run the second click follows
-    the redraw at once, still the case under test."""
+    the redraw at once, still the case under test. With `after_drawn_ms`, the second click
+    comes at least that long after the redraw, however long the answer took: a dealer taps the
+    next player's bar once it is there, not at a fixed time after the last tap."""
     etag = page.get_attribute("#tablet", "data-etag")
     began = time.monotonic()
     page.mouse.click(*at)
@@ -419,11 +424,10 @@ def two_clicks(page: Any, at: tuple[float, float], *, apart_ms: int) -> float:
         "old => document.querySelector('#tablet').dataset.etag !== old", arg=etag
     )
     drawn = time.monotonic()
-    left = apart_ms / 1000 - (drawn - began)
+    left = max(apart_ms / 1000 - (drawn - began), after_drawn_ms / 1000)
     if left > 0:
         page.wait_for_timeout(left * 1000)  # the finger's pace, not a wait for the page
     page.mouse.click(*at)
-    return (drawn - began) * 1000
 
 
 def settled(page: Any) -> None:
@@ -470,9 +474,11 @@ def test_a_double_tap_records_one_action_and_taps_on_successive_players_two(
     order.append(state(table)["actor_seat"])
     assert call_button_centre(tablet) == at  # the next player's Call is under the finger
 
-    answered_ms = two_clicks(tablet, at, apart_ms=700)
+    # 0.7 s apart, and the second at least 100 ms past the guard: a run whose answer came
+    # late (698 ms once, on a loaded machine) no longer puts the second tap inside the guard.
+    guard_ms = settings.TABLET_TAP_GUARD_MS
+    two_clicks(tablet, at, apart_ms=700, after_drawn_ms=guard_ms + 100)
     settled(tablet)
-    assert answered_ms < 700 - 350, f"the tap was answered in {answered_ms:.0f} ms: too slow"
     assert len(posts) == 3
     assert HandEvent.objects.filter(hand=hand).count() == 3
     expect(log).to_have_count(3)
